@@ -1,0 +1,1 @@
+//! The companion optimizing compiler: FCL (and TAIL through FCL) to OpenCL C, and its runtime.

@@ -1,0 +1,1 @@
+//! Program generators, shrinkers, the differential tester and the conformance-suite runner.

@@ -1,0 +1,5 @@
+//! The oracle: drives the TAIL and FCL small-step rules — run, step and trace, costs, limits.
+
+pub mod trace;
+
+pub use trace::{StepRecord, TraceFormat, TraceWriter};
