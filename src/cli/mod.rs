@@ -1,5 +1,7 @@
 //! Argument parsing and dispatch. Each language's commands live in their own module.
 
+mod conform;
+mod device;
 mod fcl;
 mod tail;
 
@@ -43,6 +45,93 @@ pub enum Command {
     Step(StepArgs),
     /// Parse and type check; print the type (FCL: every top-level binding's type).
     Check(CheckArgs),
+    /// Print the generated OpenCL C (TAIL: or the lowered FCL, with --emit fcl).
+    Compile(CompileArgs),
+    /// Compile and run on an OpenCL device; same output as `run`.
+    Exec(ExecArgs),
+    /// List OpenCL platforms and devices.
+    Devices,
+    /// Differential testing: generated programs, oracle against compiler.
+    Fuzz(FuzzArgs),
+    /// Run conformance tests (NAME.tail/.fcl + NAME.expected) on every engine.
+    Conform(ConformArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CompileArgs {
+    #[command(flatten)]
+    pub input: Input,
+    /// Turn every optimization off.
+    #[arg(short = 'O', default_value = "2", value_parser = ["0", "2"])]
+    pub opt: String,
+    /// TAIL: which stage to print, fcl or opencl.
+    #[arg(long, default_value = "opencl")]
+    pub emit: String,
+    /// Block size (work-group size) when the program does not fix one.
+    #[arg(long)]
+    pub block_size: Option<usize>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ExecArgs {
+    #[command(flatten)]
+    pub compile: CompileArgs,
+    /// Index of the device, as `tailfcl devices` lists them.
+    #[arg(long, default_value_t = 0)]
+    pub device: usize,
+    /// Print kernel times and transfers to stderr.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct FuzzArgs {
+    /// tail or fcl.
+    #[arg(long, value_enum, default_value = "fcl")]
+    pub lang: Lang,
+    /// Programs to generate.
+    #[arg(long, default_value_t = 300)]
+    pub count: u64,
+    /// Seed of the campaign; the same seed generates the same programs.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Run only shard I of N (`--shard 2/8`).
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Where failures are saved.
+    #[arg(long, default_value = "fuzz-failures")]
+    pub save: PathBuf,
+    /// Device index.
+    #[arg(long, default_value_t = 0)]
+    pub device: usize,
+    /// Inject one compiler fault (for testing the tester).
+    #[arg(long)]
+    pub inject: Option<String>,
+    /// Inject each fault in turn and report how many programs it took to detect it.
+    #[arg(long)]
+    pub mutation_score: bool,
+    /// Write one CSV row per program here.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ConformArgs {
+    /// Folders (searched recursively) or single test files.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Comma-separated engines: oracle, opencl (TAIL also fcl-oracle).
+    #[arg(long, default_value = "oracle,opencl")]
+    pub engines: String,
+    /// Write the CSV report here.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+    /// Device index for the opencl engine.
+    #[arg(long, default_value_t = 0)]
+    pub device: usize,
 }
 
 /// Which language a command reads.
@@ -147,6 +236,11 @@ pub fn main(cli: Cli) -> Exit {
             Lang::Tail => tail::check(&a),
             Lang::Fcl => fcl::check(&a),
         }),
+        Command::Compile(a) => with_lang(&a.input, |l| device::compile(l, &a)),
+        Command::Exec(a) => with_lang(&a.compile.input, |l| device::exec(l, &a)),
+        Command::Devices => device::devices(),
+        Command::Fuzz(a) => conform::fuzz(&a),
+        Command::Conform(a) => conform::conform(&a),
     };
     result.unwrap_or_else(|e| e)
 }
