@@ -1,0 +1,28 @@
+//! The conformance-suite runner behind `tailfcl conform`.
+//!
+//! A **test** is a program `NAME.tail` or `NAME.fcl` with, next to it:
+//! * `NAME.expected`: the exact expected stdout, or `NAME.expected-error`: one line, the error
+//!   kind (see [`ErrorClass::of_kind`] for how kinds are grouped);
+//! * optionally `NAME.machine`: the FCL machine `BxT` (B blocks of T threads) to run on;
+//! * optionally `NAME.tolerance`: one number `eps`. Numbers in the output then compare equal when
+//!   `|e - a| <= eps * max(1, |e|, |a|)`; everything else (shapes, brackets, line structure)
+//!   still compares exactly. FCL programs may instead carry the header comment
+//!   `-- tolerance: EPS` on one of their first lines (TAIL has no comments).
+//!
+//! [`discover`] finds tests, an [`Engine`] runs one (the oracle, the OpenCL compiler, or a test
+//! double), [`judge`] compares its [`Outcome`] with the expectation, and [`Report`] collects one
+//! CSV row per (test, engine) with the header
+//! `test,engine,device,status,millis,steps,cost,work,detail`.
+
+mod cli_engine;
+mod compare;
+mod discover;
+mod engine;
+mod report;
+mod values;
+
+pub use cli_engine::CliEngine;
+pub use compare::{compare, Mismatch};
+pub use discover::{discover, DiscoverError, Expectation, Lang, TestCase};
+pub use engine::{Engine, ErrorClass, Outcome, RunStatus};
+pub use report::{judge, run_suite, Report, Row, Status};

@@ -1,0 +1,186 @@
+//! Judging outcomes and writing the CSV report.
+
+use super::compare::compare;
+use super::discover::{Expectation, TestCase};
+use super::engine::{Engine, ErrorClass, Outcome, RunStatus};
+use std::fmt;
+use std::io::Write;
+
+/// The `status` column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Pass,
+    Fail,
+    /// The engine crashed or timed out.
+    Error,
+    /// The engine does not apply to this test, or cannot run here.
+    Skip,
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Error => "error",
+            Status::Skip => "skip",
+        })
+    }
+}
+
+/// One row of the report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub test: String,
+    pub engine: String,
+    pub device: String,
+    pub status: Status,
+    pub millis: u128,
+    pub steps: Option<u64>,
+    pub cost: Option<u64>,
+    pub work: Option<u64>,
+    pub detail: String,
+}
+
+/// Decides pass or fail for one outcome, with a one-line reason.
+///
+/// An expected error passes when the engine reports an error of the same [`ErrorClass`]; the
+/// engine's own kind and message go into the detail (engines that shell out only know the
+/// class, from the exit status).
+pub fn judge(test: &TestCase, outcome: &Outcome) -> (Status, String) {
+    match (&test.expectation, &outcome.status) {
+        (_, RunStatus::Unavailable(why)) => (Status::Skip, why.clone()),
+        (_, RunStatus::Crashed(why)) => (Status::Error, why.clone()),
+        (Expectation::Output(want), RunStatus::Completed) => {
+            match compare(want, &outcome.stdout, test.tolerance) {
+                Ok(()) => (Status::Pass, String::new()),
+                Err(m) => (Status::Fail, m.to_string()),
+            }
+        }
+        (Expectation::Output(_), RunStatus::ProgramError { message, .. }) => (
+            Status::Fail,
+            format!("expected output, got an error: {message}"),
+        ),
+        (Expectation::Error(kind), RunStatus::Completed) => (
+            Status::Fail,
+            format!("expected error {kind}, but the program completed"),
+        ),
+        (
+            Expectation::Error(kind),
+            RunStatus::ProgramError {
+                class,
+                kind: got,
+                message,
+            },
+        ) => {
+            let note = match got {
+                Some(k) => format!("{k}: {message}"),
+                None => message.clone(),
+            };
+            if *class == ErrorClass::of_kind(kind) {
+                (Status::Pass, note)
+            } else {
+                let want = ErrorClass::of_kind(kind).exit_code();
+                (
+                    Status::Fail,
+                    format!(
+                        "expected error {kind} (exit {want}), got exit {}: {note}",
+                        class.exit_code()
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// Runs every test on every engine, in order, one row each.
+pub fn run_suite(tests: &[TestCase], engines: &[&dyn Engine]) -> Report {
+    let mut report = Report::default();
+    for test in tests {
+        for engine in engines {
+            let row = if engine.applies_to(test.lang) {
+                let outcome = engine.run(test);
+                let (status, detail) = judge(test, &outcome);
+                Row {
+                    test: test.name.clone(),
+                    engine: engine.name().to_string(),
+                    device: engine.device(),
+                    status,
+                    millis: outcome.millis,
+                    steps: outcome.steps,
+                    cost: outcome.cost,
+                    work: outcome.work,
+                    detail,
+                }
+            } else {
+                Row {
+                    test: test.name.clone(),
+                    engine: engine.name().to_string(),
+                    device: engine.device(),
+                    status: Status::Skip,
+                    millis: 0,
+                    steps: None,
+                    cost: None,
+                    work: None,
+                    detail: format!("{} does not run {:?} programs", engine.name(), test.lang),
+                }
+            };
+            report.rows.push(row);
+        }
+    }
+    report
+}
+
+/// All rows of a conformance run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    pub rows: Vec<Row>,
+}
+
+impl Report {
+    /// How many rows have this status.
+    pub fn count(&self, status: Status) -> usize {
+        self.rows.iter().filter(|r| r.status == status).count()
+    }
+
+    /// Whether every row passed or was skipped.
+    pub fn all_passed(&self) -> bool {
+        self.count(Status::Fail) == 0 && self.count(Status::Error) == 0
+    }
+
+    /// `N passed, N failed` (errors count as failed), then `, N skipped` when any were.
+    pub fn summary(&self) -> String {
+        let failed = self.count(Status::Fail) + self.count(Status::Error);
+        let mut s = format!("{} passed, {} failed", self.count(Status::Pass), failed);
+        let skipped = self.count(Status::Skip);
+        if skipped > 0 {
+            s.push_str(&format!(", {skipped} skipped"));
+        }
+        s
+    }
+
+    /// Writes the CSV: the header `test,engine,device,status,millis,steps,cost,work,detail`,
+    /// then one row per (test, engine); unknown statistics are empty fields.
+    pub fn write_csv(&self, out: impl Write) -> csv::Result<()> {
+        let mut w = csv::Writer::from_writer(out);
+        w.write_record([
+            "test", "engine", "device", "status", "millis", "steps", "cost", "work", "detail",
+        ])?;
+        let opt = |v: Option<u64>| v.map(|n| n.to_string()).unwrap_or_default();
+        for r in &self.rows {
+            w.write_record([
+                r.test.clone(),
+                r.engine.clone(),
+                r.device.clone(),
+                r.status.to_string(),
+                r.millis.to_string(),
+                opt(r.steps),
+                opt(r.cost),
+                opt(r.work),
+                r.detail.clone(),
+            ])?;
+        }
+        w.flush()?;
+        Ok(())
+    }
+}
