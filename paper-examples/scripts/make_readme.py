@@ -7,6 +7,7 @@ it runs: `tailfcl run --stats`; until then "pending oracle").
 """
 
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
@@ -138,16 +139,30 @@ def expected_summary(folder, name):
     return "`" + short.replace("|", "\\|") + "`" + more
 
 
+def oracle_costs():
+    """cost/work per FCL example from oracle-costs.csv (measured with the FCL oracle, see README)."""
+    costs = {}
+    path = os.path.join(HERE, "oracle-costs.csv")
+    if os.path.exists(path):
+        for line in open(path).read().splitlines()[1:]:
+            test, machine, steps, cost, work, _ = line.split(",")
+            costs[test] = "%s / %s (%s)" % (cost, work, machine)
+    return costs
+
+
 def table():
-    rows = ["| example | seed: place | shows | expected (last line) | computed by | status | cost / work (FCL, 2x4) |",
+    costs = oracle_costs()
+    rows = ["| example | seed: place | shows | expected (last line) | computed by | status | FCL cost / work (machine) |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
     for folder in sorted(META):
         for name, (place, shows, how, status) in META[folder].items():
             ext = ".fcl" if os.path.exists(os.path.join(ROOT, folder, name + ".fcl")) else ".tail"
-            cost = "pending oracle" if ext == ".fcl" else "n/a"
-            rows.append("| [%s](%s/%s%s) | %s: %s | %s | %s | %s | %s | %s |" % (
+            cost = costs.get(folder + "/" + name, "pending oracle") if ext == ".fcl" else "n/a"
+            engine = ("FCL oracle: as expected" if folder + "/" + name in costs else "FCL oracle: pending") \
+                if ext == ".fcl" else "TAIL engine: pending"
+            rows.append("| [%s](%s/%s%s) | %s: %s | %s | %s | %s | %s; %s | %s |" % (
                 name, folder, name, ext, folder.split("-")[0], place, shows,
-                expected_summary(folder, name), how, status, cost))
+                expected_summary(folder, name), how, status, engine, cost))
     return "\n".join(rows) + "\n"
 
 
@@ -162,7 +177,14 @@ def main():
     start, end = "<!-- TABLE START -->\n", "<!-- TABLE END -->\n"
     head, rest = text.split(start)
     _, tail = rest.split(end)
-    open(path, "w").write(head + start + table() + end + tail)
+    new = head + start + table() + end + tail
+    if "--check" in sys.argv[1:]:
+        if new != text:
+            print("paper-examples/README.md: the example table is out of date (run make_readme.py)",
+                  file=sys.stderr)
+            sys.exit(1)
+        return
+    open(path, "w").write(new)
 
 
 if __name__ == "__main__":
