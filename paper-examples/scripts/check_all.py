@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-SCRIPTS = ["seed000.py", "seed001.py", "seed002.py", "seed003.py", "seed004.py", "make_readme.py"]
+SCRIPTS = ["seed000.py", "seed001.py", "seed002.py", "seed003.py", "seed004.py", "make_readme.py", "tail_model.py"]
 
 here = os.path.dirname(os.path.abspath(__file__))
 args = [] if "--write" in sys.argv[1:] else ["--check"]
