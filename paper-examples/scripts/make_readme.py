@@ -120,6 +120,8 @@ META = {
         "jacobi2d": ("section 7 (Jacobi2D)", "5-point stencil 0.2 * (c + w + e + s + n) with PadS2D", "Python floats in the program's order", "ok"),
         "seidel2d-source": ("section 7 (Seidel2D, first method)", "PadS2D then the 3x3 all-ones convolution", "sums of 3x3 windows", "ok"),
         "seidel2d-dest": ("section 7 (Seidel2D, second method)", "convolution of the interior, then PadD of the result", "sums of 3x3 windows, then clamp padding", "note: the two methods give different results (padding input vs output)"),
+        "jacobi3d": ("section 7.4", "Jacobi3D 7-point = Map3(Conv3, Slide3(3, 1, src)), no padding, 4x5x6 grid", "7-point sums over interior points", "ok"),
+        "jacobi3d-25d": ("section 7.4, Fig. 7.5", "Jacobi3D with 2.5D tiling: blocks over x, threads over y, a sequential seqfor along z (machine 2x3)", "as jacobi3d", "ok (window re-read, not rolled)"),
         "split-dest-as-printed": ("rule (5.37)", "Split^D writes d[i/n][i%m]: overlapping writes", "by inspection: 0 and 2 both go to d[0][0]", "seed error: i/n should be i/m; corrected: split-dest-fixed"),
         "split-dest-fixed": ("rule (5.37)", "Split^D with d[i/m][i%m]", "identity", "correction"),
     },

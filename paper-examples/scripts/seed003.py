@@ -155,6 +155,23 @@ def seidel2d_dest():
     return pr(mat(inner)) + pr(mat(out)) + result_line(flt(sum(map(sum, out))))
 
 
+def jacobi3d():
+    """Map3(Conv3, Slide3(3, 1, src)), 7 points, on the 4 x 5 x 6 grid src[x][y][z]."""
+    nx, ny, nz = 4, 5, 6
+    src = [(37 * i) % 101 for i in range(nx * ny * nz)]
+
+    def at(x, y, z):
+        return src[(x * ny + y) * nz + z]
+
+    out = []
+    for x in range(1, nx - 1):
+        for y in range(1, ny - 1):
+            for z in range(1, nz - 1):
+                out.append(at(x, y, z) + at(x - 1, y, z) + at(x + 1, y, z) + at(x, y - 1, z)
+                           + at(x, y + 1, z) + at(x, y, z - 1) + at(x, y, z + 1))
+    return fcl_ints(out)
+
+
 EXPECTED = {
     "vector-add": vector_add,
     "vector-add-dps": lambda: fcl_ints([11, 22, 33, 44]),
@@ -178,6 +195,8 @@ EXPECTED = {
     "seidel2d-source": seidel2d_source,
     "seidel2d-dest": seidel2d_dest,
     "split-dest-as-printed": lambda: Error("race"),
+    "jacobi3d": jacobi3d,
+    "jacobi3d-25d": jacobi3d,
     "split-dest-fixed": lambda: fcl_ints([10 * i for i in range(6)]),
 }
 
