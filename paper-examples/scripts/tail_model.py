@@ -1,10 +1,10 @@
 """A small evaluator for the TAIL example programs, used only as a cross-check.
 
 The expected files are computed from the papers (seed*.py). This script reads each TAIL program
-text, evaluates it with the operator models of common.py (apltail's meanings), and checks that
+text, evaluates it with the operator models of common.py (apltail's meanings), after checking its type
+annotations with tail_types.py (apltail's typing rules), and checks that
 the program prints exactly its expected file, or fails where an error is expected. So a typo in a
-program (a wrong axis, a missing operator) is caught before any engine exists. It is not a type
-checker: it accepts the annotations without checking them.
+program (a wrong axis, a missing operator) is caught before any engine exists. 
 
 Usage: python3 tail_model.py [--check] [FILES...]   (default: every .tail under paper-examples/)
 """
@@ -15,6 +15,7 @@ import re
 import sys
 
 import common as c
+import tail_types
 
 TOKEN = re.compile(r"\s*(?:(?P<num>-?\d+\.\d+(?:e-?\d+)?|-?\d+e-?\d+|-?\d+)|(?P<id>[A-Za-z_][A-Za-z0-9_]*)|(?P<p>=>|[()\[\],:=<>*~]))")
 
@@ -56,35 +57,31 @@ class Parser:
         self.i += 1
         return tok
 
-    def skip_type(self):
-        # [k]r, <k>n, S(k,n), SV(k,n), (t * t ...); the annotation is not checked.
+    def type(self):
+        """[k]r, <k>n, S(k,n), SV(k,n) as tail_types tuples."""
         kind, v = self.take()
         if v == "[":
-            self.take(); self.take("]"); self.take()
-        elif v == "<":
-            self.take(); self.take(">"); self.take()
-        elif v in ("S", "SV"):
-            self.take("("); self.take(); self.take(",")
-            if self.peek()[1] == "~":
-                self.take()
-            self.take(); self.take(")")
-        elif v == "(":
-            self.skip_type()
-            while self.peek()[1] == "*":
-                self.take(); self.skip_type()
-            self.take(")")
-        else:
-            raise ModelError("parse-error", "bad type at %r" % v)
+            k = self.take()[1]; self.take("]")
+            return ("A", k, int(self.take()[1]))
+        if v == "<":
+            k = self.take()[1]; self.take(">")
+            return ("V", k, int(self.take()[1]))
+        if v in ("S", "SV"):
+            self.take("("); k = self.take()[1]; self.take(",")
+            sign = -1 if self.peek()[1] == "~" and self.take() else 1
+            n = sign * int(self.take()[1]); self.take(")")
+            return (v, k, n)
+        raise ModelError("parse-error", "bad type at %r" % v)
 
     def expr(self):
         kind, v = self.peek()
         if v == "let":
-            self.take(); name = self.take()[1]; self.take(":"); self.skip_type(); self.take("=")
+            self.take(); name = self.take()[1]; self.take(":"); ty = self.type(); self.take("=")
             bound = self.expr(); self.take("in"); body = self.expr()
-            return ("let", name, bound, body)
+            return ("let", name, bound, body, ty)
         if v == "fn":
-            self.take(); name = self.take()[1]; self.take(":"); self.skip_type(); self.take("=>")
-            return ("fn", name, self.expr())
+            self.take(); name = self.take()[1]; self.take(":"); ty = self.type(); self.take("=>")
+            return ("fn", name, self.expr(), ty)
         if v == "[":
             self.take(); elems = [self.expr()]
             while self.peek()[1] == ",":
@@ -220,9 +217,14 @@ class Evaluator:
 
 
 def run(text):
-    """The program's stdout, or a ModelError."""
+    """The program's stdout, or a ModelError. The program is type-checked first (tail_types)."""
+    ast = Parser(tokenize(text)).expr()
+    try:
+        tail_types.check(ast, {})
+    except tail_types.TypeErr as e:
+        raise ModelError("type-error", str(e))
     ev = Evaluator()
-    result = ev.ev(Parser(tokenize(text)).expr(), {})
+    result = ev.ev(ast, {})
     return "".join(ev.out) + c.result_line(result)
 
 
