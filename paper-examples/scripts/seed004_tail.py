@@ -109,6 +109,20 @@ def power():
     return pr(v) + pr(scalar(s)) + result_line(i2d(scalar(s)))
 
 
+def index_cube():
+    """Thesis section 3.1: plane <- cube[;4;] is index(2, 4, cube), idxS(2,4,cube) in apltail."""
+    cube = list(range(1, 6001))  # 10 20 30 reshape iota 6000
+    plane = [cube[(x * 20 + 3) * 30 + z] for x in range(10) for z in range(30)]
+    return pr(Arr([10, 30], plane)) + result_line(scalar(0.0, "double"))
+
+
+def update():
+    """Rule 3.57: update writes one element in place (idxassign, 1-based) and yields tt."""
+    m = [1, 2, 3, 4, 5, 6]
+    m[(2 - 1) * 3 + (1 - 1)] = 99
+    return pr(Arr([2, 3], m)) + pr(scalar(True, "bool")) + result_line(scalar(float(sum(m)), "double"))
+
+
 EXPECTED = {
     "signal": signal,
     "signal-prints": signal_prints,
@@ -125,4 +139,7 @@ EXPECTED = {
     "reduce-order": reduce_order,
     "shape-ops": shape_ops,
     "power": power,
+    "index-cube": index_cube,
+    "update": update,
+    "update-out-of-range": lambda: Error("index-out-of-bounds"),
 }

@@ -188,6 +188,12 @@ class Evaluator:
             for _ in range(val(a[1])):
                 x = self.call(a[0], x)
             return x
+        if base == "idxassign":
+            idx = a[0].data
+            if len(idx) != len(a[1].shape) or any(not 1 <= i <= n for i, n in zip(idx, a[1].shape)):
+                raise ModelError("index-out-of-bounds", "idxassign outside the array")
+            a[1].data[c.from_idx(a[1].shape, [i - 1 for i in idx])] = val(a[2])
+            return sc(True)
         if base.startswith("prArr") or base.startswith("prScl"):
             self.out.append(c.pr(a[0]))
             return a[0]

@@ -220,6 +220,11 @@ def op_type(name, ts):
         need(a[0][0] == "S" and a[0][1] == "int" and leq(a[1], INT0), name)
         k, r = arr(a[2])
         return A(k, r - 1)
+    if name == "idxassign":
+        k, r = arr(a[1])
+        need(scl(a[2]) == k, name)
+        need(svec(a[0]) is not None and svec(a[0]) == ("int", r), "idxassign needs a static index of length %d" % r)
+        return BOOL0
     if name[:5] in ("prArr", "prScl") and name[5:] in PR:
         k, r = arr(a[0])
         need(k == PR[name[5:]] and (name.startswith("prArr") or r == 0), name)
