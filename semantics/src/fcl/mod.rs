@@ -1,0 +1,13 @@
+//! FCL, the hierarchical GPU language of [T] chapter 5: surface syntax, parser and printer,
+//! the prelude, level-polymorphic type inference and monomorphization.
+
+pub mod builtins;
+pub mod desugar;
+pub mod infer;
+pub mod lexer;
+pub mod load;
+pub mod mono;
+pub mod parser;
+pub mod printer;
+pub mod syntax;
+pub mod types;
