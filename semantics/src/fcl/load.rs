@@ -6,7 +6,7 @@ use super::builtins;
 use super::desugar::{CoreDecl, Desugarer};
 use super::infer::{infer_program, TKind, TTerm, TypedDecl};
 use super::mono::{monomorphize, MonoProgram};
-use super::parser::parse_program_at;
+use super::parser::parse_program_here;
 use super::types::{Level, Scheme, Type};
 use crate::{Diagnostic, Span};
 
@@ -68,7 +68,7 @@ impl Sources {
         let mut thesis = Desugarer::starting_at(THESIS_COUNTER_START);
         let mut out = Vec::new();
         for (i, (name, src)) in self.files.iter().enumerate() {
-            let p = parse_program_at(src, self.bases[i]).map_err(|d| self.locate(d))?;
+            let p = parse_program_here(src, self.bases[i]).map_err(|d| self.locate(d))?;
             let d = if prelude && name == PRELUDE_THESIS_NAME && i == 1 {
                 thesis.program(&p)
             } else {
@@ -98,6 +98,10 @@ impl Checked {
 
 /// Parses and type-checks `files` (name, text), after the prelude unless `prelude` is false.
 pub fn check_program(files: &[(String, String)], prelude: bool) -> Result<Checked, FileDiagnostic> {
+    super::stack::with_big_stack(|| check_here(files, prelude))
+}
+
+fn check_here(files: &[(String, String)], prelude: bool) -> Result<Checked, FileDiagnostic> {
     let sources = Sources::new(files, prelude);
     let decls = sources.desugar(prelude)?;
     let typed =
@@ -108,6 +112,13 @@ pub fn check_program(files: &[(String, String)], prelude: bool) -> Result<Checke
 /// Type-checks and monomorphizes a program for running or compiling: its value is the last
 /// declaration named `main`, which must have type `Program <grid> τ` (spec §2.1).
 pub fn monomorphic_program(
+    files: &[(String, String)],
+    prelude: bool,
+) -> Result<MonoProgram, FileDiagnostic> {
+    super::stack::with_big_stack(|| monomorphic_here(files, prelude))
+}
+
+fn monomorphic_here(
     files: &[(String, String)],
     prelude: bool,
 ) -> Result<MonoProgram, FileDiagnostic> {

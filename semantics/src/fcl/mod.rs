@@ -9,5 +9,8 @@ pub mod load;
 pub mod mono;
 pub mod parser;
 pub mod printer;
+mod stack;
 pub mod syntax;
+#[cfg(test)]
+mod tests;
 pub mod types;

@@ -17,6 +17,10 @@ pub fn parse_program(src: &str) -> Result<Program, Diagnostic> {
 /// Parses one FCL source file whose spans start at byte `base` (several files share one span
 /// space when they are concatenated; see `load`).
 pub fn parse_program_at(src: &str, base: usize) -> Result<Program, Diagnostic> {
+    super::stack::with_big_stack(|| parse_program_here(src, base))
+}
+
+pub(super) fn parse_program_here(src: &str, base: usize) -> Result<Program, Diagnostic> {
     let shift = |mut d: Diagnostic| {
         d.span = Span::new(d.span.start as usize + base, d.span.end as usize + base);
         d
@@ -46,6 +50,10 @@ pub fn parse_program_at(src: &str, base: usize) -> Result<Program, Diagnostic> {
 
 /// Parses a single expression (used by tests and tools).
 pub fn parse_expr(src: &str) -> Result<Expr, Diagnostic> {
+    super::stack::with_big_stack(|| parse_expr_here(src))
+}
+
+fn parse_expr_here(src: &str) -> Result<Expr, Diagnostic> {
     let toks = lex(src)?;
     let mut p = Parser {
         toks,

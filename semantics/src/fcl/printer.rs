@@ -11,6 +11,10 @@ const WIDTH: usize = 100;
 
 /// Renders a whole program.
 pub fn print_program(p: &Program) -> String {
+    super::stack::with_big_stack(|| print_program_here(p))
+}
+
+fn print_program_here(p: &Program) -> String {
     let docs = p.decls.iter().map(decl);
     render(RcDoc::intersperse(
         docs,
@@ -20,7 +24,7 @@ pub fn print_program(p: &Program) -> String {
 
 /// Renders one expression.
 pub fn print_expr(e: &Expr) -> String {
-    render(expr(e, Ctx::Top))
+    super::stack::with_big_stack(|| render(expr(e, Ctx::Top)))
 }
 
 /// Renders a level as written in source (`thread`, `block`, `grid`, `1+l`).

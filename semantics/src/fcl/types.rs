@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A level `δ | Z | 1+l`, kept as a base (zero or a variable) under `succs` applications of `1+`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -92,36 +92,36 @@ pub enum Type {
     Str,
     Unit,
     Var(u32),
-    Fun(Rc<Type>, Rc<Type>),
-    Pair(Rc<Type>, Rc<Type>),
+    Fun(Arc<Type>, Arc<Type>),
+    Pair(Arc<Type>, Arc<Type>),
     /// `[τ]`.
-    Pull(Rc<Type>),
+    Pull(Arc<Type>),
     /// `[bt]<l>`.
-    Push(Rc<Type>, Level),
+    Push(Arc<Type>, Level),
     /// `Program<l> τ`.
-    Program(Level, Rc<Type>),
+    Program(Level, Arc<Type>),
 }
 
 impl Type {
     /// `a -> b`.
     pub fn fun(a: Type, b: Type) -> Type {
-        Type::Fun(Rc::new(a), Rc::new(b))
+        Type::Fun(Arc::new(a), Arc::new(b))
     }
     /// `(a, b)`.
     pub fn pair(a: Type, b: Type) -> Type {
-        Type::Pair(Rc::new(a), Rc::new(b))
+        Type::Pair(Arc::new(a), Arc::new(b))
     }
     /// `[a]`.
     pub fn pull(a: Type) -> Type {
-        Type::Pull(Rc::new(a))
+        Type::Pull(Arc::new(a))
     }
     /// `[a]<l>`.
     pub fn push(a: Type, l: Level) -> Type {
-        Type::Push(Rc::new(a), l)
+        Type::Push(Arc::new(a), l)
     }
     /// `Program<l> a`.
     pub fn program(l: Level, a: Type) -> Type {
-        Type::Program(l, Rc::new(a))
+        Type::Program(l, Arc::new(a))
     }
 
     /// Type variables in order of first occurrence (left to right).
