@@ -9,6 +9,8 @@ pub mod load;
 pub mod mono;
 pub mod parser;
 pub mod printer;
+#[cfg(test)]
+mod roundtrip_tests;
 mod stack;
 pub mod syntax;
 #[cfg(test)]
