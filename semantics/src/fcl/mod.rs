@@ -1,0 +1,4 @@
+//! FCL (thesis chapter 5): the core term language, its values and machine model, and the
+//! small-step rules with cost and location.
+
+pub mod core;
