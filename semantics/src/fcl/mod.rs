@@ -2,3 +2,6 @@
 //! small-step rules with cost and location.
 
 pub mod core;
+pub mod machine;
+pub mod step;
+pub mod value;
