@@ -80,6 +80,12 @@ impl Sources {
     }
 }
 
+/// `(file name, base offset)` of every source file in the shared span space, prelude first.
+pub fn source_layout(files: &[(String, String)], prelude: bool) -> Vec<(String, usize)> {
+    let s = Sources::new(files, prelude);
+    s.files.into_iter().map(|f| f.0).zip(s.bases).collect()
+}
+
 /// A type-checked program: every top-level declaration (prelude first) with its scheme.
 pub struct Checked {
     pub decls: Vec<TypedDecl>,
@@ -101,7 +107,10 @@ pub fn check_program(files: &[(String, String)], prelude: bool) -> Result<Checke
     super::stack::with_big_stack(|| check_here(files, prelude))
 }
 
-fn check_here(files: &[(String, String)], prelude: bool) -> Result<Checked, FileDiagnostic> {
+pub(super) fn check_here(
+    files: &[(String, String)],
+    prelude: bool,
+) -> Result<Checked, FileDiagnostic> {
     let sources = Sources::new(files, prelude);
     let decls = sources.desugar(prelude)?;
     let typed =
@@ -118,7 +127,7 @@ pub fn monomorphic_program(
     super::stack::with_big_stack(|| monomorphic_here(files, prelude))
 }
 
-fn monomorphic_here(
+pub(super) fn monomorphic_here(
     files: &[(String, String)],
     prelude: bool,
 ) -> Result<MonoProgram, FileDiagnostic> {

@@ -9,6 +9,7 @@ pub mod desugar;
 pub mod infer;
 pub mod lexer;
 pub mod load;
+pub mod lower;
 pub mod machine;
 pub mod mono;
 pub mod parser;
@@ -24,3 +25,6 @@ mod tests;
 
 #[cfg(test)]
 mod roundtrip_tests;
+
+#[cfg(test)]
+mod lower_tests;

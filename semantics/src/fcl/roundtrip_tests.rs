@@ -2,9 +2,10 @@
 //! programs; and no panic on >= 20,000 random inputs (random bytes, random edits of valid
 //! programs), through parsing, inference and monomorphization.
 
-use super::load::{check_program, monomorphic_program, PRELUDE, PRELUDE_THESIS};
+use super::load::{check_here, monomorphic_here, PRELUDE, PRELUDE_THESIS};
 use super::parser::parse_program;
 use super::printer::print_program;
+use super::stack::with_big_stack;
 use super::syntax::{BinOp, Decl, DeclKind, Expr, ExprKind, Level, Program, Scheme, Stmt, Type};
 use crate::Span;
 use quickcheck::{Arbitrary, Gen, QuickCheck};
@@ -336,6 +337,14 @@ fn no_panic_on_twenty_thousand_random_inputs() {
     for e in std::fs::read_dir(&dir).expect("examples/fcl exists") {
         seeds.push(std::fs::read_to_string(e.expect("entry").path()).expect("readable"));
     }
+    // One worker thread with a big stack for the whole loop (the public entry points start one
+    // per call).
+    let (ok, err) = with_big_stack(|| fuzz_loop(&seeds));
+    assert_eq!(ok + err, 20_000);
+    assert!(ok > 100, "some edits keep the program valid ({ok})");
+}
+
+fn fuzz_loop(seeds: &[String]) -> (usize, usize) {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let (mut ok, mut err) = (0, 0);
     for i in 0..20_000 {
@@ -349,11 +358,11 @@ fn no_panic_on_twenty_thousand_random_inputs() {
         // Parse errors are found at the first edit; inference runs with the prelude only for a
         // part of the inputs, to keep the test fast.
         let files = vec![("fuzz.fcl".to_string(), src)];
-        let prelude = i % 16 == 1;
-        match check_program(&files, prelude) {
+        let prelude = i % 128 == 1;
+        match check_here(&files, prelude) {
             Ok(_) => {
                 ok += 1;
-                let _ = monomorphic_program(&files, prelude);
+                let _ = monomorphic_here(&files, prelude);
             }
             Err((_, d)) => {
                 err += 1;
@@ -361,6 +370,5 @@ fn no_panic_on_twenty_thousand_random_inputs() {
             }
         }
     }
-    assert_eq!(ok + err, 20_000);
-    assert!(ok > 100, "some edits keep the program valid ({ok})");
+    (ok, err)
 }

@@ -378,13 +378,21 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 
 /// The deepest program of one shape that the parser accepts (`wrap(n)` nests n times).
 fn deepest_accepted(wrap: impl Fn(usize) -> String) -> String {
-    let mut n = 1;
-    while check_program(&one(&wrap(n + 1)), false)
-        .map_or_else(|(_, d)| !d.message.contains("too deeply"), |_| true)
-    {
-        n += 1;
+    let too_deep = |n: usize| {
+        check_program(&one(&wrap(n)), false).is_err_and(|(_, d)| d.message.contains("too deeply"))
+    };
+    // Binary search for the largest accepted n in [1, MAX_DEPTH].
+    let (mut lo, mut hi) = (1, super::parser::MAX_DEPTH + 1);
+    assert!(!too_deep(lo) && too_deep(hi));
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if too_deep(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
     }
-    wrap(n)
+    wrap(lo)
 }
 
 #[test]
@@ -434,6 +442,8 @@ fn nesting_up_to_the_limit_goes_through_every_pass() {
         let out = listing(&files, false);
         assert!(out.contains("main : Program <grid> "), "{out}");
         mono(&files, false);
+        let core = super::lower::load_program(&files).expect("loads");
+        drop(core);
         let parsed = super::parser::parse_program(&src).expect("parses");
         let printed = super::printer::print_program(&parsed);
         let mut again = super::parser::parse_program(&printed).expect("printed form parses");
