@@ -310,26 +310,26 @@ fn convert_type(
     span: Span,
 ) -> Result<Type, Diagnostic> {
     let go = |t: &syntax::Type| convert_type(t, scope, tyvars, span);
-    Ok(match t {
-        syntax::Type::Int => Type::Int,
-        syntax::Type::Double => Type::Double,
-        syntax::Type::Bool => Type::Bool,
-        syntax::Type::Str => Type::Str,
-        syntax::Type::Unit => Type::Unit,
-        syntax::Type::Var(v) => match tyvars.get(v) {
+    Ok(match &t.kind {
+        syntax::TypeKind::Int => Type::Int,
+        syntax::TypeKind::Double => Type::Double,
+        syntax::TypeKind::Bool => Type::Bool,
+        syntax::TypeKind::Str => Type::Str,
+        syntax::TypeKind::Unit => Type::Unit,
+        syntax::TypeKind::Var(v) => match tyvars.get(v) {
             Some(n) => Type::Var(*n),
             None => {
                 return Err(Diagnostic::type_error(
-                    span,
+                    t.span,
                     format!("Type variable not in scope: `'{v}`"),
                 ))
             }
         },
-        syntax::Type::Fun(a, b) => Type::fun(go(a)?, go(b)?),
-        syntax::Type::Pair(a, b) => Type::pair(go(a)?, go(b)?),
-        syntax::Type::Pull(a) => Type::pull(go(a)?),
-        syntax::Type::Push(a, l) => Type::push(go(a)?, convert_level(l, scope, span)?),
-        syntax::Type::Program(l, a) => Type::program(convert_level(l, scope, span)?, go(a)?),
+        syntax::TypeKind::Fun(a, b) => Type::fun(go(a)?, go(b)?),
+        syntax::TypeKind::Pair(a, b) => Type::pair(go(a)?, go(b)?),
+        syntax::TypeKind::Pull(a) => Type::pull(go(a)?),
+        syntax::TypeKind::Push(a, l) => Type::push(go(a)?, convert_level(l, scope, span)?),
+        syntax::TypeKind::Program(l, a) => Type::program(convert_level(l, scope, span)?, go(a)?),
     })
 }
 

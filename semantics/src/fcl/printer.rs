@@ -2,7 +2,7 @@
 //! to the same program (modulo spans): parentheses are added wherever precedence or the
 //! rightward reach of `fn`/`if`/`let` needs them.
 
-use super::syntax::{Decl, DeclKind, Expr, ExprKind, Level, Program, Scheme, Stmt, Type};
+use super::syntax::{Decl, DeclKind, Expr, ExprKind, Level, Program, Scheme, Stmt, Type, TypeKind};
 use pretty::RcDoc;
 
 type Doc = RcDoc<'static, ()>;
@@ -111,14 +111,14 @@ fn scheme(s: &Scheme) -> Doc {
 
 /// `simple` asks for a simple type (the argument of `Program` or the left side of `->`).
 fn ty(t: &Type, simple: bool) -> Doc {
-    match t {
-        Type::Int => text("int"),
-        Type::Double => text("double"),
-        Type::Bool => text("bool"),
-        Type::Str => text("string"),
-        Type::Unit => text("unit"),
-        Type::Var(v) => text(format!("'{v}")),
-        Type::Fun(a, b) => {
+    match &t.kind {
+        TypeKind::Int => text("int"),
+        TypeKind::Double => text("double"),
+        TypeKind::Bool => text("bool"),
+        TypeKind::Str => text("string"),
+        TypeKind::Unit => text("unit"),
+        TypeKind::Var(v) => text(format!("'{v}")),
+        TypeKind::Fun(a, b) => {
             let d = ty(a, true).append(text(" -> ")).append(ty(b, false));
             if simple {
                 text("(").append(d).append(text(")"))
@@ -126,16 +126,18 @@ fn ty(t: &Type, simple: bool) -> Doc {
                 d
             }
         }
-        Type::Pair(a, b) => text("(")
+        TypeKind::Pair(a, b) => text("(")
             .append(ty(a, false))
             .append(text(", "))
             .append(ty(b, false))
             .append(text(")")),
-        Type::Pull(a) => text("[").append(ty(a, false)).append(text("]")),
-        Type::Push(a, l) => text("[")
+        TypeKind::Pull(a) => text("[").append(ty(a, false)).append(text("]")),
+        TypeKind::Push(a, l) => text("[")
             .append(ty(a, false))
             .append(text(format!("]<{}>", print_level(l)))),
-        Type::Program(l, a) => text(format!("Program <{}> ", print_level(l))).append(ty(a, true)),
+        TypeKind::Program(l, a) => {
+            text(format!("Program <{}> ", print_level(l))).append(ty(a, true))
+        }
     }
 }
 

@@ -6,7 +6,9 @@ use super::load::{check_here, monomorphic_here, PRELUDE, PRELUDE_THESIS};
 use super::parser::parse_program;
 use super::printer::print_program;
 use super::stack::with_big_stack;
-use super::syntax::{BinOp, Decl, DeclKind, Expr, ExprKind, Level, Program, Scheme, Stmt, Type};
+use super::syntax::{
+    BinOp, Decl, DeclKind, Expr, ExprKind, Level, Program, Scheme, Stmt, Type, TypeKind,
+};
 use crate::Span;
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 
@@ -62,18 +64,23 @@ fn level(g: &mut Gen, depth: usize) -> Level {
 
 fn ty(g: &mut Gen, depth: usize) -> Type {
     let leaf = depth == 0;
-    match u8::arbitrary(g) % if leaf { 6 } else { 11 } {
-        0 => Type::Int,
-        1 => Type::Double,
-        2 => Type::Bool,
-        3 => Type::Str,
-        4 => Type::Unit,
-        5 => Type::Var(pick(g, TY_VARS).to_string()),
-        6 => Type::Fun(Box::new(ty(g, depth - 1)), Box::new(ty(g, depth - 1))),
-        7 => Type::Pair(Box::new(ty(g, depth - 1)), Box::new(ty(g, depth - 1))),
-        8 => Type::Pull(Box::new(ty(g, depth - 1))),
-        9 => Type::Push(Box::new(ty(g, depth - 1)), level(g, 2)),
-        _ => Type::Program(level(g, 2), Box::new(ty(g, depth - 1))),
+    let sub = |g: &mut Gen| Box::new(ty(g, depth.saturating_sub(1)));
+    let kind = match u8::arbitrary(g) % if leaf { 6 } else { 11 } {
+        0 => TypeKind::Int,
+        1 => TypeKind::Double,
+        2 => TypeKind::Bool,
+        3 => TypeKind::Str,
+        4 => TypeKind::Unit,
+        5 => TypeKind::Var(pick(g, TY_VARS).to_string()),
+        6 => TypeKind::Fun(sub(g), sub(g)),
+        7 => TypeKind::Pair(sub(g), sub(g)),
+        8 => TypeKind::Pull(sub(g)),
+        9 => TypeKind::Push(sub(g), level(g, 2)),
+        _ => TypeKind::Program(level(g, 2), sub(g)),
+    };
+    Type {
+        kind,
+        span: Span::DUMMY,
     }
 }
 

@@ -25,9 +25,31 @@ impl Level {
     }
 }
 
-/// A type as written in a signature or annotation (§2.4).
+/// A type as written in a signature or annotation (§2.4), with its span.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Type {
+pub struct Type {
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+impl Type {
+    /// Sets every span in this type to [`Span::DUMMY`].
+    pub fn erase_spans(&mut self) {
+        self.span = Span::DUMMY;
+        match &mut self.kind {
+            TypeKind::Fun(a, b) | TypeKind::Pair(a, b) => {
+                a.erase_spans();
+                b.erase_spans();
+            }
+            TypeKind::Pull(a) | TypeKind::Push(a, _) | TypeKind::Program(_, a) => a.erase_spans(),
+            _ => {}
+        }
+    }
+}
+
+/// The type forms of §2.4.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeKind {
     Int,
     Double,
     Bool,
@@ -194,6 +216,7 @@ impl Program {
             d.span = Span::DUMMY;
             if let Some((_, s)) = &mut d.sig {
                 s.span = Span::DUMMY;
+                s.ty.erase_spans();
             }
             d.body.erase_spans();
         }
@@ -226,6 +249,7 @@ impl Expr {
                 ExprKind::Let { sig, rhs, body, .. } => {
                     if let Some(s) = sig {
                         s.span = Span::DUMMY;
+                        s.ty.erase_spans();
                     }
                     stack.push(rhs);
                     stack.push(body);

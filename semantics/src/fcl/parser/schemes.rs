@@ -3,7 +3,7 @@
 
 use super::{Parser, MAX_DEPTH};
 use crate::fcl::lexer::Tok;
-use crate::fcl::syntax::{Level, Scheme, Type};
+use crate::fcl::syntax::{Level, Scheme, Type, TypeKind};
 use crate::Diagnostic;
 
 impl Parser {
@@ -135,31 +135,39 @@ impl Parser {
         self.depth = saved;
         let mut t = parts.pop().expect("at least one part");
         while let Some(a) = parts.pop() {
-            t = Type::Fun(Box::new(a), Box::new(t));
+            let span = a.span.to(t.span);
+            t = Type {
+                kind: TypeKind::Fun(Box::new(a), Box::new(t)),
+                span,
+            };
         }
         Ok(t)
     }
 
     fn stype(&mut self) -> Result<Type, Diagnostic> {
         self.enter()?;
-        let t = self.stype_inner();
+        let start = self.here();
+        let kind = self.stype_inner();
         self.depth -= 1;
-        t
+        Ok(Type {
+            kind: kind?,
+            span: self.span_from(start),
+        })
     }
 
-    fn stype_inner(&mut self) -> Result<Type, Diagnostic> {
+    fn stype_inner(&mut self) -> Result<TypeKind, Diagnostic> {
         let t = match self.peek() {
-            Some(Tok::Kw("int")) => Type::Int,
-            Some(Tok::Kw("double")) => Type::Double,
-            Some(Tok::Kw("bool")) => Type::Bool,
-            Some(Tok::Ident(s)) if s == "string" => Type::Str,
-            Some(Tok::Ident(s)) if s == "unit" => Type::Unit,
-            Some(Tok::TyVar(v)) => Type::Var(v.clone()),
+            Some(Tok::Kw("int")) => TypeKind::Int,
+            Some(Tok::Kw("double")) => TypeKind::Double,
+            Some(Tok::Kw("bool")) => TypeKind::Bool,
+            Some(Tok::Ident(s)) if s == "string" => TypeKind::Str,
+            Some(Tok::Ident(s)) if s == "unit" => TypeKind::Unit,
+            Some(Tok::TyVar(v)) => TypeKind::Var(v.clone()),
             Some(Tok::Ident(s)) if s == "Program" => {
                 self.pos += 1;
                 let l = self.level_in_brackets()?;
                 let t = self.stype()?;
-                return Ok(Type::Program(l, Box::new(t)));
+                return Ok(TypeKind::Program(l, Box::new(t)));
             }
             Some(Tok::Sym("(")) => {
                 self.pos += 1;
@@ -168,10 +176,11 @@ impl Parser {
                     self.pos += 1;
                     let b = self.ty()?;
                     self.eat_sym(")")?;
-                    return Ok(Type::Pair(Box::new(a), Box::new(b)));
+                    return Ok(TypeKind::Pair(Box::new(a), Box::new(b)));
                 }
                 self.eat_sym(")")?;
-                return Ok(a);
+                // Parentheses leave no node.
+                return Ok(a.kind);
             }
             Some(Tok::Sym("[")) => {
                 self.pos += 1;
@@ -179,9 +188,9 @@ impl Parser {
                 self.eat_sym("]")?;
                 if self.is_sym("<") {
                     let l = self.level_in_brackets()?;
-                    return Ok(Type::Push(Box::new(a), l));
+                    return Ok(TypeKind::Push(Box::new(a), l));
                 }
-                return Ok(Type::Pull(Box::new(a)));
+                return Ok(TypeKind::Pull(Box::new(a)));
             }
             _ => return Err(self.unexpected("a type")),
         };
