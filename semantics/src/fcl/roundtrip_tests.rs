@@ -235,14 +235,24 @@ fn print_then_parse_is_the_identity() {
         .quickcheck(roundtrips as fn(ArbProgram) -> bool);
 }
 
+/// The text of every `.fcl` file in `dir`.
+fn example_sources(dir: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).expect("examples/fcl exists") {
+        let path = e.expect("entry").path();
+        if path.extension().is_some_and(|x| x == "fcl") {
+            out.push(std::fs::read_to_string(path).expect("readable"));
+        }
+    }
+    assert!(out.len() >= 6, "the thesis examples are there");
+    out
+}
+
 #[test]
 fn the_prelude_and_examples_roundtrip() {
     let dir = format!("{}/../examples/fcl", env!("CARGO_MANIFEST_DIR"));
     let mut sources = vec![PRELUDE.to_string(), PRELUDE_THESIS.to_string()];
-    for e in std::fs::read_dir(&dir).expect("examples/fcl exists") {
-        let path = e.expect("entry").path();
-        sources.push(std::fs::read_to_string(path).expect("readable"));
-    }
+    sources.extend(example_sources(&dir));
     for src in sources {
         let mut p = parse_program(&src).expect("valid program");
         let mut q = parse_program(&print_program(&p)).expect("printed program parses");
@@ -341,9 +351,7 @@ fn mutate(rng: &mut Rng, src: &str) -> String {
 fn no_panic_on_twenty_thousand_random_inputs() {
     let dir = format!("{}/../examples/fcl", env!("CARGO_MANIFEST_DIR"));
     let mut seeds = vec![PRELUDE.to_string(), PRELUDE_THESIS.to_string()];
-    for e in std::fs::read_dir(&dir).expect("examples/fcl exists") {
-        seeds.push(std::fs::read_to_string(e.expect("entry").path()).expect("readable"));
-    }
+    seeds.extend(example_sources(&dir));
     // One worker thread with a big stack for the whole loop (the public entry points start one
     // per call).
     let (ok, err) = with_big_stack(|| fuzz_loop(&seeds));
