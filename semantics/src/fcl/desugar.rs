@@ -144,7 +144,7 @@ impl Desugarer {
             tyvars.insert(t.clone(), n);
             order.push(n);
         }
-        let ty = convert_type(&s.ty, &scope, &tyvars, s.span)?;
+        let ty = convert_type(&s.ty, &scope, &tyvars)?;
         Ok(Annotation {
             scheme: Scheme {
                 tyvars: order,
@@ -167,7 +167,7 @@ impl Desugarer {
             ExprKind::Var(x, ls) => {
                 let ls = ls
                     .iter()
-                    .map(|l| convert_level(l, scope, span))
+                    .map(|l| convert_level(l, scope))
                     .collect::<Result<_, _>>()?;
                 mk(TermKind::Var(x.clone(), ls))
             }
@@ -238,7 +238,7 @@ impl Desugarer {
                 })
             }
             ExprKind::Do(l, stmts) => {
-                let level = convert_level(l, scope, span)?;
+                let level = convert_level(l, scope)?;
                 if let Some(Stmt::Bind(..)) = stmts.last() {
                     return Err(Diagnostic::parse(
                         span,
@@ -283,23 +283,22 @@ impl Desugarer {
     }
 }
 
-fn convert_level(
-    l: &syntax::Level,
-    scope: &[(String, u32)],
-    span: Span,
-) -> Result<Level, Diagnostic> {
-    Ok(match l {
-        syntax::Level::Zero => Level::THREAD,
-        syntax::Level::Succ(inner) => convert_level(inner, scope, span)?.succ(),
-        syntax::Level::Var(v) => match scope.iter().rev().find(|(n, _)| n == v) {
+fn convert_level(l: &syntax::Level, scope: &[(String, u32)]) -> Result<Level, Diagnostic> {
+    let base = match &l.var {
+        None => Level::THREAD,
+        Some(v) => match scope.iter().rev().find(|(n, _)| n == v) {
             Some((_, n)) => Level::var(*n),
             None => {
                 return Err(Diagnostic::type_error(
-                    span,
+                    l.span,
                     format!("Level variable not in scope: `{v}`"),
                 ))
             }
         },
+    };
+    Ok(Level {
+        succs: base.succs + l.succs,
+        ..base
     })
 }
 
@@ -307,9 +306,8 @@ fn convert_type(
     t: &syntax::Type,
     scope: &[(String, u32)],
     tyvars: &BTreeMap<String, u32>,
-    span: Span,
 ) -> Result<Type, Diagnostic> {
-    let go = |t: &syntax::Type| convert_type(t, scope, tyvars, span);
+    let go = |t: &syntax::Type| convert_type(t, scope, tyvars);
     Ok(match &t.kind {
         syntax::TypeKind::Int => Type::Int,
         syntax::TypeKind::Double => Type::Double,
@@ -328,8 +326,8 @@ fn convert_type(
         syntax::TypeKind::Fun(a, b) => Type::fun(go(a)?, go(b)?),
         syntax::TypeKind::Pair(a, b) => Type::pair(go(a)?, go(b)?),
         syntax::TypeKind::Pull(a) => Type::pull(go(a)?),
-        syntax::TypeKind::Push(a, l) => Type::push(go(a)?, convert_level(l, scope, span)?),
-        syntax::TypeKind::Program(l, a) => Type::program(convert_level(l, scope, span)?, go(a)?),
+        syntax::TypeKind::Push(a, l) => Type::push(go(a)?, convert_level(l, scope)?),
+        syntax::TypeKind::Program(l, a) => Type::program(convert_level(l, scope)?, go(a)?),
     })
 }
 
@@ -350,6 +348,6 @@ pub fn closed_scheme(s: &syntax::Scheme) -> Result<Scheme, Diagnostic> {
     Ok(Scheme {
         tyvars: (0..tnames.len() as u32).collect(),
         levels: (0..lnames.len() as u32).collect(),
-        ty: convert_type(&s.ty, &scope, &tyvars, s.span)?,
+        ty: convert_type(&s.ty, &scope, &tyvars)?,
     })
 }

@@ -29,13 +29,12 @@ pub fn print_expr(e: &Expr) -> String {
 
 /// Renders a level as written in source (`thread`, `block`, `grid`, `1+l`).
 pub fn print_level(l: &Level) -> String {
-    match l {
-        Level::Zero => "thread".into(),
-        Level::Var(v) => v.clone(),
-        Level::Succ(inner) => match &**inner {
-            Level::Zero => "block".into(),
-            Level::Succ(z) if **z == Level::Zero => "grid".into(),
-            other => format!("1+{}", print_level(other)),
+    match &l.var {
+        Some(v) => format!("{}{v}", "1+".repeat(l.succs as usize)),
+        None => match l.succs {
+            0 => "thread".into(),
+            1 => "block".into(),
+            n => format!("{}grid", "1+".repeat(n as usize - 2)),
         },
     }
 }

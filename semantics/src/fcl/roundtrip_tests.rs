@@ -55,9 +55,9 @@ fn name(g: &mut Gen) -> String {
 
 fn level(g: &mut Gen, depth: usize) -> Level {
     match u8::arbitrary(g) % 4 {
-        0 => Level::Zero,
-        1 if depth > 0 => Level::Succ(Box::new(level(g, depth - 1))),
-        2 => Level::Var(pick(g, LEVEL_VARS).to_string()),
+        0 => Level::zero(),
+        1 if depth > 0 => level(g, depth - 1).succ(),
+        2 => Level::var(pick::<&str>(g, LEVEL_VARS)),
         _ => Level::grid(),
     }
 }

@@ -456,3 +456,18 @@ fn nesting_up_to_the_limit_goes_through_every_pass() {
         assert_eq!(orig, again);
     }
 }
+
+#[test]
+fn level_variables_must_be_in_scope() {
+    let r = render_err(&one("fun f x = push<m> x\n"), false);
+    assert!(
+        r.starts_with("t.fcl:1:16: type error: Level variable not in scope: `m`"),
+        "{r}"
+    );
+    // A declaration's level parameters are not in scope in its signature.
+    let r = render_err(
+        &one("sig f : [int] -> [int]<l>\nfun f<l> x = push<l> x\n"),
+        false,
+    );
+    assert!(r.contains("Level variable not in scope: `l`"), "{r}");
+}

@@ -35,7 +35,8 @@ impl Parser {
     }
 
     pub(super) fn level(&mut self) -> Result<Level, Diagnostic> {
-        let mut succs = 0usize;
+        let start = self.here();
+        let mut succs = 0u32;
         // `1+` prefixes, with the `1` touching the `+` (§2.3).
         while let (Some(Tok::Int(1)), Some(Tok::Sym("+"))) = (self.peek(), self.peek_at(1)) {
             let one = self.toks[self.pos].span;
@@ -45,17 +46,17 @@ impl Parser {
             }
             self.pos += 2;
             succs += 1;
-            if succs > MAX_DEPTH {
+            if succs as usize > MAX_DEPTH {
                 return Err(Diagnostic::parse(self.here(), "level nested too deeply"));
             }
         }
         let sp = self.here();
-        let base = match self.peek() {
+        let mut l = match self.peek() {
             Some(Tok::Ident(s)) => {
                 let s = s.clone();
                 self.pos += 1;
                 match s.as_str() {
-                    "thread" => Level::Zero,
+                    "thread" => Level::zero(),
                     "block" => Level::block(),
                     "grid" => Level::grid(),
                     "Z" => {
@@ -69,7 +70,7 @@ impl Parser {
                                 "`Z` must be followed directly by `>` or `,`",
                             ));
                         }
-                        Level::Zero
+                        Level::zero()
                     }
                     _ if s.starts_with('Z') => {
                         return Err(Diagnostic::parse(
@@ -77,15 +78,13 @@ impl Parser {
                             "a level variable cannot begin with `Z`",
                         ))
                     }
-                    _ => Level::Var(s),
+                    _ => Level::var(&s),
                 }
             }
             _ => return Err(self.unexpected("a level")),
         };
-        let mut l = base;
-        for _ in 0..succs {
-            l = Level::Succ(Box::new(l));
-        }
+        l.succs += succs;
+        l.span = self.span_from(start);
         Ok(l)
     }
 
