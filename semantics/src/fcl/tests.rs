@@ -278,6 +278,8 @@ fn push_array_of_non_base_type_is_a_kind_error() {
         r.contains("push array of a non-base type: `[[int]]<grid>`"),
         "{r}"
     );
+    // The first node whose type holds the push array: the `force<grid>` that consumes it.
+    assert!(r.starts_with("t.fcl:1:89: type error: Kind error"), "{r}");
 }
 
 #[test]
