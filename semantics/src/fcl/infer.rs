@@ -10,6 +10,7 @@
 use super::desugar::{Annotation, CoreDecl, Term, TermKind};
 use super::types::{Level, Scheme, Type};
 use crate::{Diagnostic, Span};
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -60,7 +61,14 @@ pub struct Infer {
     subst: Vec<Option<Type>>,
     /// Types of the lambda-bound variables in scope; their free variables are ftv(Γ).
     lambda_types: Vec<Type>,
+    /// Work done on types (unify, occurs, zonk steps). Shared substitutions can make types
+    /// exponentially large (`dup (dup (… x))` with `dup x = (x, x)`); past [`STEP_BUDGET`] the
+    /// program is rejected instead of exhausting time or memory.
+    steps: Cell<u64>,
 }
+
+/// The most type-level work one program may cause.
+pub const STEP_BUDGET: u64 = 20_000_000;
 
 type Env = im::HashMap<String, Rc<Scheme>>;
 
@@ -77,6 +85,7 @@ pub fn infer_program(
     let mut st = Infer {
         subst: Vec::new(),
         lambda_types: Vec::new(),
+        steps: Cell::new(0),
     };
     let mut out = Vec::new();
     for (file, d) in decls {
@@ -84,10 +93,12 @@ pub fn infer_program(
             .let_binding(&env, &d.levels, d.sig.as_ref(), &d.body)
             .map_err(|e| (*file, e))?;
         env.insert(d.name.clone(), Rc::new(scheme.clone()));
+        let body = st.zonk_term(body);
+        st.within_budget(d.span).map_err(|e| (*file, e))?;
         out.push(TypedDecl {
             name: d.name.clone(),
             scheme,
-            body: st.zonk_term(body),
+            body,
             span: d.span,
             file: *file,
         });
@@ -113,8 +124,28 @@ impl Infer {
         t
     }
 
-    /// Applies S completely.
+    /// Counts one step of type-level work; true once the budget is spent.
+    fn tick(&self) -> bool {
+        let n = self.steps.get() + 1;
+        self.steps.set(n);
+        n > STEP_BUDGET
+    }
+
+    fn within_budget(&self, span: Span) -> Result<(), Diagnostic> {
+        if self.steps.get() > STEP_BUDGET {
+            return Err(Diagnostic::type_error(
+                span,
+                format!("types grow too large to infer (more than {STEP_BUDGET} steps)"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Applies S completely (a placeholder past the budget, which the caller then reports).
     pub fn zonk(&self, t: &Type) -> Type {
+        if self.tick() {
+            return Type::Unit;
+        }
         match self.shallow(t) {
             Type::Fun(a, b) => Type::fun(self.zonk(&a), self.zonk(&b)),
             Type::Pair(a, b) => Type::pair(self.zonk(&a), self.zonk(&b)),
@@ -161,6 +192,9 @@ impl Infer {
     }
 
     fn occurs(&self, v: u32, t: &Type) -> bool {
+        if self.tick() {
+            return false;
+        }
         match self.shallow(t) {
             Type::Var(u) => u == v,
             Type::Fun(a, b) | Type::Pair(a, b) => self.occurs(v, &a) || self.occurs(v, &b),
@@ -175,6 +209,8 @@ impl Infer {
 
     /// unify(t, u) of §3.2.
     fn unify(&mut self, t: &Type, u: &Type, span: Span) -> Result<(), Diagnostic> {
+        self.tick();
+        self.within_budget(span)?;
         let (t, u) = (self.shallow(t), self.shallow(u));
         match (&t, &u) {
             (Type::Int, Type::Int)
@@ -281,6 +317,7 @@ impl Infer {
     ) -> Result<(Scheme, TTerm), Diagnostic> {
         let t = self.infer(env, rhs)?;
         let scheme = self.generalize(levels, &t.ty);
+        self.within_budget(rhs.span)?;
         if let Some(a) = sig {
             check_annotation(&scheme, a)?;
         }

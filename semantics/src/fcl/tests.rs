@@ -473,3 +473,15 @@ fn level_variables_must_be_in_scope() {
     );
     assert!(r.contains("Level variable not in scope: `l`"), "{r}");
 }
+
+#[test]
+fn exponentially_large_types_are_rejected_not_computed() {
+    // `dup` doubles the type at each application: 2^60 leaves.
+    let src = format!(
+        "fun dup x = (x, x)\nval big = {}1{}\n",
+        "dup (".repeat(60),
+        ")".repeat(60)
+    );
+    let r = render_err(&one(&src), false);
+    assert!(r.contains("types grow too large to infer"), "{r}");
+}
