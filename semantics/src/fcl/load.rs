@@ -89,13 +89,21 @@ pub fn source_layout(files: &[(String, String)], prelude: bool) -> Vec<(String, 
 /// A type-checked program: every top-level declaration (prelude first) with its scheme.
 pub struct Checked {
     pub decls: Vec<TypedDecl>,
+    /// The file index of the thesis library, whose declarations `check` does not list.
+    pub thesis_file: Option<usize>,
 }
 
 impl Checked {
-    /// The `check` output (spec §6): one `name : scheme` line per top-level declaration.
+    /// The `check` output (spec §6): one `name : scheme` line per top-level declaration. The
+    /// thesis library (reverse, splitGrid, concatGrid) is our extension of the prelude; leaving
+    /// it out keeps the output identical to the original compiler's.
     pub fn listing(&self) -> String {
         let mut out = String::new();
-        for d in &self.decls {
+        for d in self
+            .decls
+            .iter()
+            .filter(|d| Some(d.file) != self.thesis_file)
+        {
             out.push_str(&format!("{} : {}\n", d.name, d.scheme.render()));
         }
         out
@@ -115,7 +123,10 @@ pub(super) fn check_here(
     let decls = sources.desugar(prelude)?;
     let typed =
         infer_program(&builtins::environment(), &decls).map_err(|(_, d)| sources.locate(d))?;
-    Ok(Checked { decls: typed })
+    Ok(Checked {
+        decls: typed,
+        thesis_file: prelude.then_some(1),
+    })
 }
 
 /// Type-checks and monomorphizes a program for running or compiling: its value is the last

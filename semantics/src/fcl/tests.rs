@@ -485,3 +485,47 @@ fn exponentially_large_types_are_rejected_not_computed() {
     let r = render_err(&one(&src), false);
     assert!(r.contains("types grow too large to infer"), "{r}");
 }
+
+/// The prelude's listing, exactly as spec/fcl.md §5 prints the original prelude's types.
+const PRELUDE_LISTING: &[&str] = &[
+        "id : forall 'a. 'a -> 'a",
+        "const : forall 'a 'b. 'b -> 'a -> 'b",
+        "concat : forall 'a <l3>. int -> [Program <l3> ['a]<l3>] -> Program <1+l3> ['a]<1+l3>",
+        "concatSeq : forall 'a <l6>. int -> [Program <l6> ['a]<l6>] -> Program <l6> ['a]<l6>",
+        "iota : int -> [int]",
+        "range : int -> int -> [int]",
+        "zipWith : forall 'a 'b 'c. ('a -> 'b -> 'c) -> ['a] -> ['b] -> ['c]",
+        "zipWithPush : forall 'a 'b 'c <l12>. ('a -> 'b -> 'c) -> ['a] -> ['b]<l12> -> ['c]<l12>",
+        "backpermute : forall 'a. int -> (int -> (int, int)) -> [['a]] -> ['a]",
+        "splitAt : forall 'a. int -> ['a] -> (['a], ['a])",
+        "halve : forall 'a. ['a] -> (['a], ['a])",
+        "evenOdds : forall 'a. ['a] -> (['a], ['a])",
+        "splitUp : forall 'a. int -> ['a] -> [['a]]",
+        "coalesce : forall 'a. int -> ['a] -> [['a]]",
+        "concatMap : forall 'a 'b <l23>. int -> ('b -> Program <l23> ['a]<l23>) -> ['b] -> Program <1+l23> ['a]<1+l23>",
+        "pushM : forall 'a <l27>. ['a] -> Program <l27> ['a]<l27>",
+        "forceM : forall 'a <l30>. Program <l30> ['a]<l30> -> Program <l30> ['a]",
+        "forcePull : forall 'a <l33>. ['a] -> Program <l33> ['a]",
+        "liftM : forall 'a 'b <l36>. ('a -> 'b) -> Program <l36> 'a -> Program <l36> 'b",
+        "take : forall 'a. int -> ['a] -> ['a]",
+        "drop : forall 'a. int -> ['a] -> ['a]",
+        "last : forall 'a. ['a] -> 'a",
+        "bit : int -> int",
+        "testBit : int -> int -> bool",
+        "foldl : forall 'a 'b. ('a -> 'b -> 'a) -> 'a -> ['b] -> ['a]<thread>",
+        "scanl1 : forall 'a. ('a -> 'a -> 'a) -> ['a] -> ['a]<thread>",
+        "scanl : forall 'a 'b. ('a -> 'b -> 'a) -> 'a -> ['b] -> ['a]<thread>",
+        "pad : forall 'a. int -> 'a -> ['a] -> ['a]",
+        "computeInSingleBlock : forall 'a. ['a] -> Program <grid> ['a]<grid>",
+];
+
+#[test]
+fn the_prelude_lists_exactly_the_original_types() {
+    let out = listing(&one("val x = 1\n"), true);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), PRELUDE_LISTING.len() + 1, "{out}");
+    for (ours, spec) in lines.iter().zip(PRELUDE_LISTING) {
+        assert_eq!(ours, spec);
+    }
+    assert_eq!(lines.last(), Some(&"x : int"));
+}
