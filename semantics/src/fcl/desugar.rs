@@ -3,7 +3,7 @@
 //! Level variables and signature type variables are numbered by one counter that runs over all
 //! files in order, so that `check` prints the level numbers [O] prints.
 
-use super::syntax::{self, BinOp, DeclKind, Expr, ExprKind, Stmt};
+use super::syntax::{self, DeclKind, Expr, ExprKind, Stmt};
 use super::types::{Level, Scheme, Type};
 use crate::{Diagnostic, Span};
 use std::collections::BTreeMap;
@@ -188,19 +188,19 @@ impl Desugarer {
                 let a = self.expr(a, scope)?;
                 mk(TermKind::App(Box::new(f), Box::new(a)))
             }
-            ExprKind::BinOp(BinOp::Pipe, a, f) => {
-                // `e1 |> e2` is `e2 e1`: the function is inferred first.
-                let a = self.expr(a, scope)?;
-                let f = self.expr(f, scope)?;
-                mk(TermKind::App(Box::new(f), Box::new(a)))
-            }
             ExprKind::BinOp(op, a, b) => {
-                let name = op.builtin().unwrap_or("addi").to_string();
                 let a = self.expr(a, scope)?;
                 let b = self.expr(b, scope)?;
-                let opv = mk(TermKind::Var(name, Vec::new()));
-                let partial = mk(TermKind::App(Box::new(opv), Box::new(a)));
-                mk(TermKind::App(Box::new(partial), Box::new(b)))
+                match op.builtin() {
+                    // `e1 |> e2` is `e2 e1`: the function is inferred first.
+                    None => mk(TermKind::App(Box::new(b), Box::new(a))),
+                    // `e1 OP e2` is `(opname e1) e2`.
+                    Some(name) => {
+                        let opv = mk(TermKind::Var(name.to_string(), Vec::new()));
+                        let partial = mk(TermKind::App(Box::new(opv), Box::new(a)));
+                        mk(TermKind::App(Box::new(partial), Box::new(b)))
+                    }
+                }
             }
             ExprKind::If(c, t, f) => {
                 let c = self.expr(c, scope)?;

@@ -123,6 +123,10 @@ pub fn monomorphize(decls: &[TypedDecl], main: &TTerm) -> Result<MonoProgram, Di
     Ok(MonoProgram { bindings, main })
 }
 
+fn unbound(x: &str, span: Span) -> Diagnostic {
+    Diagnostic::type_error(span, format!("Not in scope during monomorphization: `{x}`"))
+}
+
 fn has_vars(t: &Type) -> bool {
     let mut v = Vec::new();
     t.free_vars(&mut v);
@@ -257,10 +261,12 @@ impl Mono {
                 match env.get(x) {
                     Some(Binding::Lambda) => MKind::Var(x.clone()),
                     Some(Binding::Def(id)) => MKind::Var(self.request(*id, &ty, lvls)),
-                    Some(Binding::Builtin) | None => {
-                        let name = builtins::canonical(x).unwrap_or("unit").to_string();
-                        MKind::Builtin(name, lvls)
-                    }
+                    Some(Binding::Builtin) => match builtins::canonical(x) {
+                        Some(name) => MKind::Builtin(name.to_string(), lvls),
+                        None => return Err(unbound(x, span)),
+                    },
+                    // Inference has resolved every name, so this is a front-end bug.
+                    None => return Err(unbound(x, span)),
                 }
             }
             TKind::Let {
