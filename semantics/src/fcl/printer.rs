@@ -256,12 +256,17 @@ fn expr(e: &Expr, ctx: Ctx) -> Doc {
             if let Some(s) = sig {
                 head = head.append(text(" : ")).append(scheme(s));
             }
+            // `let x = rhs in` on one line when it fits, the body below it.
+            let binding = head
+                .append(text(" ="))
+                .append(RcDoc::line().append(expr(rhs, Ctx::Top)).nest(2))
+                .append(RcDoc::line())
+                .append(text("in"))
+                .group();
             open(
                 ctx,
-                head.append(text(" ="))
-                    .append(RcDoc::line().append(expr(rhs, Ctx::Top)).nest(2))
+                binding
                     .append(RcDoc::line())
-                    .append(text("in "))
                     .append(expr(body, Ctx::Top))
                     .group(),
             )
