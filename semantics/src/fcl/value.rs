@@ -265,3 +265,19 @@ impl fmt::Display for PushArr {
         }
     }
 }
+
+/// The value printed in full (every array element), for comparing results.
+pub fn render_full(v: &Value) -> String {
+    match v {
+        Value::Pull(p) => match p.as_mem() {
+            Some(m) => {
+                let items: Vec<String> = m.iter().map(render_full).collect();
+                format!("[{}]", items.join(", "))
+            }
+            None => p.to_string(),
+        },
+        Value::Pair(p) => format!("({}, {})", render_full(&p.0), render_full(&p.1)),
+        Value::Program(l, v) => format!("Program<{l}> {}", render_full(v)),
+        other => other.to_string(),
+    }
+}
