@@ -144,8 +144,8 @@ fn config(a: &RunArgs) -> Result<Config, Exit> {
 fn print_stats(out: &RunOutput, cfg: &Config) {
     let s = &out.stats;
     eprintln!(
-        "machine: {}  schedule: {}  steps: {}  cost: {}  work: {}  cells allocated: {}  largest array: {}",
-        cfg.machine, cfg.schedule, s.steps, s.cost, s.work, s.allocated, s.largest
+        "machine: {}  schedule: {}  steps: {}  rule firings: {}  cost: {}  work: {}  cells allocated: {}  largest array: {}",
+        cfg.machine, cfg.schedule, s.steps, s.firings, s.cost, s.work, s.allocated, s.largest
     );
 }
 

@@ -38,6 +38,8 @@ impl Default for Config {
 pub struct Stats {
     /// Top-level steps (rule firings at the grid location, group steps counted once).
     pub steps: u64,
+    /// Rule firings at every location (group steps counted by their parts).
+    pub firings: u64,
     /// Sum of the top-level step costs.
     pub cost: u64,
     /// Sum of the thread-level step costs.
@@ -115,6 +117,7 @@ fn drive(
                         stats.steps += 1;
                         stats.cost += f.cost as u64;
                         stats.work += f.work;
+                        stats.firings += f.firings;
                         if let Some(cb) = on_step.as_mut() {
                             let record = StepRecord {
                                 step: stats.steps,

@@ -339,7 +339,7 @@ impl Task {
             let mut chosen = std::mem::take(&mut par.chosen);
             ctx.scheduler.choose(&ready, &mut chosen);
             par.ready = ready;
-            let (mut cost, mut work, mut any) = (0, 0, false);
+            let (mut cost, mut work, mut firings, mut any) = (0, 0, 0, false);
             let mut notes = Vec::new();
             for &j in &chosen {
                 loop {
@@ -356,6 +356,7 @@ impl Task {
                         super::Outcome::Fired(f) => {
                             cost = cost.max(f.cost);
                             work += f.work;
+                            firings += f.firings;
                             any = true;
                             if ctx.trace && notes.len() < 4 {
                                 notes.push(format!("{}: {}", f.loc, f.rule));
@@ -386,6 +387,7 @@ impl Task {
                     rule,
                     cost,
                     work,
+                    firings,
                     loc: self.loc.clone(),
                     redex,
                     result,

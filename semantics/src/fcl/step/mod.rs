@@ -29,6 +29,8 @@ pub struct Fired {
     pub cost: u32,
     /// The sum of the costs of the thread-level (leaf) steps this step made.
     pub work: u64,
+    /// Rule firings this step made: 1 for a leaf step, the sum of its parts for a group step.
+    pub firings: u64,
     pub loc: Loc,
     /// The redex and its result, printed; empty unless the context traces.
     pub redex: String,
@@ -209,6 +211,7 @@ impl Task {
             rule,
             cost,
             work: cost as u64,
+            firings: 1,
             loc: self.loc.clone(),
             redex,
             result,
