@@ -340,7 +340,7 @@ impl Task {
             ctx.scheduler.choose(&ready, &mut chosen);
             par.ready = ready;
             let (mut cost, mut work, mut firings, mut any) = (0, 0, 0, false);
-            let mut notes = Vec::new();
+            let mut parts: Vec<Fired> = Vec::new();
             for &j in &chosen {
                 loop {
                     let (p, mut task) = match par.subs[j].current.take() {
@@ -358,8 +358,8 @@ impl Task {
                             work += f.work;
                             firings += f.firings;
                             any = true;
-                            if ctx.trace && notes.len() < 4 {
-                                notes.push(format!("{}: {}", f.loc, f.rule));
+                            if ctx.trace {
+                                parts.push(f);
                             }
                             par.subs[j].current = Some((p, task));
                             break;
@@ -381,7 +381,13 @@ impl Task {
                 } else {
                     String::new()
                 };
-                let result = notes.join("; ");
+                let notes: Vec<String> = parts
+                    .iter()
+                    .take(4)
+                    .map(|f| format!("{}: {}", f.loc, f.rule))
+                    .collect();
+                let more = if parts.len() > 4 { "; …" } else { "" };
+                let result = format!("{}{more}", notes.join("; "));
                 self.control = Control::Par(par);
                 return Ok(Fired {
                     rule,
@@ -391,6 +397,7 @@ impl Task {
                     loc: self.loc.clone(),
                     redex,
                     result,
+                    parts,
                 });
             }
         }

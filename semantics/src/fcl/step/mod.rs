@@ -13,6 +13,9 @@ pub mod rules;
 pub mod scalar;
 pub mod term;
 
+#[cfg(test)]
+mod tests;
+
 use super::machine::{Loc, Scheduler};
 use super::value::{InternalFn, Pull, PushArr, Thunk, Value};
 use crate::Span;
@@ -35,6 +38,8 @@ pub struct Fired {
     /// The redex and its result, printed; empty unless the context traces.
     pub redex: String,
     pub result: String,
+    /// The steps of the parts of a group step; empty unless the context traces.
+    pub parts: Vec<Fired>,
 }
 
 /// The result of one step.
@@ -215,6 +220,7 @@ impl Task {
             loc: self.loc.clone(),
             redex,
             result,
+            parts: Vec::new(),
         }
     }
 
