@@ -272,7 +272,7 @@ impl Task {
                         format!("cannot read {path}: {e}"),
                     )
                 })?;
-                let data: Vec<Value> = super::force::parse_int_csv(&text)
+                let data: Vec<Value> = super::host::parse_int_csv(&text)
                     .into_iter()
                     .map(Value::Int)
                     .collect();

@@ -9,6 +9,9 @@
 
 pub mod builtins;
 pub mod force;
+pub mod host;
+pub mod loops;
+pub mod par;
 pub mod rules;
 pub mod scalar;
 pub mod term;
@@ -19,7 +22,7 @@ mod tests;
 use super::machine::{Loc, Scheduler};
 use super::value::{InternalFn, Pull, PushArr, Thunk, Value};
 use crate::Span;
-use force::Par;
+use par::Par;
 use rules::{Rule, RunError};
 use std::rc::Rc;
 use term::{Env, Term, TermKind};

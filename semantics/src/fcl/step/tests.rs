@@ -28,7 +28,7 @@ impl Ran {
         }
     }
     fn err(&self) -> &RunError {
-        self.result.as_ref().err().expect("expected an error")
+        self.result.as_ref().expect_err("expected an error")
     }
     /// The (rule, cost) of every step, at every location (parts of group steps included), rule
     /// printed as `5.72 addi`.
