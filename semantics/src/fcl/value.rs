@@ -281,3 +281,40 @@ pub fn render_full(v: &Value) -> String {
         other => other.to_string(),
     }
 }
+
+/// `v : τ` (Figure 5.9, 5.41–5.47 as repaired in spec §7.3), checked as far as a value shows
+/// it: closures by their parameter type, arrays by their materialised elements, push arrays and
+/// programs by their level. Used to check type soundness at the end of runs.
+pub fn has_type(v: &Value, ty: &Type) -> bool {
+    match (v, ty) {
+        (Value::Int(_), Type::Int)
+        | (Value::Double(_), Type::Double)
+        | (Value::Bool(_), Type::Bool)
+        | (Value::Unit, Type::Unit)
+        | (Value::Str(_), Type::Str) => true,
+        (Value::Pair(p), Type::Pair(a, b)) => has_type(&p.0, a) && has_type(&p.1, b),
+        // (5.41)
+        (Value::Closure(c), Type::Fun(a, _)) => *c.param_ty == **a,
+        (Value::Internal(_), Type::Fun(..)) => true,
+        // (5.42)
+        (Value::Pull(p), Type::Pull(t)) => match p.as_mem() {
+            Some(m) => m.iter().all(|x| has_type(x, t)),
+            None => true,
+        },
+        // (5.43), (5.45)–(5.47): the array's level is the type's
+        (Value::Push(a), Type::Push(t, l)) => {
+            t.is_scalar()
+                && match &**a {
+                    PushArr::Push { level, .. } | PushArr::InterleaveSeq { level, .. } => {
+                        level == l
+                    }
+                    PushArr::Interleave { level, .. } => level.succ() == *l,
+                    PushArr::SeqFor { .. } => *l == Level::THREAD,
+                }
+        }
+        // (5.44)
+        (Value::Program(l, x), Type::Program(m, t)) => l == m && has_type(x, t),
+        (Value::Thunk(_), Type::Program(..)) => true,
+        _ => false,
+    }
+}
