@@ -36,6 +36,8 @@ pub enum Value {
 /// A closure.
 #[derive(Debug)]
 pub struct Closure {
+    /// The parameter's name, for printing.
+    pub name: super::core::Name,
     pub param_ty: Rc<Type>,
     /// The parameter has a `Program` type: the argument is passed unevaluated.
     pub by_name: bool,
@@ -131,6 +133,8 @@ pub enum PushArr {
         k: i32,
         f: Value,
         ps: Rc<Pull>,
+        /// Where the interleaving was made: races and holes are reported there.
+        span: Span,
     },
     /// `InterleaveSeq<l> k f ps` (5.55).
     InterleaveSeq {
@@ -138,6 +142,7 @@ pub enum PushArr {
         k: i32,
         f: Value,
         ps: Rc<Pull>,
+        span: Span,
     },
     /// `SeqFor [v…] m i f g` (5.56), in [O]'s form: the buffer starts zeroed.
     SeqFor {
@@ -191,7 +196,7 @@ impl fmt::Display for Value {
             Value::Unit => write!(f, "()"),
             Value::Str(s) => write!(f, "{s:?}"),
             Value::Pair(p) => write!(f, "({}, {})", p.0, p.1),
-            Value::Closure(c) => write!(f, "fn : {} => {}", c.param_ty, c.body),
+            Value::Closure(c) => write!(f, "fn {} => {}", c.name, c.body),
             Value::Internal(i) => write!(f, "{i}"),
             Value::Thunk(t) => write!(f, "{{{}}}", t.term),
             Value::Pull(p) => write!(f, "{p}"),
@@ -251,10 +256,14 @@ impl fmt::Display for PushArr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PushArr::Push { level, arr } => write!(f, "Push<{level}> {arr}"),
-            PushArr::Interleave { level, k, f: g, ps } => {
+            PushArr::Interleave {
+                level, k, f: g, ps, ..
+            } => {
                 write!(f, "Interleave<{level}> {k} ({g}) {ps}")
             }
-            PushArr::InterleaveSeq { level, k, f: g, ps } => {
+            PushArr::InterleaveSeq {
+                level, k, f: g, ps, ..
+            } => {
                 write!(f, "InterleaveSeq<{level}> {k} ({g}) {ps}")
             }
             PushArr::SeqFor {

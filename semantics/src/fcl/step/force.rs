@@ -50,6 +50,8 @@ pub(crate) enum ForceFrame {
     Permute {
         level: Level,
         data: Rc<Vec<Value>>,
+        /// Where each sub-result starts in `data`, to name writers as (b, j).
+        starts: Rc<Vec<usize>>,
         out_len: usize,
         span: Span,
     },
@@ -154,7 +156,15 @@ impl Task {
                 }
                 Ok(None)
             }
-            PushArr::Interleave { level, k, f, ps } => {
+            PushArr::Interleave {
+                level,
+                k,
+                f,
+                ps,
+                span,
+            } => {
+                // races and holes are reported at the interleaving
+                let span = *span;
                 if here != Some(level.succ()) {
                     return Err(wrong_level(rules::INTERLEAVE_PAR, level.succ(), &self.loc));
                 }
@@ -172,7 +182,15 @@ impl Task {
                 self.control = Control::Par(Par::new(kind, level.succ(), span, ps.len(), m));
                 Ok(None)
             }
-            PushArr::InterleaveSeq { level, k, f, ps } => {
+            PushArr::InterleaveSeq {
+                level,
+                k,
+                f,
+                ps,
+                span,
+            } => {
+                // races and holes are reported at the interleaving
+                let span = *span;
                 if here != Some(*level) {
                     return Err(wrong_level(
                         rules::INTERLEAVE_SEQ_SCATTER,
@@ -273,15 +291,17 @@ impl Task {
             starts.push(total);
         }
         let data: Vec<Value> = results.iter().flat_map(|r| r.iter().cloned()).collect();
+        let starts = Rc::new(starts);
         self.stack.push(Frame::Force(ForceFrame::Permute {
             level,
             data: Rc::new(data),
+            starts: starts.clone(),
             out_len: out_len as usize,
             span,
         }));
         let dests = Pull::Dests {
             f: f.clone(),
-            starts: Rc::new(starts),
+            starts,
         };
         let a = PushArr::Push {
             level,
@@ -416,13 +436,14 @@ impl Task {
             ForceFrame::Permute {
                 level,
                 data,
+                starts,
                 out_len,
                 span,
             } => {
                 // (5.86, fixed: a scatter) permute [d…] (Push<l> [bv…]) →1 Program<l> r,
                 // r[d_i] = bv_i; (5.85) err when some d_i ∉ [0, N)
                 let dests = materialised(&v, span)?;
-                let r = scatter(&dests, &data, out_len, span)?;
+                let r = scatter(&dests, &data, out_len, span, Some(&starts))?;
                 ctx.alloc(r.len());
                 self.control = Control::Ret(Value::Program(
                     level,
@@ -494,7 +515,16 @@ pub(crate) fn scatter(
     data: &[Value],
     out_len: usize,
     span: Span,
+    starts: Option<&[usize]>,
 ) -> Result<Rc<Vec<Value>>, RunError> {
+    // element i, named as (sub-program b, position j) when it comes from an interleaving
+    let who = |i: usize| match starts {
+        Some(st) => {
+            let b = st.partition_point(|&s| s <= i) - 1;
+            format!("element {} of sub-program {b}", i - st[b])
+        }
+        None => format!("element {i}"),
+    };
     if dests.len() != data.len() {
         return Err(RunError::new(
             rules::PERMUTE_ERR,
@@ -512,7 +542,7 @@ pub(crate) fn scatter(
             return Err(RunError::new(
                 rules::PERMUTE_ERR,
                 span,
-                format!("destination {d} of element {i} outside [0, {out_len})"),
+                format!("destination {d} of {} outside [0, {out_len})", who(i)),
             ));
         }
         let w = &mut writer[d as usize];
@@ -520,7 +550,11 @@ pub(crate) fn scatter(
             return Err(RunError::new(
                 rules::PERMUTE,
                 span,
-                format!("race: index {d} written by elements {} and {i}", *w),
+                format!(
+                    "race: index {d} written by {} and {}",
+                    who(*w as usize),
+                    who(i)
+                ),
             ));
         }
         *w = i as u32;

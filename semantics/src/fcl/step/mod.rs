@@ -259,12 +259,13 @@ impl Task {
             },
             TermKind::Lit(v) => self.control = Control::Ret(v.clone()),
             TermKind::Lam {
+                name,
                 param_ty,
                 by_name,
                 body,
-                ..
             } => {
                 self.control = Control::Ret(Value::Closure(Rc::new(super::value::Closure {
+                    name: name.clone(),
                     param_ty: param_ty.clone(),
                     by_name: *by_name,
                     body: body.clone(),
