@@ -311,14 +311,14 @@ impl Builtin {
         }
     }
 
-    /// Whether argument `i` has a `Program` type and is therefore passed by name, unevaluated
-    /// (spec §7.1, §7.3: a program runs each time it is bound).
+    /// Whether argument `i` is a program that the rule itself decides when (and whether, and how
+    /// often) to run, so it is passed by name, unevaluated (spec §7.1, §7.3: a program runs each
+    /// time it is bound). `bind`'s program runs at once, in context, so it is not among them.
     pub fn by_name(self, i: usize) -> bool {
         use Builtin::*;
         matches!(
             (self, i),
-            (Bind(_), 0)
-                | (Power(_), 2)
+            (Power(_), 2)
                 | (PowerI(_), 2)
                 | (While(_), 2)
                 | (Ifp(_), 1)

@@ -3,6 +3,7 @@
 //! language, its values and machine model, and the small-step rules with cost and location (the
 //! oracle).
 
+pub mod build;
 pub mod builtins;
 pub mod core;
 pub mod desugar;

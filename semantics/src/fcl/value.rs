@@ -36,6 +36,8 @@ pub enum Value {
 /// A closure.
 #[derive(Debug)]
 pub struct Closure {
+    /// The parameter's name, for printing.
+    pub name: super::core::Name,
     pub param_ty: Rc<Type>,
     /// The parameter has a `Program` type: the argument is passed unevaluated.
     pub by_name: bool,
@@ -131,6 +133,8 @@ pub enum PushArr {
         k: i32,
         f: Value,
         ps: Rc<Pull>,
+        /// Where the interleaving was made: races and holes are reported there.
+        span: Span,
     },
     /// `InterleaveSeq<l> k f ps` (5.55).
     InterleaveSeq {
@@ -138,6 +142,7 @@ pub enum PushArr {
         k: i32,
         f: Value,
         ps: Rc<Pull>,
+        span: Span,
     },
     /// `SeqFor [v…] m i f g` (5.56), in [O]'s form: the buffer starts zeroed.
     SeqFor {
@@ -191,7 +196,7 @@ impl fmt::Display for Value {
             Value::Unit => write!(f, "()"),
             Value::Str(s) => write!(f, "{s:?}"),
             Value::Pair(p) => write!(f, "({}, {})", p.0, p.1),
-            Value::Closure(c) => write!(f, "fn : {} => {}", c.param_ty, c.body),
+            Value::Closure(c) => write!(f, "fn {} => {}", c.name, c.body),
             Value::Internal(i) => write!(f, "{i}"),
             Value::Thunk(t) => write!(f, "{{{}}}", t.term),
             Value::Pull(p) => write!(f, "{p}"),
@@ -251,10 +256,14 @@ impl fmt::Display for PushArr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PushArr::Push { level, arr } => write!(f, "Push<{level}> {arr}"),
-            PushArr::Interleave { level, k, f: g, ps } => {
+            PushArr::Interleave {
+                level, k, f: g, ps, ..
+            } => {
                 write!(f, "Interleave<{level}> {k} ({g}) {ps}")
             }
-            PushArr::InterleaveSeq { level, k, f: g, ps } => {
+            PushArr::InterleaveSeq {
+                level, k, f: g, ps, ..
+            } => {
                 write!(f, "InterleaveSeq<{level}> {k} ({g}) {ps}")
             }
             PushArr::SeqFor {
@@ -263,5 +272,58 @@ impl fmt::Display for PushArr {
                 write!(f, "SeqFor [{} cells] {m} {i} ({g})", buf.len())
             }
         }
+    }
+}
+
+/// The value printed in full (every array element), for comparing results.
+pub fn render_full(v: &Value) -> String {
+    match v {
+        Value::Pull(p) => match p.as_mem() {
+            Some(m) => {
+                let items: Vec<String> = m.iter().map(render_full).collect();
+                format!("[{}]", items.join(", "))
+            }
+            None => p.to_string(),
+        },
+        Value::Pair(p) => format!("({}, {})", render_full(&p.0), render_full(&p.1)),
+        Value::Program(l, v) => format!("Program<{l}> {}", render_full(v)),
+        other => other.to_string(),
+    }
+}
+
+/// `v : τ` (Figure 5.9, 5.41–5.47 as repaired in spec §7.3), checked as far as a value shows
+/// it: closures by their parameter type, arrays by their materialised elements, push arrays and
+/// programs by their level. Used to check type soundness at the end of runs.
+pub fn has_type(v: &Value, ty: &Type) -> bool {
+    match (v, ty) {
+        (Value::Int(_), Type::Int)
+        | (Value::Double(_), Type::Double)
+        | (Value::Bool(_), Type::Bool)
+        | (Value::Unit, Type::Unit)
+        | (Value::Str(_), Type::Str) => true,
+        (Value::Pair(p), Type::Pair(a, b)) => has_type(&p.0, a) && has_type(&p.1, b),
+        // (5.41)
+        (Value::Closure(c), Type::Fun(a, _)) => *c.param_ty == **a,
+        (Value::Internal(_), Type::Fun(..)) => true,
+        // (5.42)
+        (Value::Pull(p), Type::Pull(t)) => match p.as_mem() {
+            Some(m) => m.iter().all(|x| has_type(x, t)),
+            None => true,
+        },
+        // (5.43), (5.45)–(5.47): the array's level is the type's
+        (Value::Push(a), Type::Push(t, l)) => {
+            t.is_scalar()
+                && match &**a {
+                    PushArr::Push { level, .. } | PushArr::InterleaveSeq { level, .. } => {
+                        level == l
+                    }
+                    PushArr::Interleave { level, .. } => level.succ() == *l,
+                    PushArr::SeqFor { .. } => *l == Level::THREAD,
+                }
+        }
+        // (5.44)
+        (Value::Program(l, x), Type::Program(m, t)) => l == m && has_type(x, t),
+        (Value::Thunk(_), Type::Program(..)) => true,
+        _ => false,
     }
 }

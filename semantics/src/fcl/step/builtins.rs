@@ -116,7 +116,13 @@ impl Task {
                     arg(1),
                     pull(&arg(2), span, "interleave")?,
                 );
-                let a = PushArr::Interleave { level, k, f, ps };
+                let a = PushArr::Interleave {
+                    level,
+                    k,
+                    f,
+                    ps,
+                    span,
+                };
                 ret(
                     self,
                     Value::Program(level.succ(), Rc::new(Value::Push(Rc::new(a)))),
@@ -127,7 +133,13 @@ impl Task {
             Builtin::InterleaveSeq(level) => {
                 let (k, f) = (int(&arg(0), span)?, arg(1));
                 let ps = pull(&arg(2), span, "interleaveSeq")?;
-                let a = PushArr::InterleaveSeq { level, k, f, ps };
+                let a = PushArr::InterleaveSeq {
+                    level,
+                    k,
+                    f,
+                    ps,
+                    span,
+                };
                 ret(
                     self,
                     Value::Program(level, Rc::new(Value::Push(Rc::new(a)))),
@@ -226,7 +238,7 @@ impl Task {
                         "permute needs a Push of base values",
                     ));
                 };
-                let r = super::force::scatter(d, data, data.len(), span)?;
+                let r = super::force::scatter(d, data, data.len(), span, None)?;
                 ctx.alloc(r.len());
                 ret(
                     self,
@@ -272,7 +284,7 @@ impl Task {
                         format!("cannot read {path}: {e}"),
                     )
                 })?;
-                let data: Vec<Value> = super::force::parse_int_csv(&text)
+                let data: Vec<Value> = super::host::parse_int_csv(&text)
                     .into_iter()
                     .map(Value::Int)
                     .collect();
@@ -308,7 +320,13 @@ pub(crate) fn map_push(h: &Value, a: &Rc<PushArr>) -> (Rule, Rc<PushArr>) {
             },
         ),
         // (5.69, fixed) mapPush h (Interleave<l> k f [p0..]) → Interleave<l> k f [p'0..]
-        PushArr::Interleave { level, k, f, ps } => (
+        PushArr::Interleave {
+            level,
+            k,
+            f,
+            ps,
+            span,
+        } => (
             rules::MAP_INTERLEAVE,
             PushArr::Interleave {
                 level: *level,
@@ -318,10 +336,17 @@ pub(crate) fn map_push(h: &Value, a: &Rc<PushArr>) -> (Rule, Rc<PushArr>) {
                     h: Value::Internal(sub(*k)),
                     inner: ps.clone(),
                 }),
+                span: *span,
             },
         ),
         // (5.70, fixed) the same for InterleaveSeq
-        PushArr::InterleaveSeq { level, k, f, ps } => (
+        PushArr::InterleaveSeq {
+            level,
+            k,
+            f,
+            ps,
+            span,
+        } => (
             rules::MAP_INTERLEAVE_SEQ,
             PushArr::InterleaveSeq {
                 level: *level,
@@ -331,6 +356,7 @@ pub(crate) fn map_push(h: &Value, a: &Rc<PushArr>) -> (Rule, Rc<PushArr>) {
                     h: Value::Internal(sub(*k)),
                     inner: ps.clone(),
                 }),
+                span: *span,
             },
         ),
         // (5.71) mapPush h (SeqFor [e⃗] m i f g) → SeqFor [e⃗] m i f (fn i x => h i (g i x))

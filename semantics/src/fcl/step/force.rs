@@ -8,8 +8,9 @@
 //! each group step lets the schedule choose J, steps the current part of every sub-location in J
 //! once, and costs the maximum of their costs.
 
+use super::par::{Par, ParKind};
 use super::rules::{self, RunError};
-use super::{run, stuck, Control, Ctx, Fired, Frame, Task};
+use super::{stuck, Control, Ctx, Fired, Frame, Task};
 use crate::fcl::core::Level;
 use crate::fcl::machine::Loc;
 use crate::fcl::value::{InternalFn, Pull, PushArr, Value};
@@ -49,6 +50,8 @@ pub(crate) enum ForceFrame {
     Permute {
         level: Level,
         data: Rc<Vec<Value>>,
+        /// Where each sub-result starts in `data`, to name writers as (b, j).
+        starts: Rc<Vec<usize>>,
         out_len: usize,
         span: Span,
     },
@@ -105,91 +108,6 @@ pub(crate) enum ForceFrame {
     },
 }
 
-/// A group step in progress: the parts of 5.81 or 5.83.
-#[derive(Debug)]
-pub(crate) struct Par {
-    kind: ParKind,
-    /// The level of the group location (= the level of the array being built).
-    level: Level,
-    span: Span,
-    n_parts: usize,
-    subs: Vec<Sub>,
-    results: Vec<Option<Rc<Vec<Value>>>>,
-    ready: Vec<usize>,
-    chosen: Vec<usize>,
-}
-
-#[derive(Debug)]
-enum ParKind {
-    /// 5.81: `Push<1+l> arr` cut into consecutive chunks of `chunk` elements, one per sub-location.
-    Chunks { arr: Rc<Pull>, chunk: usize },
-    /// 5.83: the sub-programs `ps` of `Interleave<l> k f ps`.
-    Programs { k: i32, f: Value, ps: Rc<Pull> },
-}
-
-#[derive(Debug)]
-struct Sub {
-    next: usize,
-    current: Option<(usize, Box<Task>)>,
-}
-
-impl Par {
-    fn new(kind: ParKind, level: Level, span: Span, n_parts: usize, m: usize) -> Box<Par> {
-        Box::new(Par {
-            kind,
-            level,
-            span,
-            n_parts,
-            subs: (0..m)
-                .map(|j| Sub {
-                    next: j,
-                    current: None,
-                })
-                .collect(),
-            results: vec![None; n_parts],
-            ready: Vec::new(),
-            chosen: Vec::new(),
-        })
-    }
-
-    /// The task of part p at sub-location `loc`.
-    fn start(&self, p: usize, loc: Loc) -> Task {
-        let below = Level(self.level.0 - 1);
-        match &self.kind {
-            ParKind::Chunks { arr, chunk } => {
-                let start = p * chunk;
-                let len = (*chunk).min(arr.len() - start);
-                let slice = Rc::new(Pull::Slice {
-                    inner: arr.clone(),
-                    start,
-                    len,
-                });
-                let a = PushArr::Push {
-                    level: below,
-                    arr: slice,
-                };
-                Task::with(Control::Force(Rc::new(a), self.span), Vec::new(), loc)
-            }
-            ParKind::Programs { ps, .. } => Task::with(
-                Control::Elem(ps.clone(), p, self.span),
-                vec![Frame::Force(ForceFrame::RunSub { span: self.span })],
-                loc,
-            ),
-        }
-    }
-
-    pub(crate) fn describe(&self) -> String {
-        let done = self.results.iter().filter(|r| r.is_some()).count();
-        let what = match &self.kind {
-            ParKind::Chunks { arr, .. } => format!("force (Push<{}> {arr})", self.level),
-            ParKind::Programs { k, ps, .. } => {
-                format!("force (Interleave<{}> {k} _ {ps})", Level(self.level.0 - 1))
-            }
-        };
-        super::clip(format!("{what} [{done}/{} parts done]", self.n_parts))
-    }
-}
-
 impl Task {
     /// `force a` at this location: sets up the rule that applies; fires only when the array is
     /// already complete (5.82, 5.84 on no parts, 5.80).
@@ -238,7 +156,15 @@ impl Task {
                 }
                 Ok(None)
             }
-            PushArr::Interleave { level, k, f, ps } => {
+            PushArr::Interleave {
+                level,
+                k,
+                f,
+                ps,
+                span,
+            } => {
+                // races and holes are reported at the interleaving
+                let span = *span;
                 if here != Some(level.succ()) {
                     return Err(wrong_level(rules::INTERLEAVE_PAR, level.succ(), &self.loc));
                 }
@@ -256,7 +182,15 @@ impl Task {
                 self.control = Control::Par(Par::new(kind, level.succ(), span, ps.len(), m));
                 Ok(None)
             }
-            PushArr::InterleaveSeq { level, k, f, ps } => {
+            PushArr::InterleaveSeq {
+                level,
+                k,
+                f,
+                ps,
+                span,
+            } => {
+                // races and holes are reported at the interleaving
+                let span = *span;
                 if here != Some(*level) {
                     return Err(wrong_level(
                         rules::INTERLEAVE_SEQ_SCATTER,
@@ -321,104 +255,11 @@ impl Task {
         }
     }
 
-    /// One group step (5.81/5.83), or the final rule once every part is done (5.82/5.84).
-    pub(crate) fn par_step(&mut self, mut par: Box<Par>, ctx: &mut Ctx) -> Result<Fired, RunError> {
-        let m = par.subs.len();
-        loop {
-            let mut ready = std::mem::take(&mut par.ready);
-            ready.clear();
-            for (j, s) in par.subs.iter().enumerate() {
-                if s.current.is_some() || s.next < par.n_parts {
-                    ready.push(j);
-                }
-            }
-            if ready.is_empty() {
-                par.ready = ready;
-                return self.par_finish(*par, ctx);
-            }
-            let mut chosen = std::mem::take(&mut par.chosen);
-            ctx.scheduler.choose(&ready, &mut chosen);
-            par.ready = ready;
-            let (mut cost, mut work, mut any) = (0, 0, false);
-            let mut notes = Vec::new();
-            for &j in &chosen {
-                loop {
-                    let (p, mut task) = match par.subs[j].current.take() {
-                        Some(c) => c,
-                        None if par.subs[j].next < par.n_parts => {
-                            let p = par.subs[j].next;
-                            par.subs[j].next += m;
-                            (p, Box::new(par.start(p, self.loc.subs()[j].clone())))
-                        }
-                        None => break,
-                    };
-                    match task.step(ctx)? {
-                        super::Outcome::Fired(f) => {
-                            cost = cost.max(f.cost);
-                            work += f.work;
-                            any = true;
-                            if ctx.trace && notes.len() < 4 {
-                                notes.push(format!("{}: {}", f.loc, f.rule));
-                            }
-                            par.subs[j].current = Some((p, task));
-                            break;
-                        }
-                        super::Outcome::Done(v) => {
-                            par.results[p] = Some(materialised(&v, par.span)?)
-                        }
-                    }
-                }
-            }
-            par.chosen = chosen;
-            if any {
-                let rule = match par.kind {
-                    ParKind::Chunks { .. } => rules::FORCE_PAR,
-                    ParKind::Programs { .. } => rules::INTERLEAVE_PAR,
-                };
-                let redex = if ctx.trace {
-                    par.describe()
-                } else {
-                    String::new()
-                };
-                let result = notes.join("; ");
-                self.control = Control::Par(par);
-                return Ok(Fired {
-                    rule,
-                    cost,
-                    work,
-                    loc: self.loc.clone(),
-                    redex,
-                    result,
-                });
-            }
-        }
-    }
-
-    fn par_finish(&mut self, par: Par, ctx: &mut Ctx) -> Result<Fired, RunError> {
-        let redex = if ctx.trace {
-            par.describe()
-        } else {
-            String::new()
-        };
-        let results: Vec<Rc<Vec<Value>>> = par.results.into_iter().flatten().collect();
-        match par.kind {
-            ParKind::Chunks { .. } => {
-                // (5.82) force (Push<1+l> [bv…]) →0 Program<1+l> [bv…]: the barrier
-                let data: Vec<Value> = results.iter().flat_map(|r| r.iter().cloned()).collect();
-                self.control = Control::Ret(program(par.level, data));
-                Ok(self.fire(rules::FORCE_DONE, 0, ctx, || redex))
-            }
-            ParKind::Programs { k, f, .. } => {
-                self.scatter_step(false, par.level, k, &f, results, par.span, ctx)
-            }
-        }
-    }
-
     /// (5.84, fixed) every sub-program is `Program<l> [bv^b…]`:
     /// `→1 bind (force<1+l> (Push<1+l> [f(b,j)…])) (fn d => permute<1+l> d (Push<1+l> [bv…]))`.
     /// With `level` = l for `InterleaveSeq` (the omitted rule 5.84s).
     #[allow(clippy::too_many_arguments)]
-    fn scatter_step(
+    pub(crate) fn scatter_step(
         &mut self,
         seq: bool,
         level: Level,
@@ -450,15 +291,17 @@ impl Task {
             starts.push(total);
         }
         let data: Vec<Value> = results.iter().flat_map(|r| r.iter().cloned()).collect();
+        let starts = Rc::new(starts);
         self.stack.push(Frame::Force(ForceFrame::Permute {
             level,
             data: Rc::new(data),
+            starts: starts.clone(),
             out_len: out_len as usize,
             span,
         }));
         let dests = Pull::Dests {
             f: f.clone(),
-            starts: Rc::new(starts),
+            starts,
         };
         let a = PushArr::Push {
             level,
@@ -593,13 +436,14 @@ impl Task {
             ForceFrame::Permute {
                 level,
                 data,
+                starts,
                 out_len,
                 span,
             } => {
                 // (5.86, fixed: a scatter) permute [d…] (Push<l> [bv…]) →1 Program<l> r,
                 // r[d_i] = bv_i; (5.85) err when some d_i ∉ [0, N)
                 let dests = materialised(&v, span)?;
-                let r = scatter(&dests, &data, out_len, span)?;
+                let r = scatter(&dests, &data, out_len, span, Some(&starts))?;
                 ctx.alloc(r.len());
                 self.control = Control::Ret(Value::Program(
                     level,
@@ -609,174 +453,19 @@ impl Task {
                     format!("permute<{level}> {v} (Push [{} values])", data.len())
                 })))
             }
-            ForceFrame::PowerAt {
-                level,
-                i,
-                n,
-                f,
-                indexed,
-                span,
-            } => {
-                let a = program_push(&v, span, "power")?;
-                if i >= n {
-                    // (5.87, fixed) powerAt i n f (Program<l> a) →1 force<l> a when i ≥ n
-                    self.control = Control::Force(a, span);
-                    return Ok(Some(self.fire(rules::POWER_DONE, 1, ctx, || {
-                        format!("powerAt {i} {n} _ ({v})")
-                    })));
-                }
-                // (5.88, fixed) →1 bind (force a) (fn x => powerAt (i+1) n f (f i x))
-                self.stack.push(Frame::Force(ForceFrame::PowerNext {
-                    level,
-                    i,
-                    n,
-                    f,
-                    indexed,
-                    span,
-                }));
-                self.control = Control::Force(a, span);
-                Ok(Some(self.fire(rules::POWER_STEP, 1, ctx, || {
-                    format!("powerAt {i} {n} _ ({v})")
-                })))
-            }
-            ForceFrame::PowerNext {
-                level,
-                i,
-                n,
-                f,
-                indexed,
-                span,
-            } => {
-                // (5.63) bind (Program x) (fn x => powerAt (i+1) n f (f i x)) → …
-                let x = program_pull(&v, span, "power")?;
-                self.stack.push(Frame::Force(ForceFrame::PowerAt {
-                    level,
-                    i: i + 1,
-                    n,
-                    f: f.clone(),
-                    indexed,
-                    span,
-                }));
-                if indexed {
-                    self.stack.push(Frame::ApplyTo(Value::Pull(x), span));
-                    self.control = Control::Apply(f, Value::Int(i), span);
-                } else {
-                    self.control = Control::Apply(f, Value::Pull(x), span);
-                }
-                Ok(Some(self.fire(rules::BIND, 0, ctx, || {
-                    format!("bind ({v}) (fn x => powerAt …)")
-                })))
-            }
-            ForceFrame::WhileInit { level, c, g, span } => {
-                // (5.89, fixed) while c g (Program<l> a) →1
-                //   bind (force a) (fn x => ifp (c x) (while c g (g x)) (return x))
-                let a = program_push(&v, span, "while")?;
-                self.stack
-                    .push(Frame::Force(ForceFrame::WhileForced { level, c, g, span }));
-                self.control = Control::Force(a, span);
-                Ok(Some(
-                    self.fire(rules::WHILE, 1, ctx, || format!("while _ _ ({v})")),
-                ))
-            }
-            ForceFrame::WhileForced { level, c, g, span } => {
-                // (5.63) the bind fires: the condition is evaluated next
-                let x = program_pull(&v, span, "while")?;
-                self.stack.push(Frame::Force(ForceFrame::WhileCond {
-                    level,
-                    c: c.clone(),
-                    g,
-                    x: x.clone(),
-                    span,
-                }));
-                self.control = Control::Apply(c, Value::Pull(x), span);
-                Ok(Some(self.fire(rules::BIND, 0, ctx, || {
-                    format!("bind ({v}) (fn x => ifp (c x) …)")
-                })))
-            }
-            ForceFrame::WhileCond {
-                level,
-                c,
-                g,
-                x,
-                span,
-            } => match v {
-                // (5.90) ifp true (while c g (g x)) _ →1 while c g (g x)
-                Value::Bool(true) => {
-                    self.stack.push(Frame::Force(ForceFrame::WhileInit {
-                        level,
-                        c,
-                        g: g.clone(),
-                        span,
-                    }));
-                    self.control = Control::Apply(g, Value::Pull(x), span);
-                    Ok(Some(self.fire(rules::IFP_TRUE, 1, ctx, || {
-                        "ifp true (while …) (return x)".into()
-                    })))
-                }
-                // (5.91) ifp false _ (return x) →1 return x, with (5.62) return<l> x → Program<l> x
-                // taken in the same step
-                Value::Bool(false) => {
-                    self.control = Control::Ret(Value::Program(level, Rc::new(Value::Pull(x))));
-                    Ok(Some(self.fire(rules::IFP_FALSE, 1, ctx, || {
-                        "ifp false (while …) (return x)".into()
-                    })))
-                }
-                other => Err(stuck(span, "while condition", &other)),
-            },
-            ForceFrame::Print { n, double, span } => {
-                let data = materialised(&v, span)?;
-                if n < 1 || n as usize > data.len() {
-                    return Err(RunError::new(
-                        rules::PRINT,
-                        span,
-                        format!("forceAndPrint {n}: count outside [1, {}]", data.len()),
-                    ));
-                }
-                let line = print_line(&data[..n as usize], double, span)?;
-                ctx.stdout.push_str(&line);
-                self.control = Control::Ret(v);
-                Ok(Some(
-                    self.fire(rules::PRINT, 0, ctx, || format!("PRINT({n})")),
-                ))
-            }
-            ForceFrame::Benchmark {
-                n,
-                p,
-                runs,
-                printed_before,
-                start,
-                span,
-            } => {
-                if ctx.stdout.len() > printed_before && runs <= n {
-                    // the program prints: its n repetitions are observable, so they run
-                    self.stack.push(Frame::Force(ForceFrame::Benchmark {
-                        n,
-                        p: p.clone(),
-                        runs: runs + 1,
-                        printed_before,
-                        start,
-                        span,
-                    }));
-                    self.control = run(p);
-                    return Ok(Some(self.fire(rules::BENCHMARK, 0, ctx, || {
-                        format!("benchmark run {}", runs + 1)
-                    })));
-                }
-                let ms = start.elapsed().as_secs_f64() * 1000.0 / n.max(1) as f64;
-                ctx.stderr.push_str(&format!(
-                    "Benchmark ({n} repetitions): {ms:.6} ms per run\n"
-                ));
-                self.control = Control::Ret(Value::Program(Level::GRID, Rc::new(Value::Unit)));
-                Ok(Some(self.fire(rules::BENCHMARK, 0, ctx, || {
-                    format!("benchmark {n} done")
-                })))
+            frame @ (ForceFrame::PowerAt { .. }
+            | ForceFrame::PowerNext { .. }
+            | ForceFrame::WhileInit { .. }
+            | ForceFrame::WhileForced { .. }
+            | ForceFrame::WhileCond { .. }) => self.cont_loop(frame, v, ctx),
+            frame @ (ForceFrame::Print { .. } | ForceFrame::Benchmark { .. }) => {
+                self.cont_host(frame, v, ctx)
             }
         }
     }
 }
-
 /// `Program<l> [bv…]` over fresh storage.
-fn program(level: Level, data: Vec<Value>) -> Value {
+pub(crate) fn program(level: Level, data: Vec<Value>) -> Value {
     Value::Program(
         level,
         Rc::new(Value::Pull(Rc::new(Pull::Mem(Rc::new(data))))),
@@ -784,7 +473,7 @@ fn program(level: Level, data: Vec<Value>) -> Value {
 }
 
 /// The storage of `Program<l> [bv…]` (or of a bare materialised array).
-fn materialised(v: &Value, span: Span) -> Result<Rc<Vec<Value>>, RunError> {
+pub(crate) fn materialised(v: &Value, span: Span) -> Result<Rc<Vec<Value>>, RunError> {
     let inner = match v {
         Value::Program(_, inner) => &**inner,
         other => other,
@@ -798,7 +487,7 @@ fn materialised(v: &Value, span: Span) -> Result<Rc<Vec<Value>>, RunError> {
     }
 }
 
-fn program_push(v: &Value, span: Span, what: &str) -> Result<Rc<PushArr>, RunError> {
+pub(crate) fn program_push(v: &Value, span: Span, what: &str) -> Result<Rc<PushArr>, RunError> {
     match v {
         Value::Program(_, inner) => match &**inner {
             Value::Push(a) => Ok(a.clone()),
@@ -808,7 +497,7 @@ fn program_push(v: &Value, span: Span, what: &str) -> Result<Rc<PushArr>, RunErr
     }
 }
 
-fn program_pull(v: &Value, span: Span, what: &str) -> Result<Rc<Pull>, RunError> {
+pub(crate) fn program_pull(v: &Value, span: Span, what: &str) -> Result<Rc<Pull>, RunError> {
     match v {
         Value::Program(_, inner) => match &**inner {
             Value::Pull(a) => Ok(a.clone()),
@@ -826,7 +515,16 @@ pub(crate) fn scatter(
     data: &[Value],
     out_len: usize,
     span: Span,
+    starts: Option<&[usize]>,
 ) -> Result<Rc<Vec<Value>>, RunError> {
+    // element i, named as (sub-program b, position j) when it comes from an interleaving
+    let who = |i: usize| match starts {
+        Some(st) => {
+            let b = st.partition_point(|&s| s <= i) - 1;
+            format!("element {} of sub-program {b}", i - st[b])
+        }
+        None => format!("element {i}"),
+    };
     if dests.len() != data.len() {
         return Err(RunError::new(
             rules::PERMUTE_ERR,
@@ -844,7 +542,7 @@ pub(crate) fn scatter(
             return Err(RunError::new(
                 rules::PERMUTE_ERR,
                 span,
-                format!("destination {d} of element {i} outside [0, {out_len})"),
+                format!("destination {d} of {} outside [0, {out_len})", who(i)),
             ));
         }
         let w = &mut writer[d as usize];
@@ -852,7 +550,11 @@ pub(crate) fn scatter(
             return Err(RunError::new(
                 rules::PERMUTE,
                 span,
-                format!("race: index {d} written by elements {} and {i}", *w),
+                format!(
+                    "race: index {d} written by {} and {}",
+                    who(*w as usize),
+                    who(i)
+                ),
             ));
         }
         *w = i as u32;
@@ -866,59 +568,4 @@ pub(crate) fn scatter(
         ));
     }
     Ok(Rc::new(out))
-}
-
-/// One `forceAndPrint` line (spec §4.4): `[0,1,4,9]`, doubles as C `%.5f`.
-fn print_line(data: &[Value], double: bool, span: Span) -> Result<String, RunError> {
-    let mut line = String::from("[");
-    for (i, v) in data.iter().enumerate() {
-        if i > 0 {
-            line.push(',');
-        }
-        match (v, double) {
-            (Value::Int(x), false) => line.push_str(&x.to_string()),
-            (Value::Double(x), true) => line.push_str(&format_double(*x)),
-            _ => return Err(stuck(span, "forceAndPrint element", v)),
-        }
-    }
-    line.push_str("]\n");
-    Ok(line)
-}
-
-/// C's `%.5f`: Rust's `{:.5}` except for NaN.
-pub fn format_double(x: f64) -> String {
-    if x.is_nan() {
-        if x.is_sign_negative() {
-            "-nan".into()
-        } else {
-            "nan".into()
-        }
-    } else {
-        format!("{x:.5}")
-    }
-}
-
-/// `readIntCSV`'s tokenizer (spec §4.4): tokens separated by spaces, commas and newlines, each
-/// read with C `atoi` (a leading integer prefix, 0 when there is none).
-pub fn parse_int_csv(text: &str) -> Vec<i32> {
-    text.split([' ', ',', '\n', '\r', '\t'])
-        .filter(|t| !t.is_empty())
-        .map(atoi)
-        .collect()
-}
-
-fn atoi(t: &str) -> i32 {
-    let b = t.as_bytes();
-    let (neg, mut i) = match b.first() {
-        Some(b'-') => (true, 1),
-        Some(b'+') => (false, 1),
-        _ => (false, 0),
-    };
-    let mut acc: i64 = 0;
-    while i < b.len() && b[i].is_ascii_digit() {
-        acc = (acc * 10 + (b[i] - b'0') as i64) & 0xFFFF_FFFF_FFFF;
-        i += 1;
-    }
-    let v = if neg { -acc } else { acc };
-    v as i32
 }

@@ -9,14 +9,20 @@
 
 pub mod builtins;
 pub mod force;
+pub mod host;
+pub mod loops;
+pub mod par;
 pub mod rules;
 pub mod scalar;
 pub mod term;
 
+#[cfg(test)]
+mod tests;
+
 use super::machine::{Loc, Scheduler};
 use super::value::{InternalFn, Pull, PushArr, Thunk, Value};
 use crate::Span;
-use force::Par;
+use par::Par;
 use rules::{Rule, RunError};
 use std::rc::Rc;
 use term::{Env, Term, TermKind};
@@ -29,10 +35,14 @@ pub struct Fired {
     pub cost: u32,
     /// The sum of the costs of the thread-level (leaf) steps this step made.
     pub work: u64,
+    /// Rule firings this step made: 1 for a leaf step, the sum of its parts for a group step.
+    pub firings: u64,
     pub loc: Loc,
     /// The redex and its result, printed; empty unless the context traces.
     pub redex: String,
     pub result: String,
+    /// The steps of the parts of a group step; empty unless the context traces.
+    pub parts: Vec<Fired>,
 }
 
 /// The result of one step.
@@ -209,9 +219,11 @@ impl Task {
             rule,
             cost,
             work: cost as u64,
+            firings: 1,
             loc: self.loc.clone(),
             redex,
             result,
+            parts: Vec::new(),
         }
     }
 
@@ -247,12 +259,13 @@ impl Task {
             },
             TermKind::Lit(v) => self.control = Control::Ret(v.clone()),
             TermKind::Lam {
+                name,
                 param_ty,
                 by_name,
                 body,
-                ..
             } => {
                 self.control = Control::Ret(Value::Closure(Rc::new(super::value::Closure {
+                    name: name.clone(),
                     param_ty: param_ty.clone(),
                     by_name: *by_name,
                     body: body.clone(),
