@@ -377,7 +377,9 @@ fn fuzz_loop(seeds: &[String]) -> (usize, usize) {
         match check_here(&files, prelude) {
             Ok(_) => {
                 ok += 1;
-                let _ = monomorphic_here(&files, prelude);
+                if let Ok(m) = monomorphic_here(&files, prelude) {
+                    let _ = super::lower::lower_program(&m);
+                }
             }
             Err((_, d)) => {
                 err += 1;
