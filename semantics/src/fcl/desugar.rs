@@ -76,6 +76,11 @@ impl Desugarer {
         Desugarer { counter: n }
     }
 
+    /// The next number the counter will hand out.
+    pub fn counter(&self) -> u32 {
+        self.counter
+    }
+
     fn next(&mut self) -> u32 {
         let n = self.counter;
         self.counter += 1;

@@ -10,9 +10,9 @@
 use super::desugar::{Annotation, CoreDecl, Term, TermKind};
 use super::types::{Level, Scheme, Type};
 use crate::{Diagnostic, Span};
-use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc as Rc;
 
 /// A typed term: the core term with the type inference gave every node (fully substituted once
 /// its top-level declaration is done).
@@ -64,7 +64,17 @@ pub struct Infer {
     /// Work done on types (unify, occurs, zonk steps). Shared substitutions can make types
     /// exponentially large (`dup (dup (… x))` with `dup x = (x, x)`); past [`STEP_BUDGET`] the
     /// program is rejected instead of exhausting time or memory.
-    steps: Cell<u64>,
+    steps: AtomicU64,
+}
+
+impl Clone for Infer {
+    fn clone(&self) -> Infer {
+        Infer {
+            subst: self.subst.clone(),
+            lambda_types: self.lambda_types.clone(),
+            steps: AtomicU64::new(self.steps.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 /// The most type-level work one program may cause.
@@ -72,38 +82,58 @@ pub const STEP_BUDGET: u64 = 20_000_000;
 
 type Env = im::HashMap<String, Rc<Scheme>>;
 
+/// Inference over a sequence of top-level declarations: Γ and the state of §3.2. It can be
+/// cloned, so that the prelude is inferred once and every program continues from there.
+#[derive(Clone)]
+pub struct Inference {
+    env: Env,
+    st: Infer,
+}
+
+impl Inference {
+    /// Γ_init: the built-ins, and a fresh counter.
+    pub fn new(builtins: &[(String, Scheme)]) -> Inference {
+        Inference {
+            env: builtins
+                .iter()
+                .map(|(n, s)| (n.clone(), Rc::new(s.clone())))
+                .collect(),
+            st: Infer {
+                subst: Vec::new(),
+                lambda_types: Vec::new(),
+                steps: AtomicU64::new(0),
+            },
+        }
+    }
+
+    /// Infers the next top-level declaration (from file `file`) and adds it to Γ.
+    pub fn declare(&mut self, d: &CoreDecl, file: usize) -> Result<TypedDecl, Diagnostic> {
+        let st = &mut self.st;
+        let (scheme, body) = st.let_binding(&self.env, &d.levels, d.sig.as_ref(), &d.body)?;
+        self.env.insert(d.name.clone(), Rc::new(scheme.clone()));
+        let body = st.zonk_term(body);
+        st.within_budget(d.span)?;
+        Ok(TypedDecl {
+            name: d.name.clone(),
+            scheme,
+            body,
+            span: d.span,
+            file,
+        })
+    }
+}
+
 /// Infers every declaration in order. `decls` pairs each declaration with its file index.
 /// Returns the typed declarations (their schemes are what `check` prints).
 pub fn infer_program(
     builtins: &[(String, Scheme)],
     decls: &[(usize, CoreDecl)],
 ) -> Result<Vec<TypedDecl>, (usize, Diagnostic)> {
-    let mut env: Env = builtins
+    let mut inference = Inference::new(builtins);
+    decls
         .iter()
-        .map(|(n, s)| (n.clone(), Rc::new(s.clone())))
-        .collect();
-    let mut st = Infer {
-        subst: Vec::new(),
-        lambda_types: Vec::new(),
-        steps: Cell::new(0),
-    };
-    let mut out = Vec::new();
-    for (file, d) in decls {
-        let (scheme, body) = st
-            .let_binding(&env, &d.levels, d.sig.as_ref(), &d.body)
-            .map_err(|e| (*file, e))?;
-        env.insert(d.name.clone(), Rc::new(scheme.clone()));
-        let body = st.zonk_term(body);
-        st.within_budget(d.span).map_err(|e| (*file, e))?;
-        out.push(TypedDecl {
-            name: d.name.clone(),
-            scheme,
-            body,
-            span: d.span,
-            file: *file,
-        });
-    }
-    Ok(out)
+        .map(|(file, d)| inference.declare(d, *file).map_err(|e| (*file, e)))
+        .collect()
 }
 
 impl Infer {
@@ -126,13 +156,15 @@ impl Infer {
 
     /// Counts one step of type-level work; true once the budget is spent.
     fn tick(&self) -> bool {
-        let n = self.steps.get() + 1;
-        self.steps.set(n);
+        // One thread owns an `Infer`; the atomic only makes the prelude snapshot shareable, so
+        // a plain load and store suffice.
+        let n = self.steps.load(Ordering::Relaxed) + 1;
+        self.steps.store(n, Ordering::Relaxed);
         n > STEP_BUDGET
     }
 
     fn within_budget(&self, span: Span) -> Result<(), Diagnostic> {
-        if self.steps.get() > STEP_BUDGET {
+        if self.steps.load(Ordering::Relaxed) > STEP_BUDGET {
             return Err(Diagnostic::type_error(
                 span,
                 format!("types grow too large to infer (more than {STEP_BUDGET} steps)"),

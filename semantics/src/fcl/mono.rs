@@ -87,9 +87,9 @@ pub fn monomorphize(decls: &[TypedDecl], main: &TTerm) -> Result<MonoProgram, Di
         defs: Vec::new(),
         copies: 0,
     };
-    let mut env: Env = builtins::environment()
-        .into_iter()
-        .map(|(n, _)| (n, Binding::Builtin))
+    let mut env: Env = builtins::shared_environment()
+        .iter()
+        .map(|(n, _)| (n.clone(), Binding::Builtin))
         .collect();
     // The environment each declaration sees: the built-ins and the earlier declarations.
     let mut envs = Vec::with_capacity(decls.len());
