@@ -2,6 +2,7 @@
 //! small-step reduction rules of the thesis (chapters 3 and 5 of Dybdal 2017).
 
 pub mod diagnostic;
+pub mod fcl;
 pub mod span;
 
 pub use diagnostic::{Diagnostic, Phase};

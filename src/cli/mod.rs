@@ -149,6 +149,9 @@ pub struct Input {
     /// The language; by default it follows the file extension (.tail, .fcl).
     #[arg(long, value_enum)]
     pub lang: Option<Lang>,
+    /// FCL: do not load the prelude before the files.
+    #[arg(long)]
+    pub no_prelude: bool,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -1,0 +1,180 @@
+//! The FCL oracle: drives the small-step rules of `semantics::fcl::step` (5.48–5.91) on a machine,
+//! to a value (`run`) or printing every step (`trace`), with the cost model of DESIGN.md: **cost**
+//! is the sum of the top-level step costs (parallel time on the machine), **work** the sum of the
+//! thread-level (leaf) step costs. Both use the same stepping code.
+
+pub mod examples;
+
+use crate::trace::StepRecord;
+use semantics::fcl::core::Expr;
+use semantics::fcl::machine::{Machine, Schedule, Scheduler};
+use semantics::fcl::step::rules::RunError;
+use semantics::fcl::step::term::resolve;
+use semantics::fcl::step::{Ctx, Outcome, Task};
+use semantics::fcl::value::{render_full, Value};
+use semantics::Diagnostic;
+
+/// How to run.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    pub machine: Machine,
+    pub schedule: Schedule,
+    /// Stop with [`Failure::StepLimit`] after this many steps.
+    pub max_steps: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            machine: Machine::DEFAULT,
+            schedule: Schedule::InOrder,
+            max_steps: 2_000_000_000,
+        }
+    }
+}
+
+/// Totals of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Top-level steps (rule firings at the grid location, group steps counted once).
+    pub steps: u64,
+    /// Rule firings at every location (group steps counted by their parts).
+    pub firings: u64,
+    /// Sum of the top-level step costs.
+    pub cost: u64,
+    /// Sum of the thread-level step costs.
+    pub work: u64,
+    /// Array cells materialised in total.
+    pub allocated: u64,
+    /// The largest materialised array, in cells (the peak single allocation).
+    pub largest: u64,
+}
+
+/// Why a run stopped without a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The program reduced to `err` (exit 3).
+    Error(RunError),
+    /// `max_steps` was reached (exit 4).
+    StepLimit(u64),
+    /// The core term is not closed or is nested too deeply (exit 2).
+    Static(Diagnostic),
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct RunOutput {
+    /// What `forceAndPrint*` wrote: the program's stdout.
+    pub stdout: String,
+    /// What `benchmark` wrote: stderr.
+    pub stderr: String,
+    pub stats: Stats,
+    /// The final value (main's, which is not printed), or why there is none.
+    pub result: Result<Value, Failure>,
+}
+
+impl RunOutput {
+    /// The observable result for comparisons: output and the full final value, or the error.
+    pub fn observable(&self) -> String {
+        match &self.result {
+            Ok(v) => format!("{}=> {}", self.stdout, render_full(v)),
+            Err(Failure::Error(e)) => format!("{}err {e}", self.stdout),
+            Err(f) => format!("{}{f:?}", self.stdout),
+        }
+    }
+}
+
+/// Runs `main` (a closed core term of type `Program<grid> τ`) to a value.
+pub fn run(main: &Expr, cfg: &Config) -> RunOutput {
+    drive(main, cfg, None)
+}
+
+/// Runs like [`run`], handing each step's record to `on_step`; a `false` answer stops the run
+/// (the result is then the step limit).
+pub fn trace(main: &Expr, cfg: &Config, on_step: &mut dyn FnMut(StepRecord) -> bool) -> RunOutput {
+    drive(main, cfg, Some(on_step))
+}
+
+fn drive(
+    main: &Expr,
+    cfg: &Config,
+    mut on_step: Option<&mut dyn FnMut(StepRecord) -> bool>,
+) -> RunOutput {
+    let mut ctx = Ctx::new(Scheduler::new(cfg.schedule), on_step.is_some());
+    let mut stats = Stats::default();
+    let result = match resolve(main) {
+        Err(d) => Err(Failure::Static(d)),
+        Ok(term) => {
+            let mut task = Task::new(term, cfg.machine.grid());
+            loop {
+                if stats.steps >= cfg.max_steps {
+                    break Err(Failure::StepLimit(stats.steps));
+                }
+                match task.step(&mut ctx) {
+                    Err(e) => break Err(Failure::Error(e)),
+                    Ok(Outcome::Done(v)) => break Ok(v),
+                    Ok(Outcome::Fired(f)) => {
+                        stats.steps += 1;
+                        stats.cost += f.cost as u64;
+                        stats.work += f.work;
+                        stats.firings += f.firings;
+                        if let Some(cb) = on_step.as_mut() {
+                            let record = StepRecord {
+                                step: stats.steps,
+                                rule: f.rule.to_string(),
+                                costs: vec![("cost", f.cost as u64), ("work", f.work)],
+                                location: Some(f.loc.to_string()),
+                                redex: f.redex,
+                                result: f.result,
+                                effects: Vec::new(),
+                            };
+                            if !cb(record) {
+                                break Err(Failure::StepLimit(stats.steps));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    stats.allocated = ctx.allocated;
+    stats.largest = ctx.largest;
+    RunOutput {
+        stdout: ctx.stdout,
+        stderr: ctx.stderr,
+        stats,
+        result,
+    }
+}
+
+/// A schedule whose observable result differs from the in-order run.
+#[derive(Debug)]
+pub struct ScheduleDifference {
+    pub schedule: Schedule,
+    pub expected: String,
+    pub got: String,
+}
+
+/// Runs `k` random schedules (seeds 1..=k) besides the in-order one and reports every run whose
+/// output, value or error differs.
+pub fn check_schedules(main: &Expr, cfg: &Config, k: u32) -> Vec<ScheduleDifference> {
+    let base = run(
+        main,
+        &Config {
+            schedule: Schedule::InOrder,
+            ..*cfg
+        },
+    )
+    .observable();
+    (1..=k as u64)
+        .filter_map(|seed| {
+            let schedule = Schedule::Random(seed);
+            let got = run(main, &Config { schedule, ..*cfg }).observable();
+            (got != base).then(|| ScheduleDifference {
+                schedule,
+                expected: base.clone(),
+                got,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,72 @@
+//! Scalar semantics (spec §4.2): rules 5.72, 5.73 and the "…" of Figure 5.13. `int` is i32 with
+//! wrapping `+ - *`, truncating division, shifts modulo 32 and arithmetic `>>`; `double` is f64.
+
+use super::rules::{scalar, RunError};
+use crate::fcl::core::ScalarOp;
+use crate::fcl::value::Value;
+use crate::Span;
+
+/// Applies a scalar operation to its (already evaluated) arguments.
+pub fn apply(op: ScalarOp, args: &[Value], span: Span) -> Result<Value, RunError> {
+    use ScalarOp::*;
+    let err = |why: String| RunError::new(scalar(op), span, why);
+    let int = |i: usize| match args.get(i) {
+        Some(Value::Int(x)) => Ok(*x),
+        other => Err(err(format!("expected an int, got {}", show(other)))),
+    };
+    let dbl = |i: usize| match args.get(i) {
+        Some(Value::Double(x)) => Ok(*x),
+        other => Err(err(format!("expected a double, got {}", show(other)))),
+    };
+    Ok(match op {
+        AddI => Value::Int(int(0)?.wrapping_add(int(1)?)),
+        SubI => Value::Int(int(0)?.wrapping_sub(int(1)?)),
+        MulI => Value::Int(int(0)?.wrapping_mul(int(1)?)),
+        DivI | ModI => {
+            let (a, b) = (int(0)?, int(1)?);
+            if b == 0 {
+                return Err(err(format!("division by zero ({a} {} 0)", op.name())));
+            }
+            Value::Int(if op == DivI {
+                a.wrapping_div(b)
+            } else {
+                a.wrapping_rem(b)
+            })
+        }
+        MinI => Value::Int(int(0)?.min(int(1)?)),
+        MaxI => Value::Int(int(0)?.max(int(1)?)),
+        PowI => {
+            let (a, b) = (int(0)?, int(1)?);
+            if b < 0 {
+                return Err(err(format!("negative exponent ({a} powi {b})")));
+            }
+            Value::Int(a.wrapping_pow(b as u32))
+        }
+        AndI => Value::Int(int(0)? & int(1)?),
+        OrI => Value::Int(int(0)? | int(1)?),
+        Xor => Value::Int(int(0)? ^ int(1)?),
+        Sll => Value::Int(int(0)?.wrapping_shl(int(1)? as u32)),
+        Srl => Value::Int(int(0)?.wrapping_shr(int(1)? as u32)),
+        EqI => Value::Bool(int(0)? == int(1)?),
+        NeqI => Value::Bool(int(0)? != int(1)?),
+        LtI => Value::Bool(int(0)? < int(1)?),
+        AbsI => Value::Int(int(0)?.wrapping_abs()),
+        SignI => Value::Int(int(0)?.signum()),
+        Clz => Value::Int(int(0)?.leading_zeros() as i32),
+        NegateI => Value::Int(int(0)?.wrapping_neg()),
+        I2D => Value::Double(int(0)? as f64),
+        B2I => match args.first() {
+            Some(Value::Bool(b)) => Value::Int(*b as i32),
+            other => return Err(err(format!("expected a bool, got {}", show(other)))),
+        },
+        AddD => Value::Double(dbl(0)? + dbl(1)?),
+        SubD => Value::Double(dbl(0)? - dbl(1)?),
+        MulD => Value::Double(dbl(0)? * dbl(1)?),
+        DivD => Value::Double(dbl(0)? / dbl(1)?),
+        NegateD => Value::Double(-dbl(0)?),
+    })
+}
+
+fn show(v: Option<&Value>) -> String {
+    v.map_or_else(|| "nothing".into(), |v| v.to_string())
+}

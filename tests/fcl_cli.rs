@@ -1,0 +1,119 @@
+//! `tailfcl run` and `tailfcl step` on FCL files: output, exit statuses 0/2/3/4, error format.
+
+use std::process::{Command, Output};
+
+fn tailfcl(args: &[&str], files: &[(&str, &str)]) -> Output {
+    let dir = std::env::temp_dir().join(format!(
+        "tailfcl-fcl-cli-{}-{}",
+        std::process::id(),
+        files.first().map_or("none", |f| f.0)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tailfcl"));
+    cmd.current_dir(&dir).args(args);
+    for (name, src) in files {
+        std::fs::write(dir.join(name), src).unwrap();
+        cmd.arg(name);
+    }
+    cmd.output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+const SQUARES: &str = "val main = do<grid>
+  { a <- forceAndPrint 4 (push<grid> (generate 4 (fn i => i * i)))
+  ; b <- forceAndPrintDouble 2 (push<grid> (generate 2 (fn i => divd (i2d i) 2.0)))
+  ; return<grid> ()
+  }
+";
+
+#[test]
+fn run_prints_only_what_the_program_prints() {
+    let out = tailfcl(&["run", "--machine", "4x32"], &[("squares.fcl", SQUARES)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "[0,1,4,9]\n[0.00000,0.50000]\n");
+}
+
+#[test]
+fn stats_and_schedule_checks() {
+    let out = tailfcl(
+        &[
+            "run",
+            "--stats",
+            "--schedule",
+            "random:4",
+            "--check-schedules",
+            "3",
+        ],
+        &[("stats.fcl", SQUARES)],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("cost: ") && err.contains("work: "), "{err}");
+}
+
+#[test]
+fn runtime_error_exits_3_with_rule_and_place() {
+    let src = "val main = do<grid>
+  { a <- forceAndPrint 4 (push<grid> (generate 4 (fn i => index (generate 3 (fn j => j)) i)))
+  ; return<grid> ()
+  }
+";
+    let out = tailfcl(&["run"], &[("oob.fcl", src)]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("oob.fcl:2:") && err.contains("error: 5.61 index: index 3 outside [0, 3)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn race_exits_3_naming_the_index() {
+    let src = "val main = do<grid>
+  { r <- interleave<block> 2 (fn p => fst p) (generate 2 (fn b => return<block> (push<block> (generate 2 (fn j => j)))))
+  ; a <- forceAndPrint 4 r
+  ; return<grid> ()
+  }
+";
+    let out = tailfcl(&["run"], &[("race.fcl", src)]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(text(&out.stderr).contains("5.86 permute: race: index 0"));
+}
+
+#[test]
+fn step_limit_exits_4_and_step_prints_rules() {
+    let out = tailfcl(&["run", "--max-steps", "3"], &[("limit.fcl", SQUARES)]);
+    assert_eq!(out.status.code(), Some(4));
+    let out = tailfcl(
+        &["step", "--format", "csv", "--limit", "5"],
+        &[("trace.fcl", SQUARES)],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let csv = text(&out.stdout);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("step,rule,cost,work,location,redex,result,effects")
+    );
+    assert_eq!(lines.take_while(|l| !l.starts_with('[')).count(), 5);
+    let json = tailfcl(
+        &["step", "--format", "json", "--from", "2", "--limit", "1"],
+        &[("json.fcl", SQUARES)],
+    );
+    assert!(
+        text(&json.stdout).contains("\"step\":2,") && text(&json.stdout).lines().count() == 1,
+        "{}",
+        text(&json.stdout)
+    );
+}
+
+#[test]
+fn bad_machine_or_type_error_exits_2() {
+    let out = tailfcl(&["run", "--machine", "0x4"], &[("m.fcl", SQUARES)]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = tailfcl(&["run"], &[("ty.fcl", "val main = 1 + true\n")]);
+    assert_eq!(out.status.code(), Some(2));
+}
