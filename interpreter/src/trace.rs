@@ -53,7 +53,7 @@ pub struct TraceWriter<W: Write> {
 enum Sink<W: Write> {
     Text(W),
     Json(W),
-    Csv(csv::Writer<W>),
+    Csv(Box<csv::Writer<W>>),
 }
 
 impl<W: Write> TraceWriter<W> {
@@ -61,7 +61,7 @@ impl<W: Write> TraceWriter<W> {
         let sink = match format {
             TraceFormat::Text => Sink::Text(out),
             TraceFormat::Json => Sink::Json(out),
-            TraceFormat::Csv => Sink::Csv(csv::Writer::from_writer(out)),
+            TraceFormat::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
         };
         TraceWriter {
             sink,
