@@ -119,13 +119,15 @@ fn drive(
                         stats.work += f.work;
                         stats.firings += f.firings;
                         if let Some(cb) = on_step.as_mut() {
+                            let (redex, result) =
+                                f.trace.map(|t| (t.redex, t.result)).unwrap_or_default();
                             let record = StepRecord {
                                 step: stats.steps,
                                 rule: f.rule.to_string(),
                                 costs: vec![("cost", f.cost as u64), ("work", f.work)],
                                 location: Some(f.loc.to_string()),
-                                redex: f.redex,
-                                result: f.result,
+                                redex,
+                                result,
                                 effects: Vec::new(),
                             };
                             if !cb(record) {

@@ -19,7 +19,8 @@ pub enum Value {
     Double(f64),
     Bool(bool),
     Unit,
-    Str(Rc<str>),
+    /// A string (boxed once more so that a value stays two words).
+    Str(Rc<String>),
     Pair(Rc<(Value, Value)>),
     /// `fn x => e` closed over its environment.
     Closure(Rc<Closure>),
@@ -174,6 +175,13 @@ pub fn zero_of(ty: &Type) -> Value {
         Type::Double => Value::Double(0.0),
         Type::Bool => Value::Bool(false),
         _ => Value::Int(0),
+    }
+}
+
+impl Default for Value {
+    /// `()`, the filler of unused argument slots.
+    fn default() -> Value {
+        Value::Unit
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::force::ForceFrame;
 use super::rules::{self, Rule, RunError};
-use super::{as_int, run, scalar, stuck, Control, Ctx, Fired, Frame, Task};
+use super::{as_int, run, scalar, stuck, Args, Control, Ctx, Fired, Frame, Task};
 use crate::fcl::core::{Builtin, Level, Type};
 use crate::fcl::value::{zero_of, InternalFn, Pull, PushArr, Value};
 use crate::Span;
@@ -15,12 +15,15 @@ impl Task {
     pub(crate) fn call(
         &mut self,
         builtin: Builtin,
-        vals: Vec<Value>,
+        vals: Args,
         span: Span,
         ctx: &mut Ctx,
     ) -> Result<Option<Fired>, RunError> {
         let redex = if ctx.trace {
-            let args: Vec<String> = vals.iter().map(|v| format!("({v})")).collect();
+            let args: Vec<String> = vals[..builtin.arity()]
+                .iter()
+                .map(|v| format!("({v})"))
+                .collect();
             super::clip(format!("{} {}", builtin.name(), args.join(" ")))
         } else {
             String::new()
@@ -35,7 +38,7 @@ impl Task {
     fn call_rule(
         &mut self,
         builtin: Builtin,
-        mut vals: Vec<Value>,
+        mut vals: Args,
         span: Span,
         ctx: &mut Ctx,
     ) -> Result<Option<(Rule, u32)>, RunError> {
@@ -44,7 +47,7 @@ impl Task {
         Ok(Some(match builtin {
             // (5.72) addi, (5.73) muli, … : scalar operations, cost 1
             Builtin::Scalar(op) => {
-                let v = scalar::apply(op, &vals, span)?;
+                let v = scalar::apply(op, &vals[..op.signature().0.len()], span)?;
                 ret(self, v);
                 (rules::scalar(op), 1)
             }
@@ -277,7 +280,7 @@ impl Task {
                     Value::Str(s) => s,
                     other => return Err(stuck(span, "readIntCSV", &other)),
                 };
-                let text = std::fs::read_to_string(&*path).map_err(|e| {
+                let text = std::fs::read_to_string(path.as_str()).map_err(|e| {
                     RunError::new(
                         rules::READ_INT_CSV,
                         span,

@@ -27,14 +27,7 @@ pub(crate) enum ForceFrame {
         span: Span,
     },
     /// (5.79) waiting for `f (fn k => v_k) i` = (p, u).
-    SeqForWrite {
-        buf: im::Vector<Value>,
-        m: i32,
-        i: i32,
-        f: Value,
-        g: Value,
-        span: Span,
-    },
+    SeqForWrite { state: Rc<PushArr>, span: Span },
     /// A sub-program of an interleaving, run at level `level`; its push array gets forced.
     RunSub { span: Span },
     /// `InterleaveSeq`: sub-programs done so far, run one after another here.
@@ -222,11 +215,7 @@ impl Task {
                 if i < m {
                     // (5.79) evaluate f (fn k => v_k) i; the step fires on the write
                     self.stack.push(Frame::Force(ForceFrame::SeqForWrite {
-                        buf: buf.clone(),
-                        m: *m,
-                        i: *i,
-                        f: f.clone(),
-                        g: g.clone(),
+                        state: a.clone(),
                         span,
                     }));
                     self.stack.push(Frame::ApplyTo(Value::Int(*i), span));
@@ -352,14 +341,11 @@ impl Task {
                     format!("force (Push<thread> {arr})")
                 })))
             }
-            ForceFrame::SeqForWrite {
-                buf,
-                m,
-                i,
-                f,
-                g,
-                span,
-            } => {
+            ForceFrame::SeqForWrite { state, span } => {
+                let PushArr::SeqFor { buf, m, i, f, g } = &*state else {
+                    return Err(stuck(span, "seqfor state", &v));
+                };
+                let (m, i, f, g) = (*m, *i, f.clone(), g.clone());
                 // (5.79, fixed) write u at p, then the next iteration; err when p ∉ [0, n)
                 let Value::Pair(pu) = &v else {
                     return Err(stuck(span, "seqfor step", &v));

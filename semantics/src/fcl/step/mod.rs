@@ -38,10 +38,17 @@ pub struct Fired {
     /// Rule firings this step made: 1 for a leaf step, the sum of its parts for a group step.
     pub firings: u64,
     pub loc: Loc,
-    /// The redex and its result, printed; empty unless the context traces.
+    /// What a trace shows; `None` unless the context traces.
+    pub trace: Option<Box<StepTrace>>,
+}
+
+/// The printed side of a step, for traces.
+#[derive(Clone, Debug)]
+pub struct StepTrace {
+    /// The redex and its result, printed.
     pub redex: String,
     pub result: String,
-    /// The steps of the parts of a group step; empty unless the context traces.
+    /// The steps of the parts of a group step.
     pub parts: Vec<Fired>,
 }
 
@@ -87,6 +94,9 @@ impl Ctx {
     }
 }
 
+/// The evaluated arguments of a built-in call (arity ≤ 3), kept inline: no allocation per call.
+pub(crate) type Args = [Value; 3];
+
 /// The focus of a task.
 #[derive(Debug)]
 pub(crate) enum Control {
@@ -130,7 +140,9 @@ pub(crate) enum Frame {
         builtin: crate::fcl::core::Builtin,
         args: Rc<[Rc<Term>]>,
         env: Env,
-        vals: Vec<Value>,
+        vals: Args,
+        /// How many of `vals` are evaluated.
+        done: u8,
         span: Span,
     },
     /// The loops, forces and host operations of [`force`] and [`builtins`].
@@ -210,20 +222,20 @@ impl Task {
         ctx: &Ctx,
         redex: impl FnOnce() -> String,
     ) -> Fired {
-        let (redex, result) = if ctx.trace {
-            (redex(), self.describe())
-        } else {
-            (String::new(), String::new())
-        };
+        let trace = ctx.trace.then(|| {
+            Box::new(StepTrace {
+                redex: redex(),
+                result: self.describe(),
+                parts: Vec::new(),
+            })
+        });
         Fired {
             rule,
             cost,
             work: cost as u64,
             firings: 1,
             loc: self.loc.clone(),
-            redex,
-            result,
-            parts: Vec::new(),
+            trace,
         }
     }
 
@@ -311,7 +323,7 @@ impl Task {
                 self.control = Control::Eval(a.clone(), env);
             }
             TermKind::Call(b, args) => {
-                return self.next_arg(*b, args.clone(), env, Vec::new(), t.span, ctx)
+                return self.next_arg(*b, args.clone(), env, Args::default(), 0, t.span, ctx)
             }
         }
         Ok(None)
@@ -319,28 +331,32 @@ impl Task {
 
     /// Evaluates the next argument of a call left to right (`v E`); `Program`-typed arguments are
     /// taken unevaluated. When all are values the call's rule fires.
+    #[allow(clippy::too_many_arguments)]
     fn next_arg(
         &mut self,
         builtin: crate::fcl::core::Builtin,
         args: Rc<[Rc<Term>]>,
         env: Env,
-        mut vals: Vec<Value>,
+        mut vals: Args,
+        mut done: usize,
         span: Span,
         ctx: &mut Ctx,
     ) -> Result<Option<Fired>, RunError> {
-        while vals.len() < args.len() && builtin.by_name(vals.len()) {
-            vals.push(thunk(&args[vals.len()], &env));
+        while done < args.len() && builtin.by_name(done) {
+            vals[done] = thunk(&args[done], &env);
+            done += 1;
         }
-        if vals.len() == args.len() {
+        if done == args.len() {
             return self.call(builtin, vals, span, ctx);
         }
-        let next = args[vals.len()].clone();
+        let next = args[done].clone();
         self.control = Control::Eval(next, env.clone());
         self.stack.push(Frame::Args {
             builtin,
             args,
             env,
             vals,
+            done: done as u8,
             span,
         });
         Ok(None)
@@ -407,10 +423,11 @@ impl Task {
                 args,
                 env,
                 mut vals,
+                done,
                 span,
             } => {
-                vals.push(v);
-                return self.next_arg(builtin, args, env, vals, span, ctx);
+                vals[done as usize] = v;
+                return self.next_arg(builtin, args, env, vals, done as usize + 1, span, ctx);
             }
             Frame::Force(f) => return self.cont_force(f, v, ctx),
         }

@@ -178,9 +178,13 @@ impl Task {
                     work,
                     firings,
                     loc: self.loc.clone(),
-                    redex,
-                    result,
-                    parts,
+                    trace: ctx.trace.then(|| {
+                        Box::new(super::StepTrace {
+                            redex,
+                            result,
+                            parts,
+                        })
+                    }),
                 });
             }
         }

@@ -99,7 +99,7 @@ fn go(e: &Expr, scope: &mut Vec<Name>, depth: usize) -> Result<Rc<Term>, Diagnos
         ExprKind::Int(i) => TermKind::Lit(Value::Int(*i)),
         ExprKind::Double(x) => TermKind::Lit(Value::Double(*x)),
         ExprKind::Bool(b) => TermKind::Lit(Value::Bool(*b)),
-        ExprKind::Str(s) => TermKind::Lit(Value::Str(s.clone())),
+        ExprKind::Str(s) => TermKind::Lit(Value::Str(Rc::new(s.to_string()))),
         ExprKind::Unit => TermKind::Lit(Value::Unit),
         ExprKind::Lam {
             param,

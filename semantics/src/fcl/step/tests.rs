@@ -35,7 +35,10 @@ impl Ran {
     fn rules(&self) -> Vec<(String, u32)> {
         fn walk(f: &Fired, out: &mut Vec<(String, u32)>) {
             out.push((f.rule.to_string(), f.cost));
-            f.parts.iter().for_each(|p| walk(p, out));
+            f.trace
+                .iter()
+                .flat_map(|t| &t.parts)
+                .for_each(|p| walk(p, out));
         }
         let mut out = Vec::new();
         self.steps.iter().for_each(|f| walk(f, &mut out));
@@ -226,7 +229,14 @@ fn parallel_force_5_81_costs_the_max_and_works_the_sum() {
     );
     // the work is the four additions (β and the barriers cost 0)
     assert_eq!(r.steps.iter().map(|f| f.work).sum::<u64>(), 4);
-    let threads: Vec<String> = par[0].parts.iter().map(|p| p.loc.to_string()).collect();
+    let threads: Vec<String> = par[0]
+        .trace
+        .as_ref()
+        .unwrap()
+        .parts
+        .iter()
+        .map(|p| p.loc.to_string())
+        .collect();
     assert_eq!(
         threads,
         ["Thread(0)", "Thread(1)", "Thread(2)", "Thread(3)"]
@@ -716,4 +726,13 @@ fn schedules_choose_a_nonempty_set() {
     }
     assert_eq!("random:9".parse::<Schedule>().unwrap(), Schedule::Random(9));
     assert!("sometimes".parse::<Schedule>().is_err());
+}
+
+#[test]
+fn hot_types_stay_small() {
+    // every step moves these around; a regression here costs speed everywhere
+    assert!(std::mem::size_of::<Value>() <= 16);
+    assert!(std::mem::size_of::<super::Control>() <= 40);
+    assert!(std::mem::size_of::<super::Frame>() <= 96);
+    assert!(std::mem::size_of::<Fired>() <= 72);
 }
