@@ -20,11 +20,8 @@ impl Task {
         ctx: &mut Ctx,
     ) -> Result<Option<Fired>, RunError> {
         let redex = if ctx.trace {
-            let args: Vec<String> = vals[..builtin.arity()]
-                .iter()
-                .map(|v| format!("({v})"))
-                .collect();
-            super::clip(format!("{} {}", builtin.name(), args.join(" ")))
+            let args = Shown(&vals[..builtin.arity()]);
+            super::show(format_args!("{} {args}", builtin.name()))
         } else {
             String::new()
         };
@@ -395,5 +392,20 @@ fn push(v: &Value, span: Span, what: &str) -> Result<Rc<PushArr>, RunError> {
     match v {
         Value::Push(p) => Ok(p.clone()),
         _ => Err(stuck(span, what, v)),
+    }
+}
+
+/// Call arguments printed `(a) (b)`, lazily, for [`super::show`].
+struct Shown<'a>(&'a [Value]);
+
+impl std::fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "({v})")?;
+        }
+        Ok(())
     }
 }

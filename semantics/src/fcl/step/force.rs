@@ -318,7 +318,7 @@ impl Task {
                         format!(
                             "element {} is not a base value: {}",
                             out.len(),
-                            super::clip(v.to_string())
+                            super::show(format_args!("{v}"))
                         ),
                     ));
                 }

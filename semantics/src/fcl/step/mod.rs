@@ -241,16 +241,15 @@ impl Task {
 
     /// The focus, printed (for traces).
     pub(crate) fn describe(&self) -> String {
-        let s = match &self.control {
-            Control::Eval(t, _) => t.to_string(),
-            Control::Ret(v) => v.to_string(),
-            Control::Apply(f, a, _) => format!("({f}) ({a})"),
-            Control::Elem(p, i, _) => format!("{p}[{i}]"),
-            Control::Force(a, _) => format!("force ({a})"),
+        match &self.control {
+            Control::Eval(t, _) => show(format_args!("{t}")),
+            Control::Ret(v) => show(format_args!("{v}")),
+            Control::Apply(f, a, _) => show(format_args!("({f}) ({a})")),
+            Control::Elem(p, i, _) => show(format_args!("{p}[{i}]")),
+            Control::Force(a, _) => show(format_args!("force ({a})")),
             Control::Par(p) => p.describe(),
             Control::Taken => String::new(),
-        };
-        clip(s)
+        }
     }
 
     fn eval(&mut self, t: Rc<Term>, env: Env, ctx: &mut Ctx) -> Result<Option<Fired>, RunError> {
@@ -296,7 +295,7 @@ impl Task {
                 ..
             } => {
                 // (5.50, let) a `Program`-typed let binds the program itself, by name.
-                let redex = || clip(t.to_string());
+                let redex = || show(format_args!("{t}"));
                 let v = thunk(bound, &env);
                 self.control = Control::Eval(body.clone(), term::bind(&env, v));
                 return Ok(Some(self.fire(rules::LET, 0, ctx, redex)));
@@ -383,9 +382,9 @@ impl Task {
             }
             Frame::Let(body, env) => {
                 // (5.50, let) let x = v in e → e[v/x]
-                let redex = || format!("let _ = {v} in {body}");
+                let redex = || show(format_args!("let _ = {v} in {body}"));
                 self.control = Control::Eval(body.clone(), term::bind(&env, v.clone()));
-                return Ok(Some(self.fire(rules::LET, 0, ctx, || clip(redex()))));
+                return Ok(Some(self.fire(rules::LET, 0, ctx, redex)));
             }
             Frame::If(a, b, env, span) => {
                 let (rule, branch) = match v {
@@ -415,7 +414,7 @@ impl Task {
                 self.control = Control::Ret(out);
                 let name = if is_fst { "fst" } else { "snd" };
                 return Ok(Some(
-                    self.fire(rule, 0, ctx, || clip(format!("{name} {v}"))),
+                    self.fire(rule, 0, ctx, || show(format_args!("{name} {v}"))),
                 ));
             }
             Frame::Args {
@@ -436,7 +435,7 @@ impl Task {
 
     /// `f a`: (5.50) β for closures; the rules' internal functions otherwise.
     fn apply(&mut self, f: Value, a: Value, span: Span, ctx: &mut Ctx) -> Result<Fired, RunError> {
-        let redex = |f: &Value, a: &Value| clip(format!("({f}) ({a})"));
+        let redex = |f: &Value, a: &Value| show(format_args!("({f}) ({a})"));
         match &f {
             Value::Closure(c) => {
                 // (5.50) (fn x => e) v → e[v/x]
@@ -594,19 +593,37 @@ pub(crate) fn stuck(span: Span, what: &str, v: &Value) -> RunError {
     RunError::new(
         rules::STUCK,
         span,
-        format!("{what}: unexpected value {}", clip(v.to_string())),
+        format!("{what}: unexpected value {}", show(format_args!("{v}"))),
     )
 }
 
-/// Traces keep redexes to one readable line.
-pub(crate) fn clip(s: String) -> String {
-    const MAX: usize = 160;
-    if s.len() <= MAX {
-        return s;
+/// How many bytes of a printed term or value traces and messages keep.
+const SHOWN: usize = 160;
+
+/// Prints to one readable line of at most [`SHOWN`] bytes plus `…`. Printing stops as soon as the
+/// line is full, so showing a redex costs O(line), not O(term), however large the term.
+pub(crate) fn show(args: std::fmt::Arguments) -> String {
+    struct Bounded(String, bool);
+    impl std::fmt::Write for Bounded {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            let room = SHOWN.saturating_sub(self.0.len());
+            if s.len() <= room {
+                self.0.push_str(s);
+                return Ok(());
+            }
+            let mut end = room;
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.0.push_str(&s[..end]);
+            self.1 = true;
+            Err(std::fmt::Error)
+        }
     }
-    let mut end = MAX;
-    while !s.is_char_boundary(end) {
-        end -= 1;
+    let mut b = Bounded(String::new(), false);
+    let _ = std::fmt::Write::write_fmt(&mut b, args);
+    if b.1 {
+        b.0.push('…');
     }
-    format!("{}…", &s[..end])
+    b.0
 }

@@ -95,13 +95,17 @@ impl Par {
 
     pub(crate) fn describe(&self) -> String {
         let done = self.results.iter().filter(|r| r.is_some()).count();
-        let what = match &self.kind {
-            ParKind::Chunks { arr, .. } => format!("force (Push<{}> {arr})", self.level),
-            ParKind::Programs { k, ps, .. } => {
-                format!("force (Interleave<{}> {k} _ {ps})", Level(self.level.0 - 1))
-            }
-        };
-        super::clip(format!("{what} [{done}/{} parts done]", self.n_parts))
+        let n = self.n_parts;
+        match &self.kind {
+            ParKind::Chunks { arr, .. } => super::show(format_args!(
+                "force (Push<{}> {arr}) [{done}/{n} parts done]",
+                self.level
+            )),
+            ParKind::Programs { k, ps, .. } => super::show(format_args!(
+                "force (Interleave<{}> {k} _ {ps}) [{done}/{n} parts done]",
+                Level(self.level.0 - 1)
+            )),
+        }
     }
 }
 
