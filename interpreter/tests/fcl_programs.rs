@@ -78,6 +78,18 @@ fn reverse_cost_falls_as_the_machine_grows() {
 }
 
 #[test]
+fn peak_memory_counts_live_cells() {
+    // the input (64 cells) and the reversed output (64) are live together at the end; the
+    // destination index array (64) is freed by then
+    let out = run(&reverse(64, 8, Some(64)), &Config::default());
+    assert!(
+        out.stats.peak >= 128 && out.stats.peak <= out.stats.allocated,
+        "{:?}",
+        out.stats
+    );
+}
+
+#[test]
 fn step_limit_stops_the_run() {
     let out = run(
         &reverse(64, 8, Some(64)),

@@ -142,10 +142,12 @@ fn config(a: &RunArgs) -> Result<Config, Exit> {
 }
 
 fn print_stats(out: &RunOutput, cfg: &Config) {
+    // the program's output first, so that a terminal shows the two in order
+    let _ = std::io::Write::flush(&mut std::io::stdout());
     let s = &out.stats;
     eprintln!(
-        "machine: {}  schedule: {}  steps: {}  rule firings: {}  cost: {}  work: {}  cells allocated: {}  largest array: {}",
-        cfg.machine, cfg.schedule, s.steps, s.firings, s.cost, s.work, s.allocated, s.largest
+        "machine: {}  schedule: {}  steps: {}  rule firings: {}  cost: {}  work: {}  peak cells: {}  cells allocated: {}  largest array: {}",
+        cfg.machine, cfg.schedule, s.steps, s.firings, s.cost, s.work, s.peak, s.allocated, s.largest
     );
 }
 

@@ -11,7 +11,7 @@ use semantics::fcl::machine::{Machine, Schedule, Scheduler};
 use semantics::fcl::step::rules::RunError;
 use semantics::fcl::step::term::resolve;
 use semantics::fcl::step::{Ctx, Outcome, Task};
-use semantics::fcl::value::{render_full, Value};
+use semantics::fcl::value::{peak_cells, render_full, reset_peak_cells, Value};
 use semantics::Diagnostic;
 
 /// How to run.
@@ -46,8 +46,10 @@ pub struct Stats {
     pub work: u64,
     /// Array cells materialised in total.
     pub allocated: u64,
-    /// The largest materialised array, in cells (the peak single allocation).
+    /// The largest materialised array, in cells.
     pub largest: u64,
+    /// Peak memory: the most materialised array cells live at once.
+    pub peak: u64,
 }
 
 /// Why a run stopped without a value.
@@ -102,6 +104,7 @@ fn drive(
 ) -> RunOutput {
     let mut ctx = Ctx::new(Scheduler::new(cfg.schedule), on_step.is_some());
     let mut stats = Stats::default();
+    reset_peak_cells();
     let result = match resolve(main) {
         Err(d) => Err(Failure::Static(d)),
         Ok(term) => {
@@ -141,6 +144,7 @@ fn drive(
     };
     stats.allocated = ctx.allocated;
     stats.largest = ctx.largest;
+    stats.peak = peak_cells();
     RunOutput {
         stdout: ctx.stdout,
         stderr: ctx.stderr,

@@ -6,7 +6,7 @@ use super::force::ForceFrame;
 use super::rules::{self, Rule, RunError};
 use super::{as_int, run, scalar, stuck, Args, Control, Ctx, Fired, Frame, Task};
 use crate::fcl::core::{Builtin, Level, Type};
-use crate::fcl::value::{zero_of, InternalFn, Pull, PushArr, Value};
+use crate::fcl::value::{zero_of, Cells, InternalFn, Pull, PushArr, Value};
 use crate::Span;
 use std::rc::Rc;
 
@@ -289,7 +289,7 @@ impl Task {
                     .map(Value::Int)
                     .collect();
                 ctx.alloc(data.len());
-                let arr = Value::Pull(Rc::new(Pull::Mem(Rc::new(data))));
+                let arr = Value::Pull(Rc::new(Pull::Mem(Rc::new(Cells::new(data)))));
                 ret(self, Value::Program(Level::GRID, Rc::new(arr)));
                 (rules::READ_INT_CSV, 1)
             }

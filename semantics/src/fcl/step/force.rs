@@ -13,7 +13,7 @@ use super::rules::{self, RunError};
 use super::{stuck, Control, Ctx, Fired, Frame, Task};
 use crate::fcl::core::Level;
 use crate::fcl::machine::Loc;
-use crate::fcl::value::{InternalFn, Pull, PushArr, Value};
+use crate::fcl::value::{Cells, InternalFn, Pull, PushArr, Value};
 use crate::Span;
 use std::rc::Rc;
 
@@ -36,13 +36,13 @@ pub(crate) enum ForceFrame {
         k: i32,
         f: Value,
         ps: Rc<Pull>,
-        results: Vec<Rc<Vec<Value>>>,
+        results: Vec<Rc<Cells>>,
         span: Span,
     },
     /// (5.84) `bind (force (Push [f(b,j)…])) (fn d => permute d (Push [bv…]))`.
     Permute {
         level: Level,
-        data: Rc<Vec<Value>>,
+        data: Rc<Cells>,
         /// Where each sub-result starts in `data`, to name writers as (b, j).
         starts: Rc<Vec<usize>>,
         out_len: usize,
@@ -227,7 +227,9 @@ impl Task {
                     return Ok(None);
                 }
                 // (5.80) force (SeqFor [v⃗] m m f g) →1 force (Push<thread> [g 0 v0, …])
-                let mem = Rc::new(Pull::Mem(Rc::new(buf.iter().cloned().collect())));
+                let mem = Rc::new(Pull::Mem(Rc::new(Cells::new(
+                    buf.iter().cloned().collect(),
+                ))));
                 let arr = Rc::new(Pull::MapIx {
                     h: g.clone(),
                     inner: mem,
@@ -254,7 +256,7 @@ impl Task {
         level: Level,
         k: i32,
         f: &Value,
-        results: Vec<Rc<Vec<Value>>>,
+        results: Vec<Rc<Cells>>,
         span: Span,
         ctx: &mut Ctx,
     ) -> Result<Fired, RunError> {
@@ -283,7 +285,7 @@ impl Task {
         let starts = Rc::new(starts);
         self.stack.push(Frame::Force(ForceFrame::Permute {
             level,
-            data: Rc::new(data),
+            data: Rc::new(Cells::new(data)),
             starts: starts.clone(),
             out_len: out_len as usize,
             span,
@@ -454,12 +456,12 @@ impl Task {
 pub(crate) fn program(level: Level, data: Vec<Value>) -> Value {
     Value::Program(
         level,
-        Rc::new(Value::Pull(Rc::new(Pull::Mem(Rc::new(data))))),
+        Rc::new(Value::Pull(Rc::new(Pull::Mem(Rc::new(Cells::new(data)))))),
     )
 }
 
 /// The storage of `Program<l> [bv…]` (or of a bare materialised array).
-pub(crate) fn materialised(v: &Value, span: Span) -> Result<Rc<Vec<Value>>, RunError> {
+pub(crate) fn materialised(v: &Value, span: Span) -> Result<Rc<Cells>, RunError> {
     let inner = match v {
         Value::Program(_, inner) => &**inner,
         other => other,
@@ -502,7 +504,7 @@ pub(crate) fn scatter(
     out_len: usize,
     span: Span,
     starts: Option<&[usize]>,
-) -> Result<Rc<Vec<Value>>, RunError> {
+) -> Result<Rc<Cells>, RunError> {
     // element i, named as (sub-program b, position j) when it comes from an interleaving
     let who = |i: usize| match starts {
         Some(st) => {
@@ -553,5 +555,5 @@ pub(crate) fn scatter(
             format!("hole: index {h} of {out_len} never written"),
         ));
     }
-    Ok(Rc::new(out))
+    Ok(Rc::new(Cells::new(out)))
 }

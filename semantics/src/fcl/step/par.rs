@@ -10,7 +10,7 @@ use super::rules::{self, RunError};
 use super::{Control, Ctx, Fired, Frame, Outcome, Task};
 use crate::fcl::core::Level;
 use crate::fcl::machine::Loc;
-use crate::fcl::value::{Pull, PushArr, Value};
+use crate::fcl::value::{Cells, Pull, PushArr, Value};
 use crate::Span;
 use std::rc::Rc;
 
@@ -23,7 +23,7 @@ pub(crate) struct Par {
     span: Span,
     n_parts: usize,
     subs: Vec<Sub>,
-    results: Vec<Option<Rc<Vec<Value>>>>,
+    results: Vec<Option<Rc<Cells>>>,
     ready: Vec<usize>,
     chosen: Vec<usize>,
 }
@@ -200,7 +200,7 @@ impl Task {
         } else {
             String::new()
         };
-        let results: Vec<Rc<Vec<Value>>> = par.results.into_iter().flatten().collect();
+        let results: Vec<Rc<Cells>> = par.results.into_iter().flatten().collect();
         match par.kind {
             ParKind::Chunks { .. } => {
                 // (5.82) force (Push<1+l> [bv…]) →0 Program<1+l> [bv…]: the barrier
