@@ -18,6 +18,8 @@ pub mod term;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_host;
 
 use super::machine::{Loc, Scheduler};
 use super::value::{InternalFn, Pull, PushArr, Thunk, Value};

@@ -1,6 +1,14 @@
 //! The rules of thesis Figures 5.10–5.15 (5.48–5.91), by number, as steps report them, plus the
 //! rules the thesis leaves out (named after the rule they mirror) and the host operations of
 //! spec §4.4.
+//!
+//! Two rules never appear in a step record, by construction:
+//! * (5.48)/(5.49), the context rules, are the frames of a [`super::Task`]: a step reports the
+//!   rule of its redex, and an error inside a context is that redex's error (5.49, and 5.77 for
+//!   the elements of a thread-level force).
+//! * (5.78) forces [T]'s *initial array* of `seqfor`. The core has [O]'s form (size, iterations,
+//!   step), whose buffer starts as zeros, so there is never an unevaluated initial array to force
+//!   (spec §7.3: "Not needed for the [O] form").
 
 use crate::Span;
 use std::fmt;
