@@ -385,7 +385,9 @@ pub enum ExprKind {
         body: Box<Expr>,
     },
     App(Box<Expr>, Box<Expr>),
-    /// `let x : ty = bound in body` (monomorphic; `Program`-typed lets are by name).
+    /// `let x : ty = bound in body` (monomorphic). The oracle binds by name, as [T]'s
+    /// monomorphization inlines lets (5.31) and [O] inlines everything: `bound` is evaluated at
+    /// each use of x, and not at all when x is unused.
     Let {
         name: Name,
         ty: Type,

@@ -127,8 +127,6 @@ pub(crate) enum Frame {
     ApplyTo(Value, Span),
     /// Apply `h i` to the result.
     ApplyIx(Value, Value, Span),
-    /// `let x = E in e`.
-    Let(Rc<Term>, Env),
     /// `if E then e1 else e2`.
     If(Rc<Term>, Rc<Term>, Env, Span),
     /// `(E, e)`.
@@ -290,21 +288,15 @@ impl Task {
                 self.stack.push(Frame::AppArg(a.clone(), env.clone()));
                 self.control = Control::Eval(f.clone(), env);
             }
-            TermKind::Let {
-                by_name: true,
-                bound,
-                body,
-                ..
-            } => {
-                // (5.50, let) a `Program`-typed let binds the program itself, by name.
+            TermKind::Let { bound, body, .. } => {
+                // (5.50, let) let x = e1 in e2 → e2[e1/x], by name: [T] inlines lets when it
+                // monomorphizes (5.31) and [O] inlines everything, so the bound expression is
+                // evaluated at each use (a program re-runs, spec §7.1) and an unused erroneous
+                // binding never fails (spec §7.1 "prefer by-name lets").
                 let redex = || show(format_args!("{t}"));
                 let v = thunk(bound, &env);
                 self.control = Control::Eval(body.clone(), term::bind(&env, v));
                 return Ok(Some(self.fire(rules::LET, 0, ctx, redex)));
-            }
-            TermKind::Let { bound, body, .. } => {
-                self.stack.push(Frame::Let(body.clone(), env.clone()));
-                self.control = Control::Eval(bound.clone(), env);
             }
             TermKind::If(c, a, b) => {
                 self.stack
@@ -381,12 +373,6 @@ impl Task {
             Frame::ApplyIx(h, i, span) => {
                 self.stack.push(Frame::ApplyTo(v, span));
                 self.control = Control::Apply(h, i, span);
-            }
-            Frame::Let(body, env) => {
-                // (5.50, let) let x = v in e → e[v/x]
-                let redex = || show(format_args!("let _ = {v} in {body}"));
-                self.control = Control::Eval(body.clone(), term::bind(&env, v.clone()));
-                return Ok(Some(self.fire(rules::LET, 0, ctx, redex)));
             }
             Frame::If(a, b, env, span) => {
                 let (rule, branch) = match v {

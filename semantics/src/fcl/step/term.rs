@@ -28,9 +28,9 @@ pub enum TermKind {
         body: Rc<Term>,
     },
     App(Rc<Term>, Rc<Term>),
+    /// `let x = bound in body`, always by name.
     Let {
         name: Name,
-        by_name: bool,
         bound: Rc<Term>,
         body: Rc<Term>,
     },
@@ -54,10 +54,16 @@ pub struct EnvNode {
 impl Drop for EnvNode {
     /// Unlinks a long environment iteratively (10^5 nested lets make a 10^5-long list).
     fn drop(&mut self) {
+        // the value first: a by-name binding's thunk holds the rest of this same list, which
+        // must be left with one owner (`next`) to be unlinked here rather than recursively
+        drop(std::mem::take(&mut self.value));
         let mut next = self.next.take();
         while let Some(rc) = next {
             match Rc::try_unwrap(rc) {
-                Ok(mut node) => next = node.next.take(),
+                Ok(mut node) => {
+                    drop(std::mem::take(&mut node.value));
+                    next = node.next.take();
+                }
                 Err(_) => break,
             }
         }
@@ -171,11 +177,10 @@ pub fn resolve(e: &Expr) -> Result<Rc<Term>, Diagnostic> {
                         param_ty: Rc::new(param_ty.clone()),
                         body: take(1).remove(0),
                     },
-                    ExprKind::Let { name, ty, .. } => {
+                    ExprKind::Let { name, .. } => {
                         let mut c = take(2).into_iter();
                         TermKind::Let {
                             name: name.clone(),
-                            by_name: ty.is_program(),
                             bound: c.next().expect("bound"),
                             body: c.next().expect("body"),
                         }

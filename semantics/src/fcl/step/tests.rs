@@ -112,6 +112,17 @@ fn beta_5_50_and_let() {
     let r = thread(let_("x", Type::Int, int(2), mul(var("x"), var("x"))));
     assert_eq!(r.value(), "4");
     assert!(r.fired("5.50 let", 0) && r.fired("5.73 muli", 1));
+    // lets are by name (5.31 inlining): an unused erroneous binding never runs, and a used one
+    // runs at each use
+    let r = thread(let_("bad", Type::Int, index(iota(1), int(5)), int(7)));
+    assert_eq!(r.value(), "7");
+    let twice = let_("y", Type::Int, add(int(1), int(2)), mul(var("y"), var("y")));
+    let r = thread(twice);
+    assert_eq!(r.value(), "9");
+    assert_eq!(
+        r.rules().iter().filter(|(x, _)| x == "5.72 addi").count(),
+        2
+    );
 }
 
 #[test]
