@@ -122,6 +122,12 @@ pub fn environment() -> Vec<(String, Scheme)> {
     out
 }
 
+/// [`environment`], built once per process.
+pub fn shared_environment() -> &'static [(String, Scheme)] {
+    static ENV: std::sync::OnceLock<Vec<(String, Scheme)>> = std::sync::OnceLock::new();
+    ENV.get_or_init(environment)
+}
+
 fn scheme_of(src: &str) -> Scheme {
     // The table above is fixed text that the tests parse; a failure here is a bug in the table.
     let parsed = parse_scheme(src).expect("built-in scheme parses");

@@ -3,7 +3,7 @@
 //! Level variables and signature type variables are numbered by one counter that runs over all
 //! files in order, so that `check` prints the level numbers [O] prints.
 
-use super::syntax::{self, BinOp, DeclKind, Expr, ExprKind, Stmt};
+use super::syntax::{self, DeclKind, Expr, ExprKind, Stmt};
 use super::types::{Level, Scheme, Type};
 use crate::{Diagnostic, Span};
 use std::collections::BTreeMap;
@@ -76,6 +76,11 @@ impl Desugarer {
         Desugarer { counter: n }
     }
 
+    /// The next number the counter will hand out.
+    pub fn counter(&self) -> u32 {
+        self.counter
+    }
+
     fn next(&mut self) -> u32 {
         let n = self.counter;
         self.counter += 1;
@@ -144,7 +149,7 @@ impl Desugarer {
             tyvars.insert(t.clone(), n);
             order.push(n);
         }
-        let ty = convert_type(&s.ty, &scope, &tyvars, s.span)?;
+        let ty = convert_type(&s.ty, &scope, &tyvars)?;
         Ok(Annotation {
             scheme: Scheme {
                 tyvars: order,
@@ -167,7 +172,7 @@ impl Desugarer {
             ExprKind::Var(x, ls) => {
                 let ls = ls
                     .iter()
-                    .map(|l| convert_level(l, scope, span))
+                    .map(|l| convert_level(l, scope))
                     .collect::<Result<_, _>>()?;
                 mk(TermKind::Var(x.clone(), ls))
             }
@@ -188,19 +193,19 @@ impl Desugarer {
                 let a = self.expr(a, scope)?;
                 mk(TermKind::App(Box::new(f), Box::new(a)))
             }
-            ExprKind::BinOp(BinOp::Pipe, a, f) => {
-                // `e1 |> e2` is `e2 e1`: the function is inferred first.
-                let a = self.expr(a, scope)?;
-                let f = self.expr(f, scope)?;
-                mk(TermKind::App(Box::new(f), Box::new(a)))
-            }
             ExprKind::BinOp(op, a, b) => {
-                let name = op.builtin().unwrap_or("addi").to_string();
                 let a = self.expr(a, scope)?;
                 let b = self.expr(b, scope)?;
-                let opv = mk(TermKind::Var(name, Vec::new()));
-                let partial = mk(TermKind::App(Box::new(opv), Box::new(a)));
-                mk(TermKind::App(Box::new(partial), Box::new(b)))
+                match op.builtin() {
+                    // `e1 |> e2` is `e2 e1`: the function is inferred first.
+                    None => mk(TermKind::App(Box::new(b), Box::new(a))),
+                    // `e1 OP e2` is `(opname e1) e2`.
+                    Some(name) => {
+                        let opv = mk(TermKind::Var(name.to_string(), Vec::new()));
+                        let partial = mk(TermKind::App(Box::new(opv), Box::new(a)));
+                        mk(TermKind::App(Box::new(partial), Box::new(b)))
+                    }
+                }
             }
             ExprKind::If(c, t, f) => {
                 let c = self.expr(c, scope)?;
@@ -238,7 +243,7 @@ impl Desugarer {
                 })
             }
             ExprKind::Do(l, stmts) => {
-                let level = convert_level(l, scope, span)?;
+                let level = convert_level(l, scope)?;
                 if let Some(Stmt::Bind(..)) = stmts.last() {
                     return Err(Diagnostic::parse(
                         span,
@@ -283,23 +288,22 @@ impl Desugarer {
     }
 }
 
-fn convert_level(
-    l: &syntax::Level,
-    scope: &[(String, u32)],
-    span: Span,
-) -> Result<Level, Diagnostic> {
-    Ok(match l {
-        syntax::Level::Zero => Level::THREAD,
-        syntax::Level::Succ(inner) => convert_level(inner, scope, span)?.succ(),
-        syntax::Level::Var(v) => match scope.iter().rev().find(|(n, _)| n == v) {
+fn convert_level(l: &syntax::Level, scope: &[(String, u32)]) -> Result<Level, Diagnostic> {
+    let base = match &l.var {
+        None => Level::THREAD,
+        Some(v) => match scope.iter().rev().find(|(n, _)| n == v) {
             Some((_, n)) => Level::var(*n),
             None => {
                 return Err(Diagnostic::type_error(
-                    span,
+                    l.span,
                     format!("Level variable not in scope: `{v}`"),
                 ))
             }
         },
+    };
+    Ok(Level {
+        succs: base.succs + l.succs,
+        ..base
     })
 }
 
@@ -307,29 +311,28 @@ fn convert_type(
     t: &syntax::Type,
     scope: &[(String, u32)],
     tyvars: &BTreeMap<String, u32>,
-    span: Span,
 ) -> Result<Type, Diagnostic> {
-    let go = |t: &syntax::Type| convert_type(t, scope, tyvars, span);
-    Ok(match t {
-        syntax::Type::Int => Type::Int,
-        syntax::Type::Double => Type::Double,
-        syntax::Type::Bool => Type::Bool,
-        syntax::Type::Str => Type::Str,
-        syntax::Type::Unit => Type::Unit,
-        syntax::Type::Var(v) => match tyvars.get(v) {
+    let go = |t: &syntax::Type| convert_type(t, scope, tyvars);
+    Ok(match &t.kind {
+        syntax::TypeKind::Int => Type::Int,
+        syntax::TypeKind::Double => Type::Double,
+        syntax::TypeKind::Bool => Type::Bool,
+        syntax::TypeKind::Str => Type::Str,
+        syntax::TypeKind::Unit => Type::Unit,
+        syntax::TypeKind::Var(v) => match tyvars.get(v) {
             Some(n) => Type::Var(*n),
             None => {
                 return Err(Diagnostic::type_error(
-                    span,
+                    t.span,
                     format!("Type variable not in scope: `'{v}`"),
                 ))
             }
         },
-        syntax::Type::Fun(a, b) => Type::fun(go(a)?, go(b)?),
-        syntax::Type::Pair(a, b) => Type::pair(go(a)?, go(b)?),
-        syntax::Type::Pull(a) => Type::pull(go(a)?),
-        syntax::Type::Push(a, l) => Type::push(go(a)?, convert_level(l, scope, span)?),
-        syntax::Type::Program(l, a) => Type::program(convert_level(l, scope, span)?, go(a)?),
+        syntax::TypeKind::Fun(a, b) => Type::fun(go(a)?, go(b)?),
+        syntax::TypeKind::Pair(a, b) => Type::pair(go(a)?, go(b)?),
+        syntax::TypeKind::Pull(a) => Type::pull(go(a)?),
+        syntax::TypeKind::Push(a, l) => Type::push(go(a)?, convert_level(l, scope)?),
+        syntax::TypeKind::Program(l, a) => Type::program(convert_level(l, scope)?, go(a)?),
     })
 }
 
@@ -350,6 +353,6 @@ pub fn closed_scheme(s: &syntax::Scheme) -> Result<Scheme, Diagnostic> {
     Ok(Scheme {
         tyvars: (0..tnames.len() as u32).collect(),
         levels: (0..lnames.len() as u32).collect(),
-        ty: convert_type(&s.ty, &scope, &tyvars, s.span)?,
+        ty: convert_type(&s.ty, &scope, &tyvars)?,
     })
 }

@@ -11,7 +11,8 @@ use super::desugar::{Annotation, CoreDecl, Term, TermKind};
 use super::types::{Level, Scheme, Type};
 use crate::{Diagnostic, Span};
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc as Rc;
 
 /// A typed term: the core term with the type inference gave every node (fully substituted once
 /// its top-level declaration is done).
@@ -60,9 +61,67 @@ pub struct Infer {
     subst: Vec<Option<Type>>,
     /// Types of the lambda-bound variables in scope; their free variables are ftv(Γ).
     lambda_types: Vec<Type>,
+    /// Work done on types (unify, occurs, zonk steps). Shared substitutions can make types
+    /// exponentially large (`dup (dup (… x))` with `dup x = (x, x)`); past [`STEP_BUDGET`] the
+    /// program is rejected instead of exhausting time or memory.
+    steps: AtomicU64,
 }
 
+impl Clone for Infer {
+    fn clone(&self) -> Infer {
+        Infer {
+            subst: self.subst.clone(),
+            lambda_types: self.lambda_types.clone(),
+            steps: AtomicU64::new(self.steps.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+/// The most type-level work one program may cause.
+pub const STEP_BUDGET: u64 = 20_000_000;
+
 type Env = im::HashMap<String, Rc<Scheme>>;
+
+/// Inference over a sequence of top-level declarations: Γ and the state of §3.2. It can be
+/// cloned, so that the prelude is inferred once and every program continues from there.
+#[derive(Clone)]
+pub struct Inference {
+    env: Env,
+    st: Infer,
+}
+
+impl Inference {
+    /// Γ_init: the built-ins, and a fresh counter.
+    pub fn new(builtins: &[(String, Scheme)]) -> Inference {
+        Inference {
+            env: builtins
+                .iter()
+                .map(|(n, s)| (n.clone(), Rc::new(s.clone())))
+                .collect(),
+            st: Infer {
+                subst: Vec::new(),
+                lambda_types: Vec::new(),
+                steps: AtomicU64::new(0),
+            },
+        }
+    }
+
+    /// Infers the next top-level declaration (from file `file`) and adds it to Γ.
+    pub fn declare(&mut self, d: &CoreDecl, file: usize) -> Result<TypedDecl, Diagnostic> {
+        let st = &mut self.st;
+        let (scheme, body) = st.let_binding(&self.env, &d.levels, d.sig.as_ref(), &d.body)?;
+        self.env.insert(d.name.clone(), Rc::new(scheme.clone()));
+        let body = st.zonk_term(body);
+        st.within_budget(d.span)?;
+        Ok(TypedDecl {
+            name: d.name.clone(),
+            scheme,
+            body,
+            span: d.span,
+            file,
+        })
+    }
+}
 
 /// Infers every declaration in order. `decls` pairs each declaration with its file index.
 /// Returns the typed declarations (their schemes are what `check` prints).
@@ -70,29 +129,11 @@ pub fn infer_program(
     builtins: &[(String, Scheme)],
     decls: &[(usize, CoreDecl)],
 ) -> Result<Vec<TypedDecl>, (usize, Diagnostic)> {
-    let mut env: Env = builtins
+    let mut inference = Inference::new(builtins);
+    decls
         .iter()
-        .map(|(n, s)| (n.clone(), Rc::new(s.clone())))
-        .collect();
-    let mut st = Infer {
-        subst: Vec::new(),
-        lambda_types: Vec::new(),
-    };
-    let mut out = Vec::new();
-    for (file, d) in decls {
-        let (scheme, body) = st
-            .let_binding(&env, &d.levels, d.sig.as_ref(), &d.body)
-            .map_err(|e| (*file, e))?;
-        env.insert(d.name.clone(), Rc::new(scheme.clone()));
-        out.push(TypedDecl {
-            name: d.name.clone(),
-            scheme,
-            body: st.zonk_term(body),
-            span: d.span,
-            file: *file,
-        });
-    }
-    Ok(out)
+        .map(|(file, d)| inference.declare(d, *file).map_err(|e| (*file, e)))
+        .collect()
 }
 
 impl Infer {
@@ -113,8 +154,30 @@ impl Infer {
         t
     }
 
-    /// Applies S completely.
+    /// Counts one step of type-level work; true once the budget is spent.
+    fn tick(&self) -> bool {
+        // One thread owns an `Infer`; the atomic only makes the prelude snapshot shareable, so
+        // a plain load and store suffice.
+        let n = self.steps.load(Ordering::Relaxed) + 1;
+        self.steps.store(n, Ordering::Relaxed);
+        n > STEP_BUDGET
+    }
+
+    fn within_budget(&self, span: Span) -> Result<(), Diagnostic> {
+        if self.steps.load(Ordering::Relaxed) > STEP_BUDGET {
+            return Err(Diagnostic::type_error(
+                span,
+                format!("types grow too large to infer (more than {STEP_BUDGET} steps)"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Applies S completely (a placeholder past the budget, which the caller then reports).
     pub fn zonk(&self, t: &Type) -> Type {
+        if self.tick() {
+            return Type::Unit;
+        }
         match self.shallow(t) {
             Type::Fun(a, b) => Type::fun(self.zonk(&a), self.zonk(&b)),
             Type::Pair(a, b) => Type::pair(self.zonk(&a), self.zonk(&b)),
@@ -161,6 +224,9 @@ impl Infer {
     }
 
     fn occurs(&self, v: u32, t: &Type) -> bool {
+        if self.tick() {
+            return false;
+        }
         match self.shallow(t) {
             Type::Var(u) => u == v,
             Type::Fun(a, b) | Type::Pair(a, b) => self.occurs(v, &a) || self.occurs(v, &b),
@@ -175,6 +241,8 @@ impl Infer {
 
     /// unify(t, u) of §3.2.
     fn unify(&mut self, t: &Type, u: &Type, span: Span) -> Result<(), Diagnostic> {
+        self.tick();
+        self.within_budget(span)?;
         let (t, u) = (self.shallow(t), self.shallow(u));
         match (&t, &u) {
             (Type::Int, Type::Int)
@@ -281,6 +349,7 @@ impl Infer {
     ) -> Result<(Scheme, TTerm), Diagnostic> {
         let t = self.infer(env, rhs)?;
         let scheme = self.generalize(levels, &t.ty);
+        self.within_budget(rhs.span)?;
         if let Some(a) = sig {
             check_annotation(&scheme, a)?;
         }

@@ -3,12 +3,13 @@
 //! (each starts where the previous one ended), and diagnostics are mapped back to their file.
 
 use super::builtins;
-use super::desugar::{CoreDecl, Desugarer};
-use super::infer::{infer_program, TKind, TTerm, TypedDecl};
+use super::desugar::Desugarer;
+use super::infer::{Inference, TKind, TTerm, TypedDecl};
 use super::mono::{monomorphize, MonoProgram};
 use super::parser::parse_program_here;
 use super::types::{Level, Scheme, Type};
 use crate::{Diagnostic, Span};
+use std::sync::OnceLock;
 
 /// The standard prelude, with the original's signatures (spec §5).
 pub const PRELUDE: &str = include_str!("prelude.fcl");
@@ -62,22 +63,59 @@ impl Sources {
         (name, d)
     }
 
-    /// Parses and desugars every file; each declaration is paired with its file index.
-    fn desugar(&self, prelude: bool) -> Result<Vec<(usize, CoreDecl)>, FileDiagnostic> {
-        let mut counter = Desugarer::new();
-        let mut thesis = Desugarer::starting_at(THESIS_COUNTER_START);
-        let mut out = Vec::new();
-        for (i, (name, src)) in self.files.iter().enumerate() {
-            let p = parse_program_here(src, self.bases[i]).map_err(|d| self.locate(d))?;
-            let d = if prelude && name == PRELUDE_THESIS_NAME && i == 1 {
-                thesis.program(&p)
-            } else {
-                counter.program(&p)
-            };
-            out.extend(d.map_err(|d| self.locate(d))?.into_iter().map(|d| (i, d)));
+    /// Parses, desugars and infers every file after the prelude, continuing from the prelude's
+    /// snapshot (or from Γ_init without the prelude).
+    fn typed(&self, prelude: bool) -> Result<Vec<TypedDecl>, FileDiagnostic> {
+        let (mut inference, mut typed, mut counter, first) = if prelude {
+            let snap = prelude_snapshot();
+            let counter = Desugarer::starting_at(snap.counter);
+            (snap.inference.clone(), snap.typed.clone(), counter, 2)
+        } else {
+            let inference = Inference::new(builtins::shared_environment());
+            (inference, Vec::new(), Desugarer::new(), 0)
+        };
+        for i in first..self.files.len() {
+            let p =
+                parse_program_here(&self.files[i].1, self.bases[i]).map_err(|d| self.locate(d))?;
+            for d in counter.program(&p).map_err(|d| self.locate(d))? {
+                typed.push(inference.declare(&d, i).map_err(|d| self.locate(d))?);
+            }
         }
-        Ok(out)
+        Ok(typed)
     }
+}
+
+/// The prelude, inferred once per process: the inference state after it, its typed
+/// declarations and the desugar counter (50) the user's files continue from.
+struct PreludeSnapshot {
+    inference: Inference,
+    typed: Vec<TypedDecl>,
+    counter: u32,
+}
+
+fn prelude_snapshot() -> &'static PreludeSnapshot {
+    static SNAPSHOT: OnceLock<PreludeSnapshot> = OnceLock::new();
+    SNAPSHOT.get_or_init(|| {
+        let sources = Sources::new(&[], true);
+        let mut inference = Inference::new(builtins::shared_environment());
+        let mut counter = Desugarer::new();
+        // The thesis library has its own counter, so that it does not shift user numbers.
+        let mut thesis = Desugarer::starting_at(THESIS_COUNTER_START);
+        let mut typed = Vec::new();
+        for (i, (_, src)) in sources.files.iter().enumerate() {
+            let desugarer = if i == 0 { &mut counter } else { &mut thesis };
+            // The prelude is fixed text, checked by the tests: an error here is a bug in it.
+            let p = parse_program_here(src, sources.bases[i]).expect("the prelude parses");
+            for d in desugarer.program(&p).expect("the prelude desugars") {
+                typed.push(inference.declare(&d, i).expect("the prelude type-checks"));
+            }
+        }
+        PreludeSnapshot {
+            inference,
+            typed,
+            counter: counter.counter(),
+        }
+    })
 }
 
 /// `(file name, base offset)` of every source file in the shared span space, prelude first.
@@ -89,13 +127,21 @@ pub fn source_layout(files: &[(String, String)], prelude: bool) -> Vec<(String, 
 /// A type-checked program: every top-level declaration (prelude first) with its scheme.
 pub struct Checked {
     pub decls: Vec<TypedDecl>,
+    /// The file index of the thesis library, whose declarations `check` does not list.
+    pub thesis_file: Option<usize>,
 }
 
 impl Checked {
-    /// The `check` output (spec §6): one `name : scheme` line per top-level declaration.
+    /// The `check` output (spec §6): one `name : scheme` line per top-level declaration. The
+    /// thesis library (reverse, splitGrid, concatGrid) is our extension of the prelude; leaving
+    /// it out keeps the output identical to the original compiler's.
     pub fn listing(&self) -> String {
         let mut out = String::new();
-        for d in &self.decls {
+        for d in self
+            .decls
+            .iter()
+            .filter(|d| Some(d.file) != self.thesis_file)
+        {
             out.push_str(&format!("{} : {}\n", d.name, d.scheme.render()));
         }
         out
@@ -112,10 +158,11 @@ pub(super) fn check_here(
     prelude: bool,
 ) -> Result<Checked, FileDiagnostic> {
     let sources = Sources::new(files, prelude);
-    let decls = sources.desugar(prelude)?;
-    let typed =
-        infer_program(&builtins::environment(), &decls).map_err(|(_, d)| sources.locate(d))?;
-    Ok(Checked { decls: typed })
+    let typed = sources.typed(prelude)?;
+    Ok(Checked {
+        decls: typed,
+        thesis_file: prelude.then_some(1),
+    })
 }
 
 /// Type-checks and monomorphizes a program for running or compiling: its value is the last
@@ -132,9 +179,7 @@ pub(super) fn monomorphic_here(
     prelude: bool,
 ) -> Result<MonoProgram, FileDiagnostic> {
     let sources = Sources::new(files, prelude);
-    let decls = sources.desugar(prelude)?;
-    let typed =
-        infer_program(&builtins::environment(), &decls).map_err(|(_, d)| sources.locate(d))?;
+    let typed = sources.typed(prelude)?;
     let end =
         sources.bases.last().copied().unwrap_or(0) + sources.files.last().map_or(0, |f| f.1.len());
     let main = typed.iter().rev().find(|d| d.name == "main");

@@ -41,8 +41,16 @@ impl Program {
 /// Parses `files` (name, text) after the prelude, type-checks, monomorphizes and lowers them.
 /// Errors carry the name of the file they are in and a span relative to it.
 pub fn load_program(files: &[(String, String)]) -> Result<Program, FileDiagnostic> {
-    let mono = monomorphic_program(files, true)?;
-    let layout = source_layout(files, true);
+    load_program_with(files, true)
+}
+
+/// [`load_program`], with the prelude only when `prelude` is true (`--no-prelude`).
+pub fn load_program_with(
+    files: &[(String, String)],
+    prelude: bool,
+) -> Result<Program, FileDiagnostic> {
+    let mono = monomorphic_program(files, prelude)?;
+    let layout = source_layout(files, prelude);
     let main = super::stack::with_big_stack(|| OwnedTree(lower_program(&mono))).0;
     let main = main.map_err(|d| {
         let p = Program {

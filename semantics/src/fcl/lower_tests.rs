@@ -70,6 +70,7 @@ fn every_example_loads_into_closed_saturated_core_terms() {
         "fold.fcl",
         "matmul.fcl",
         "scan.fcl",
+        "blocks.fcl",
     ] {
         let p = load(&[example(name)]);
         assert!(

@@ -87,9 +87,9 @@ pub fn monomorphize(decls: &[TypedDecl], main: &TTerm) -> Result<MonoProgram, Di
         defs: Vec::new(),
         copies: 0,
     };
-    let mut env: Env = builtins::environment()
-        .into_iter()
-        .map(|(n, _)| (n, Binding::Builtin))
+    let mut env: Env = builtins::shared_environment()
+        .iter()
+        .map(|(n, _)| (n.clone(), Binding::Builtin))
         .collect();
     // The environment each declaration sees: the built-ins and the earlier declarations.
     let mut envs = Vec::with_capacity(decls.len());
@@ -121,6 +121,10 @@ pub fn monomorphize(decls: &[TypedDecl], main: &TTerm) -> Result<MonoProgram, Di
     }
     let bindings = groups.into_iter().rev().flatten().collect();
     Ok(MonoProgram { bindings, main })
+}
+
+fn unbound(x: &str, span: Span) -> Diagnostic {
+    Diagnostic::type_error(span, format!("Not in scope during monomorphization: `{x}`"))
 }
 
 fn has_vars(t: &Type) -> bool {
@@ -257,10 +261,12 @@ impl Mono {
                 match env.get(x) {
                     Some(Binding::Lambda) => MKind::Var(x.clone()),
                     Some(Binding::Def(id)) => MKind::Var(self.request(*id, &ty, lvls)),
-                    Some(Binding::Builtin) | None => {
-                        let name = builtins::canonical(x).unwrap_or("unit").to_string();
-                        MKind::Builtin(name, lvls)
-                    }
+                    Some(Binding::Builtin) => match builtins::canonical(x) {
+                        Some(name) => MKind::Builtin(name.to_string(), lvls),
+                        None => return Err(unbound(x, span)),
+                    },
+                    // Inference has resolved every name, so this is a front-end bug.
+                    None => return Err(unbound(x, span)),
                 }
             }
             TKind::Let {

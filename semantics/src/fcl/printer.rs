@@ -2,7 +2,7 @@
 //! to the same program (modulo spans): parentheses are added wherever precedence or the
 //! rightward reach of `fn`/`if`/`let` needs them.
 
-use super::syntax::{Decl, DeclKind, Expr, ExprKind, Level, Program, Scheme, Stmt, Type};
+use super::syntax::{Decl, DeclKind, Expr, ExprKind, Level, Program, Scheme, Stmt, Type, TypeKind};
 use pretty::RcDoc;
 
 type Doc = RcDoc<'static, ()>;
@@ -29,13 +29,12 @@ pub fn print_expr(e: &Expr) -> String {
 
 /// Renders a level as written in source (`thread`, `block`, `grid`, `1+l`).
 pub fn print_level(l: &Level) -> String {
-    match l {
-        Level::Zero => "thread".into(),
-        Level::Var(v) => v.clone(),
-        Level::Succ(inner) => match &**inner {
-            Level::Zero => "block".into(),
-            Level::Succ(z) if **z == Level::Zero => "grid".into(),
-            other => format!("1+{}", print_level(other)),
+    match &l.var {
+        Some(v) => format!("{}{v}", "1+".repeat(l.succs as usize)),
+        None => match l.succs {
+            0 => "thread".into(),
+            1 => "block".into(),
+            n => format!("{}grid", "1+".repeat(n as usize - 2)),
         },
     }
 }
@@ -111,14 +110,14 @@ fn scheme(s: &Scheme) -> Doc {
 
 /// `simple` asks for a simple type (the argument of `Program` or the left side of `->`).
 fn ty(t: &Type, simple: bool) -> Doc {
-    match t {
-        Type::Int => text("int"),
-        Type::Double => text("double"),
-        Type::Bool => text("bool"),
-        Type::Str => text("string"),
-        Type::Unit => text("unit"),
-        Type::Var(v) => text(format!("'{v}")),
-        Type::Fun(a, b) => {
+    match &t.kind {
+        TypeKind::Int => text("int"),
+        TypeKind::Double => text("double"),
+        TypeKind::Bool => text("bool"),
+        TypeKind::Str => text("string"),
+        TypeKind::Unit => text("unit"),
+        TypeKind::Var(v) => text(format!("'{v}")),
+        TypeKind::Fun(a, b) => {
             let d = ty(a, true).append(text(" -> ")).append(ty(b, false));
             if simple {
                 text("(").append(d).append(text(")"))
@@ -126,16 +125,18 @@ fn ty(t: &Type, simple: bool) -> Doc {
                 d
             }
         }
-        Type::Pair(a, b) => text("(")
+        TypeKind::Pair(a, b) => text("(")
             .append(ty(a, false))
             .append(text(", "))
             .append(ty(b, false))
             .append(text(")")),
-        Type::Pull(a) => text("[").append(ty(a, false)).append(text("]")),
-        Type::Push(a, l) => text("[")
+        TypeKind::Pull(a) => text("[").append(ty(a, false)).append(text("]")),
+        TypeKind::Push(a, l) => text("[")
             .append(ty(a, false))
             .append(text(format!("]<{}>", print_level(l)))),
-        Type::Program(l, a) => text(format!("Program <{}> ", print_level(l))).append(ty(a, true)),
+        TypeKind::Program(l, a) => {
+            text(format!("Program <{}> ", print_level(l))).append(ty(a, true))
+        }
     }
 }
 
@@ -255,12 +256,17 @@ fn expr(e: &Expr, ctx: Ctx) -> Doc {
             if let Some(s) = sig {
                 head = head.append(text(" : ")).append(scheme(s));
             }
+            // `let x = rhs in` on one line when it fits, the body below it.
+            let binding = head
+                .append(text(" ="))
+                .append(RcDoc::line().append(expr(rhs, Ctx::Top)).nest(2))
+                .append(RcDoc::line())
+                .append(text("in"))
+                .group();
             open(
                 ctx,
-                head.append(text(" ="))
-                    .append(RcDoc::line().append(expr(rhs, Ctx::Top)).nest(2))
+                binding
                     .append(RcDoc::line())
-                    .append(text("in "))
                     .append(expr(body, Ctx::Top))
                     .group(),
             )

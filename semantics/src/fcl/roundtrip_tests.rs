@@ -6,7 +6,9 @@ use super::load::{check_here, monomorphic_here, PRELUDE, PRELUDE_THESIS};
 use super::parser::parse_program;
 use super::printer::print_program;
 use super::stack::with_big_stack;
-use super::syntax::{BinOp, Decl, DeclKind, Expr, ExprKind, Level, Program, Scheme, Stmt, Type};
+use super::syntax::{
+    BinOp, Decl, DeclKind, Expr, ExprKind, Level, Program, Scheme, Stmt, Type, TypeKind,
+};
 use crate::Span;
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 
@@ -53,27 +55,32 @@ fn name(g: &mut Gen) -> String {
 
 fn level(g: &mut Gen, depth: usize) -> Level {
     match u8::arbitrary(g) % 4 {
-        0 => Level::Zero,
-        1 if depth > 0 => Level::Succ(Box::new(level(g, depth - 1))),
-        2 => Level::Var(pick(g, LEVEL_VARS).to_string()),
+        0 => Level::zero(),
+        1 if depth > 0 => level(g, depth - 1).succ(),
+        2 => Level::var(pick::<&str>(g, LEVEL_VARS)),
         _ => Level::grid(),
     }
 }
 
 fn ty(g: &mut Gen, depth: usize) -> Type {
     let leaf = depth == 0;
-    match u8::arbitrary(g) % if leaf { 6 } else { 11 } {
-        0 => Type::Int,
-        1 => Type::Double,
-        2 => Type::Bool,
-        3 => Type::Str,
-        4 => Type::Unit,
-        5 => Type::Var(pick(g, TY_VARS).to_string()),
-        6 => Type::Fun(Box::new(ty(g, depth - 1)), Box::new(ty(g, depth - 1))),
-        7 => Type::Pair(Box::new(ty(g, depth - 1)), Box::new(ty(g, depth - 1))),
-        8 => Type::Pull(Box::new(ty(g, depth - 1))),
-        9 => Type::Push(Box::new(ty(g, depth - 1)), level(g, 2)),
-        _ => Type::Program(level(g, 2), Box::new(ty(g, depth - 1))),
+    let sub = |g: &mut Gen| Box::new(ty(g, depth.saturating_sub(1)));
+    let kind = match u8::arbitrary(g) % if leaf { 6 } else { 11 } {
+        0 => TypeKind::Int,
+        1 => TypeKind::Double,
+        2 => TypeKind::Bool,
+        3 => TypeKind::Str,
+        4 => TypeKind::Unit,
+        5 => TypeKind::Var(pick(g, TY_VARS).to_string()),
+        6 => TypeKind::Fun(sub(g), sub(g)),
+        7 => TypeKind::Pair(sub(g), sub(g)),
+        8 => TypeKind::Pull(sub(g)),
+        9 => TypeKind::Push(sub(g), level(g, 2)),
+        _ => TypeKind::Program(level(g, 2), sub(g)),
+    };
+    Type {
+        kind,
+        span: Span::DUMMY,
     }
 }
 
@@ -228,14 +235,24 @@ fn print_then_parse_is_the_identity() {
         .quickcheck(roundtrips as fn(ArbProgram) -> bool);
 }
 
+/// The text of every `.fcl` file in `dir`.
+fn example_sources(dir: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).expect("examples/fcl exists") {
+        let path = e.expect("entry").path();
+        if path.extension().is_some_and(|x| x == "fcl") {
+            out.push(std::fs::read_to_string(path).expect("readable"));
+        }
+    }
+    assert!(out.len() >= 6, "the thesis examples are there");
+    out
+}
+
 #[test]
 fn the_prelude_and_examples_roundtrip() {
     let dir = format!("{}/../examples/fcl", env!("CARGO_MANIFEST_DIR"));
     let mut sources = vec![PRELUDE.to_string(), PRELUDE_THESIS.to_string()];
-    for e in std::fs::read_dir(&dir).expect("examples/fcl exists") {
-        let path = e.expect("entry").path();
-        sources.push(std::fs::read_to_string(path).expect("readable"));
-    }
+    sources.extend(example_sources(&dir));
     for src in sources {
         let mut p = parse_program(&src).expect("valid program");
         let mut q = parse_program(&print_program(&p)).expect("printed program parses");
@@ -334,9 +351,7 @@ fn mutate(rng: &mut Rng, src: &str) -> String {
 fn no_panic_on_twenty_thousand_random_inputs() {
     let dir = format!("{}/../examples/fcl", env!("CARGO_MANIFEST_DIR"));
     let mut seeds = vec![PRELUDE.to_string(), PRELUDE_THESIS.to_string()];
-    for e in std::fs::read_dir(&dir).expect("examples/fcl exists") {
-        seeds.push(std::fs::read_to_string(e.expect("entry").path()).expect("readable"));
-    }
+    seeds.extend(example_sources(&dir));
     // One worker thread with a big stack for the whole loop (the public entry points start one
     // per call).
     let (ok, err) = with_big_stack(|| fuzz_loop(&seeds));
@@ -362,7 +377,9 @@ fn fuzz_loop(seeds: &[String]) -> (usize, usize) {
         match check_here(&files, prelude) {
             Ok(_) => {
                 ok += 1;
-                let _ = monomorphic_here(&files, prelude);
+                if let Ok(m) = monomorphic_here(&files, prelude) {
+                    let _ = super::lower::lower_program(&m);
+                }
             }
             Err((_, d)) => {
                 err += 1;

@@ -3,31 +3,83 @@
 
 use crate::Span;
 
-/// A level as written (§2.3). `thread` is `Z`, `block` is `1+Z`, `grid` is `1+1+Z`.
+/// A level as written (§2.3): `succs` applications of `1+` to `Z` (`var` is `None`) or to a
+/// level variable. `thread` is `Z`, `block` is `1+Z`, `grid` is `1+1+Z`.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Level {
-    /// `Z` / `thread`.
-    Zero,
-    /// `1+l`.
-    Succ(Box<Level>),
-    /// A level variable by name.
-    Var(String),
+pub struct Level {
+    pub succs: u32,
+    pub var: Option<String>,
+    pub span: Span,
 }
 
 impl Level {
+    /// `Z` / `thread`.
+    pub fn zero() -> Level {
+        Level {
+            succs: 0,
+            var: None,
+            span: Span::DUMMY,
+        }
+    }
     /// `block`.
     pub fn block() -> Level {
-        Level::Succ(Box::new(Level::Zero))
+        Level {
+            succs: 1,
+            ..Level::zero()
+        }
     }
     /// `grid`.
     pub fn grid() -> Level {
-        Level::Succ(Box::new(Level::block()))
+        Level {
+            succs: 2,
+            ..Level::zero()
+        }
+    }
+    /// The level variable `name`.
+    pub fn var(name: &str) -> Level {
+        Level {
+            var: Some(name.to_string()),
+            ..Level::zero()
+        }
+    }
+    /// `1+self`.
+    pub fn succ(self) -> Level {
+        Level {
+            succs: self.succs + 1,
+            ..self
+        }
     }
 }
 
-/// A type as written in a signature or annotation (§2.4).
+/// A type as written in a signature or annotation (§2.4), with its span.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Type {
+pub struct Type {
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+impl Type {
+    /// Sets every span in this type to [`Span::DUMMY`].
+    pub fn erase_spans(&mut self) {
+        self.span = Span::DUMMY;
+        match &mut self.kind {
+            TypeKind::Fun(a, b) | TypeKind::Pair(a, b) => {
+                a.erase_spans();
+                b.erase_spans();
+            }
+            TypeKind::Pull(a) => a.erase_spans(),
+            TypeKind::Push(a, l) | TypeKind::Program(l, a) => {
+                l.span = Span::DUMMY;
+                a.erase_spans();
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The type forms of §2.4.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeKind {
     Int,
     Double,
     Bool,
@@ -194,6 +246,7 @@ impl Program {
             d.span = Span::DUMMY;
             if let Some((_, s)) = &mut d.sig {
                 s.span = Span::DUMMY;
+                s.ty.erase_spans();
             }
             d.body.erase_spans();
         }
@@ -211,8 +264,8 @@ impl Expr {
                 | ExprKind::Double(_)
                 | ExprKind::Bool(_)
                 | ExprKind::Str(_)
-                | ExprKind::Unit
-                | ExprKind::Var(..) => {}
+                | ExprKind::Unit => {}
+                ExprKind::Var(_, ls) => ls.iter_mut().for_each(|l| l.span = Span::DUMMY),
                 ExprKind::Pair(a, b) | ExprKind::App(a, b) | ExprKind::BinOp(_, a, b) => {
                     stack.push(a);
                     stack.push(b);
@@ -226,11 +279,13 @@ impl Expr {
                 ExprKind::Let { sig, rhs, body, .. } => {
                     if let Some(s) = sig {
                         s.span = Span::DUMMY;
+                        s.ty.erase_spans();
                     }
                     stack.push(rhs);
                     stack.push(body);
                 }
-                ExprKind::Do(_, stmts) => {
+                ExprKind::Do(l, stmts) => {
+                    l.span = Span::DUMMY;
                     for s in stmts {
                         match s {
                             Stmt::Bind(_, e) | Stmt::Expr(e) => stack.push(e),

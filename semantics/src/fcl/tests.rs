@@ -253,8 +253,11 @@ fn signatures_are_exact() {
         r.contains("Inferred type `forall 'a. 'a -> 'a` does not match signature type int -> int"),
         "{r}"
     );
-    let r = render_err(&one("sig f : 'a -> 'a\nfun f x = x\n"), false);
-    assert!(r.contains("Type variable not in scope: `'a`"), "{r}");
+    let r = render_err(&one("sig f : int -> 'a\nfun f x = x\n"), false);
+    assert!(
+        r.starts_with("t.fcl:1:16: type error: Type variable not in scope: `'a`"),
+        "{r}"
+    );
     listing(
         &one("sig h : forall 'a 'b. 'a -> 'b -> 'a\nfun h x y = x\n"),
         false,
@@ -275,6 +278,8 @@ fn push_array_of_non_base_type_is_a_kind_error() {
         r.contains("push array of a non-base type: `[[int]]<grid>`"),
         "{r}"
     );
+    // The first node whose type holds the push array: the `force<grid>` that consumes it.
+    assert!(r.starts_with("t.fcl:1:89: type error: Kind error"), "{r}");
 }
 
 #[test]
@@ -452,4 +457,75 @@ fn nesting_up_to_the_limit_goes_through_every_pass() {
         orig.erase_spans();
         assert_eq!(orig, again);
     }
+}
+
+#[test]
+fn level_variables_must_be_in_scope() {
+    let r = render_err(&one("fun f x = push<m> x\n"), false);
+    assert!(
+        r.starts_with("t.fcl:1:16: type error: Level variable not in scope: `m`"),
+        "{r}"
+    );
+    // A declaration's level parameters are not in scope in its signature.
+    let r = render_err(
+        &one("sig f : [int] -> [int]<l>\nfun f<l> x = push<l> x\n"),
+        false,
+    );
+    assert!(r.contains("Level variable not in scope: `l`"), "{r}");
+}
+
+#[test]
+fn exponentially_large_types_are_rejected_not_computed() {
+    // `dup` doubles the type at each application: 2^60 leaves.
+    let src = format!(
+        "fun dup x = (x, x)\nval big = {}1{}\n",
+        "dup (".repeat(60),
+        ")".repeat(60)
+    );
+    let r = render_err(&one(&src), false);
+    assert!(r.contains("types grow too large to infer"), "{r}");
+}
+
+/// The prelude's listing, exactly as spec/fcl.md §5 prints the original prelude's types.
+const PRELUDE_LISTING: &[&str] = &[
+        "id : forall 'a. 'a -> 'a",
+        "const : forall 'a 'b. 'b -> 'a -> 'b",
+        "concat : forall 'a <l3>. int -> [Program <l3> ['a]<l3>] -> Program <1+l3> ['a]<1+l3>",
+        "concatSeq : forall 'a <l6>. int -> [Program <l6> ['a]<l6>] -> Program <l6> ['a]<l6>",
+        "iota : int -> [int]",
+        "range : int -> int -> [int]",
+        "zipWith : forall 'a 'b 'c. ('a -> 'b -> 'c) -> ['a] -> ['b] -> ['c]",
+        "zipWithPush : forall 'a 'b 'c <l12>. ('a -> 'b -> 'c) -> ['a] -> ['b]<l12> -> ['c]<l12>",
+        "backpermute : forall 'a. int -> (int -> (int, int)) -> [['a]] -> ['a]",
+        "splitAt : forall 'a. int -> ['a] -> (['a], ['a])",
+        "halve : forall 'a. ['a] -> (['a], ['a])",
+        "evenOdds : forall 'a. ['a] -> (['a], ['a])",
+        "splitUp : forall 'a. int -> ['a] -> [['a]]",
+        "coalesce : forall 'a. int -> ['a] -> [['a]]",
+        "concatMap : forall 'a 'b <l23>. int -> ('b -> Program <l23> ['a]<l23>) -> ['b] -> Program <1+l23> ['a]<1+l23>",
+        "pushM : forall 'a <l27>. ['a] -> Program <l27> ['a]<l27>",
+        "forceM : forall 'a <l30>. Program <l30> ['a]<l30> -> Program <l30> ['a]",
+        "forcePull : forall 'a <l33>. ['a] -> Program <l33> ['a]",
+        "liftM : forall 'a 'b <l36>. ('a -> 'b) -> Program <l36> 'a -> Program <l36> 'b",
+        "take : forall 'a. int -> ['a] -> ['a]",
+        "drop : forall 'a. int -> ['a] -> ['a]",
+        "last : forall 'a. ['a] -> 'a",
+        "bit : int -> int",
+        "testBit : int -> int -> bool",
+        "foldl : forall 'a 'b. ('a -> 'b -> 'a) -> 'a -> ['b] -> ['a]<thread>",
+        "scanl1 : forall 'a. ('a -> 'a -> 'a) -> ['a] -> ['a]<thread>",
+        "scanl : forall 'a 'b. ('a -> 'b -> 'a) -> 'a -> ['b] -> ['a]<thread>",
+        "pad : forall 'a. int -> 'a -> ['a] -> ['a]",
+        "computeInSingleBlock : forall 'a. ['a] -> Program <grid> ['a]<grid>",
+];
+
+#[test]
+fn the_prelude_lists_exactly_the_original_types() {
+    let out = listing(&one("val x = 1\n"), true);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), PRELUDE_LISTING.len() + 1, "{out}");
+    for (ours, spec) in lines.iter().zip(PRELUDE_LISTING) {
+        assert_eq!(ours, spec);
+    }
+    assert_eq!(lines.last(), Some(&"x : int"));
 }
