@@ -113,6 +113,22 @@ fn step_limit_exits_4_and_step_prints_rules() {
 }
 
 #[test]
+fn oversized_array_exits_4() {
+    let src = "val main = do<grid>
+  { a <- forceAndPrint 1 (push<grid> (generate 2000000000 (fn i => i)))
+  ; return<grid> ()
+  }
+";
+    let out = tailfcl(&["run"], &[("huge.fcl", src)]);
+    assert_eq!(out.status.code(), Some(4));
+    assert!(
+        text(&out.stderr).contains("limit array-size"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn bad_machine_or_type_error_exits_2() {
     let out = tailfcl(&["run", "--machine", "0x4"], &[("m.fcl", SQUARES)]);
     assert_eq!(out.status.code(), Some(2));

@@ -163,6 +163,10 @@ fn outcome(out: &RunOutput, program: &Program, files: &[(String, String)]) -> Re
             eprintln!("error: step limit reached after {n} steps (--max-steps)");
             Err(Exit::Limit)
         }
+        Err(Failure::SizeLimit(e)) => {
+            eprintln!("{}: error: {e}", place(program, files, e.span));
+            Err(Exit::Limit)
+        }
         Err(Failure::Static(d)) => {
             eprintln!("{}: error: {}", place(program, files, d.span), d.message);
             Err(Exit::Static)

@@ -8,7 +8,7 @@ pub mod examples;
 use crate::trace::StepRecord;
 use semantics::fcl::core::Expr;
 use semantics::fcl::machine::{Machine, Schedule, Scheduler};
-use semantics::fcl::step::rules::RunError;
+use semantics::fcl::step::rules::{self, RunError};
 use semantics::fcl::step::term::resolve;
 use semantics::fcl::step::{Ctx, Outcome, Task};
 use semantics::fcl::value::{peak_cells, render_full, reset_peak_cells, Value};
@@ -59,6 +59,8 @@ pub enum Failure {
     Error(RunError),
     /// `max_steps` was reached (exit 4).
     StepLimit(u64),
+    /// An array would exceed the oracle's size limit (exit 4).
+    SizeLimit(RunError),
     /// The core term is not closed or is nested too deeply (exit 2).
     Static(Diagnostic),
 }
@@ -114,6 +116,7 @@ fn drive(
                     break Err(Failure::StepLimit(stats.steps));
                 }
                 match task.step(&mut ctx) {
+                    Err(e) if e.rule == rules::SIZE_LIMIT => break Err(Failure::SizeLimit(e)),
                     Err(e) => break Err(Failure::Error(e)),
                     Ok(Outcome::Done(v)) => break Ok(v),
                     Ok(Outcome::Fired(f)) => {

@@ -158,6 +158,7 @@ impl Task {
                     },
                     _ => Value::Int(0),
                 };
+                rules::check_size(n as i64, span)?;
                 ctx.alloc(n);
                 let buf = im::Vector::from(vec![zero; n]);
                 let g = Value::Internal(Rc::new(InternalFn::IndexedIdentity));

@@ -110,6 +110,7 @@ impl Task {
         span: Span,
         ctx: &mut Ctx,
     ) -> Result<Option<Fired>, RunError> {
+        rules::check_size(a.size(), span)?;
         let here = self.loc.level();
         let wrong_level = |rule, l: Level, loc: &Loc| {
             RunError::new(
@@ -267,13 +268,14 @@ impl Task {
         };
         let n = results.len() as i64;
         let out_len = k as i64 * n;
-        if out_len < 0 || out_len > i32::MAX as i64 {
+        if out_len < 0 {
             return Err(RunError::new(
                 rule,
                 span,
                 format!("size {k}·{n} out of range"),
             ));
         }
+        rules::check_size(out_len, span)?;
         let mut starts = Vec::with_capacity(results.len() + 1);
         let mut total = 0;
         starts.push(0);

@@ -85,6 +85,25 @@ pub const PRINT: Rule = rule("host", "print");
 pub const BENCHMARK: Rule = rule("host", "benchmark");
 pub const READ_INT_CSV: Rule = rule("host", "readIntCSV");
 pub const BLOCK_SIZE: Rule = rule("host", "#BlockSize");
+/// An array larger than [`MAX_CELLS`]: a size limit (exit 4), not an `err` of the program.
+pub const SIZE_LIMIT: Rule = rule("limit", "array-size");
+
+/// The most cells one materialised array may have (2^26, 1 GiB of values): the oracle stops with
+/// [`SIZE_LIMIT`] rather than exhaust memory.
+pub const MAX_CELLS: i64 = 1 << 26;
+
+/// Checks an array size against [`MAX_CELLS`].
+pub fn check_size(cells: i64, span: Span) -> Result<(), RunError> {
+    if cells > MAX_CELLS {
+        return Err(RunError::new(
+            SIZE_LIMIT,
+            span,
+            format!("an array of {cells} cells exceeds the limit of {MAX_CELLS}"),
+        ));
+    }
+    Ok(())
+}
+
 /// A term that is not a value where the rules need one (only ill-typed core terms get here).
 pub const STUCK: Rule = rule("stuck", "ill-typed");
 
