@@ -111,6 +111,10 @@ impl Task {
         ctx: &mut Ctx,
     ) -> Result<Option<Fired>, RunError> {
         rules::check_size(a.size(), span)?;
+        if let PushArr::Interleave { ps, .. } | PushArr::InterleaveSeq { ps, .. } = &*a {
+            // one part per sub-program, whatever k is
+            rules::check_size(ps.len() as i64, span)?;
+        }
         let here = self.loc.level();
         let wrong_level = |rule, l: Level, loc: &Loc| {
             RunError::new(

@@ -20,6 +20,8 @@ pub mod term;
 mod tests;
 #[cfg(test)]
 mod tests_host;
+#[cfg(test)]
+mod tests_random;
 
 use super::machine::{Loc, Scheduler};
 use super::value::{InternalFn, Pull, PushArr, Thunk, Value};
