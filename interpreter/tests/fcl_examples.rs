@@ -3,6 +3,7 @@
 //! of the shape, the final value of main's type, and cost falling with the machine for reverse.
 
 use interpreter::fcl::{check_schedules, run, Config};
+use semantics::fcl::core_type::type_of;
 use semantics::fcl::lower::{load_program, Program};
 use semantics::fcl::machine::Schedule;
 use semantics::fcl::value::has_type;
