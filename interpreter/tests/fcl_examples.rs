@@ -54,6 +54,8 @@ fn examples_agree_on_every_shape_and_schedule() {
             "{name}: result {value} is not a {}",
             p.ty
         );
+        // the lowered program is well typed, at main's type
+        assert_eq!(type_of(&p.main).as_ref(), Ok(&p.ty), "{name}");
         for machine in ["1x1", "4x32", "16x256", "3x5"] {
             for s in [
                 Schedule::InOrder,
