@@ -163,18 +163,20 @@ impl Task {
                     ParKind::Chunks { .. } => rules::FORCE_PAR,
                     ParKind::Programs { .. } => rules::INTERLEAVE_PAR,
                 };
-                let redex = if ctx.trace {
-                    par.describe()
-                } else {
-                    String::new()
-                };
-                let notes: Vec<String> = parts
-                    .iter()
-                    .take(4)
-                    .map(|f| format!("{}: {}", f.loc, f.rule))
-                    .collect();
-                let more = if parts.len() > 4 { "; …" } else { "" };
-                let result = format!("{}{more}", notes.join("; "));
+                // the printed side only when tracing: this runs once per group step
+                let trace = ctx.trace.then(|| {
+                    let notes: Vec<String> = parts
+                        .iter()
+                        .take(4)
+                        .map(|f| format!("{}: {}", f.loc, f.rule))
+                        .collect();
+                    let more = if parts.len() > 4 { "; …" } else { "" };
+                    Box::new(super::StepTrace {
+                        redex: par.describe(),
+                        result: format!("{}{more}", notes.join("; ")),
+                        parts,
+                    })
+                });
                 self.control = Control::Par(par);
                 return Ok(Fired {
                     rule,
@@ -182,13 +184,7 @@ impl Task {
                     work,
                     firings,
                     loc: self.loc.clone(),
-                    trace: ctx.trace.then(|| {
-                        Box::new(super::StepTrace {
-                            redex,
-                            result,
-                            parts,
-                        })
-                    }),
+                    trace,
                 });
             }
         }
