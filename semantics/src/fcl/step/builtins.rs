@@ -96,11 +96,13 @@ impl Task {
             }
             // (5.62) return<l> v → Program<l> v
             Builtin::Return(l) => {
+                self.check_level(rules::RETURN, l, span)?;
                 ret(self, Value::Program(l, Rc::new(arg(0))));
                 (rules::RETURN, 0)
             }
             // (5.63) bind<l> (Program<l> v) f → f v
-            Builtin::Bind(_) => {
+            Builtin::Bind(l) => {
+                self.check_level(rules::BIND, l, span)?;
                 let p = arg(0);
                 let f = arg(1);
                 let Value::Program(_, v) = p else {
@@ -300,6 +302,20 @@ impl Task {
                 (rules::BLOCK_SIZE, 0)
             }
         }))
+    }
+}
+
+impl Task {
+    /// The premise `loc ▷ l` of 5.62/5.63: a level-l program runs only where l is respected.
+    fn check_level(&self, rule: Rule, l: Level, span: Span) -> Result<(), RunError> {
+        if self.loc.respects(l) {
+            return Ok(());
+        }
+        Err(RunError::new(
+            rule,
+            span,
+            format!("location {} does not respect level {l}", self.loc),
+        ))
     }
 }
 

@@ -211,6 +211,12 @@ fn return_bind_push_5_57_5_62_5_63() {
     assert!(r.fired("5.62 return", 0) && r.fired("5.63 bind", 0));
     let r = thread(push(T, iota(2)));
     assert!(r.fired("5.57 push", 0));
+    // the premise loc ▷ l: a block program cannot run at a thread
+    let r = thread(ret(B, int(1)));
+    assert_eq!(r.err().rule.to_string(), "5.62 return");
+    assert!(r.err().reason.contains("does not respect level block"));
+    let r = thread(bind(B, ret(T, int(1)), fn_int("x", ret(T, var("x")))));
+    assert_eq!(r.err().rule.number, "5.63");
 }
 
 #[test]
