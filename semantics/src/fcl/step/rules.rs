@@ -135,6 +135,29 @@ impl RunError {
     }
 }
 
+impl RunError {
+    /// A stable kebab-case name of the kind of error, for `NAME.expected-error` files
+    /// (DESIGN.md, conformance tests): `index-out-of-bounds`, `division-by-zero`, `race`, `hole`,
+    /// `destination-out-of-range`, `level-mismatch`, `print-count-out-of-range`, `non-scalar-element`,
+    /// `io-error`, `size-limit`, `ill-typed`.
+    pub fn kind(&self) -> &'static str {
+        let r = self.reason.as_str();
+        match self.rule.number {
+            _ if r.contains("does not respect level") => "level-mismatch",
+            "5.61" | "5.79" => "index-out-of-bounds",
+            "5.72" | "5.73" if r.starts_with("division by zero") => "division-by-zero",
+            "5.86" if r.starts_with("race") => "race",
+            "5.86" if r.starts_with("hole") => "hole",
+            "5.85" | "5.84" | "5.84s" => "destination-out-of-range",
+            "5.82" => "non-scalar-element",
+            "host" if self.rule == PRINT => "print-count-out-of-range",
+            "host" if self.rule == READ_INT_CSV => "io-error",
+            "limit" => "size-limit",
+            _ => "ill-typed",
+        }
+    }
+}
+
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.rule, self.reason)

@@ -159,6 +159,7 @@ fn map_generate_length_index_5_53_5_58_5_59_5_60() {
 fn index_out_of_range_5_61() {
     let r = thread(index(iota(4), int(4)));
     assert_eq!(r.err().rule.to_string(), "5.61 index");
+    assert_eq!(r.err().kind(), "index-out-of-bounds");
     assert!(r.err().reason.contains("index 4 outside [0, 4)"));
     assert_eq!(thread(index(iota(4), int(-1))).err().rule.number, "5.61");
 }
@@ -187,6 +188,7 @@ fn scalars_5_72_5_73_and_errors() {
     let r = thread(op(DivI, vec![int(1), int(0)]));
     assert_eq!(r.err().rule.to_string(), "5.72 divi");
     assert!(r.err().reason.contains("division by zero"));
+    assert_eq!(r.err().kind(), "division-by-zero");
 }
 
 #[test]
@@ -310,6 +312,7 @@ fn interleave_race_and_hole_are_reported() {
     let r = block(force_program(B, interleave_thread(2, 2, int(0))));
     assert_eq!(r.err().rule.number, "5.86");
     assert!(r.err().reason.contains("race: index 0"), "{}", r.err());
+    assert_eq!(r.err().kind(), "race");
     // b·2 + j·0 leaves odd indices unwritten... and races; use a sub-size smaller than k instead
     let short = interleave(
         T,
@@ -319,6 +322,7 @@ fn interleave_race_and_hole_are_reported() {
     );
     let r = block(force_program(B, short));
     assert!(r.err().reason.contains("hole: index 2 of 6"), "{}", r.err());
+    assert_eq!(r.err().kind(), "hole");
     // a destination outside [0, k·n): 5.85
     let r = block(force_program(B, interleave_thread(2, 2, int(9))));
     assert_eq!(r.err().rule.to_string(), "5.85 permute");
