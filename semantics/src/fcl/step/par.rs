@@ -165,12 +165,15 @@ impl Task {
                 };
                 // the printed side only when tracing: this runs once per group step
                 let trace = ctx.trace.then(|| {
-                    let notes: Vec<String> = parts
+                    // the leaf steps underneath, where the work happened
+                    let mut leaves = Vec::new();
+                    leaf_steps(&parts, &mut leaves);
+                    let notes: Vec<String> = leaves
                         .iter()
                         .take(4)
                         .map(|f| format!("{}: {}", f.loc, f.rule))
                         .collect();
-                    let more = if parts.len() > 4 { "; …" } else { "" };
+                    let more = if leaves.len() > 4 { "; …" } else { "" };
                     Box::new(super::StepTrace {
                         redex: par.describe(),
                         result: format!("{}{more}", notes.join("; ")),
@@ -207,6 +210,16 @@ impl Task {
             ParKind::Programs { k, f, .. } => {
                 self.scatter_step(false, par.level, k, &f, results, par.span, ctx)
             }
+        }
+    }
+}
+
+/// The leaf steps (those without parts) under `parts`, in order.
+fn leaf_steps<'a>(parts: &'a [Fired], out: &mut Vec<&'a Fired>) {
+    for f in parts {
+        match f.trace.as_ref().filter(|t| !t.parts.is_empty()) {
+            Some(t) => leaf_steps(&t.parts, out),
+            None => out.push(f),
         }
     }
 }
