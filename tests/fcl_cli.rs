@@ -33,7 +33,10 @@ const SQUARES: &str = "val main = do<grid>
 
 #[test]
 fn run_prints_only_what_the_program_prints() {
-    let out = tailfcl(&["run", "--machine", "4x32"], &[("squares.fcl", SQUARES)]);
+    let out = tailfcl(
+        &["run", "--machine", "4x32", "--check-types"],
+        &[("squares.fcl", SQUARES)],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "[0,1,4,9]\n[0.00000,0.50000]\n");
 }

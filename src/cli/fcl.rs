@@ -3,8 +3,10 @@
 use super::{read_source, CheckArgs, Exit, RunArgs, StepArgs};
 use interpreter::fcl::{self as oracle, Config, Failure, RunOutput};
 use interpreter::{TraceFormat, TraceWriter};
+use semantics::fcl::core_type::type_of;
 use semantics::fcl::load;
 use semantics::fcl::lower::{load_program, Program};
+use semantics::fcl::value::has_type;
 use semantics::span::line_col;
 use semantics::Span;
 
@@ -41,11 +43,23 @@ pub fn check(a: &CheckArgs) -> Result<Exit, Exit> {
 pub fn run(a: &RunArgs) -> Result<Exit, Exit> {
     let (files, program) = load(a)?;
     let cfg = config(a)?;
+    if a.check_types {
+        check_core_type(&program)?;
+    }
     let out = oracle::run(&program.main, &cfg);
     print!("{}", out.stdout);
     eprint!("{}", out.stderr);
     if a.stats {
         print_stats(&out, &cfg);
+    }
+    if let (true, Ok(v)) = (a.check_types, &out.result) {
+        if !has_type(v, &program.ty) {
+            eprintln!(
+                "internal error: main's value {v} does not have main's type {}",
+                program.ty
+            );
+            return Err(Exit::Internal);
+        }
     }
     if let Some(k) = a.check_schedules {
         let diffs = oracle::check_schedules(&program.main, &cfg, k);
@@ -100,6 +114,27 @@ pub fn step(a: &StepArgs) -> Result<Exit, Exit> {
         // stopping at --limit is what was asked for, not a limit hit
         (Err(Failure::StepLimit(n)), Some(l)) if *n == l => Ok(Exit::Ok),
         _ => outcome(&out, &program, &files),
+    }
+}
+
+/// The lowered program must have main's type (a front-end bug otherwise).
+fn check_core_type(program: &Program) -> Result<(), Exit> {
+    match type_of(&program.main) {
+        Ok(t) if t == program.ty => Ok(()),
+        Ok(t) => {
+            eprintln!(
+                "internal error: the lowered program has type {t}, main has {}",
+                program.ty
+            );
+            Err(Exit::Internal)
+        }
+        Err(d) => {
+            eprintln!(
+                "internal error: the lowered program is ill typed: {}",
+                d.message
+            );
+            Err(Exit::Internal)
+        }
     }
 }
 
