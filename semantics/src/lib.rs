@@ -6,3 +6,4 @@ pub mod span;
 
 pub use diagnostic::{Diagnostic, Phase};
 pub use span::Span;
+pub mod tail;
