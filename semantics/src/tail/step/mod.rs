@@ -1,1 +1,17 @@
-//! placeholder
+//! The small-step relation of TAIL's store semantics (thesis §3.1.3 and §3.1.5, rules
+//! 3.27–3.60, with the operator meanings of spec §5): configurations, evaluation contexts, and
+//! [`Machine::step`], which takes exactly one rule step.
+
+pub mod compile;
+mod fire;
+mod iterate;
+pub mod machine;
+pub mod rules;
+pub mod show;
+pub mod term;
+#[cfg(test)]
+mod tests;
+
+pub use machine::{Machine, StepError, StepInfo, Stepped, TraceInfo};
+pub use rules::Rule;
+pub use term::{Program, Value};
