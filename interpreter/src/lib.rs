@@ -1,5 +1,6 @@
 //! The oracle: drives the TAIL and FCL small-step rules — run, step and trace, costs, limits.
 
+pub mod tail;
 pub mod trace;
 
 pub use trace::{StepRecord, TraceFormat, TraceWriter};

@@ -239,7 +239,10 @@ mod tests {
             elems: Elems::empty(crate::tail::value::BaseType::Int),
         };
         assert_eq!(array_text(&e), "[0,3]()");
-        assert_eq!(array_text(&Array::scalar(Scalar::Double(210.0))), "[](210.0)");
+        assert_eq!(
+            array_text(&Array::scalar(Scalar::Double(210.0))),
+            "[](210.0)"
+        );
         let c = Array {
             shape: vec![2, 2],
             elems: Elems::Char(Buf::from_vec(vec![b'a', b'\n', b'"', b'\\'])),

@@ -281,10 +281,7 @@ pub fn product(shape: &[usize]) -> Option<usize> {
 
 /// `fromIdx_δ ⟨i⃗⟩` (thesis §3.1.3): the row-major flat index of a 0-based multi-index.
 pub fn from_idx(shape: &[usize], idx: &[usize]) -> usize {
-    shape
-        .iter()
-        .zip(idx)
-        .fold(0, |acc, (&n, &i)| acc * n + i)
+    shape.iter().zip(idx).fold(0, |acc, (&n, &i)| acc * n + i)
 }
 
 /// `toIdx_δ i` (thesis §3.1.3): the 0-based multi-index of flat index `i`.

@@ -86,8 +86,8 @@ fn printed(p: Prim, a: &Array, want: BaseType, text: String) -> Res<Applied> {
 
 /// Applies scalar operator `p` to scalar arguments (3.32, 3.33 and their analogues).
 pub fn scalar_op(p: Prim, xs: &[Scalar]) -> Res<Scalar> {
-    use Scalar::{Bool as B, Char as C, Complex as X, Double as D, Int as I};
     use Prim as P;
+    use Scalar::{Bool as B, Char as C, Complex as X, Double as D, Int as I};
     Ok(match (p, xs) {
         (P::Addi, [I(x), I(y)]) => I(sc::addi(*x, *y)?),
         (P::Subi, [I(x), I(y)]) => I(sc::subi(*x, *y)?),
@@ -170,7 +170,11 @@ pub fn scalar_op(p: Prim, xs: &[Scalar]) -> Res<Scalar> {
         (P::D2x, [D(x)]) => X((*x, 0.0)),
         _ => {
             let tys: Vec<&str> = xs.iter().map(|x| x.base_type().name()).collect();
-            return Err(format!("{} cannot be applied to {}", p.name(), tys.join(", ")));
+            return Err(format!(
+                "{} cannot be applied to {}",
+                p.name(),
+                tys.join(", ")
+            ));
         }
     })
 }
@@ -328,7 +332,13 @@ pub fn scalar_result_type(p: Prim) -> Option<BaseType> {
         1 => &[Scalar::Int(1)],
         _ => &[Scalar::Int(1), Scalar::Int(1)],
     };
-    for ty in [BaseType::Int, BaseType::Double, BaseType::Bool, BaseType::Char, BaseType::Complex] {
+    for ty in [
+        BaseType::Int,
+        BaseType::Double,
+        BaseType::Bool,
+        BaseType::Char,
+        BaseType::Complex,
+    ] {
         let x = Scalar::fill(ty);
         let xs: Vec<Scalar> = probe.iter().map(|_| x).collect();
         if let Ok(r) = scalar_op(p, &xs) {
@@ -362,7 +372,10 @@ mod tests {
         assert_eq!(run(Prim::Addi, &[i(1), i(2)]).unwrap(), "[](3)");
         assert!(run(Prim::Addi, &[Array::int_vec(vec![1]), i(2)]).is_err());
         assert!(run(Prim::Addd, &[i(1), i(2)]).is_err());
-        assert_eq!(run(Prim::Negx, &[Array::scalar(Scalar::Complex((0.0, 0.0)))]).unwrap(), "[](0.0j0.0)");
+        assert_eq!(
+            run(Prim::Negx, &[Array::scalar(Scalar::Complex((0.0, 0.0)))]).unwrap(),
+            "[](0.0j0.0)"
+        );
     }
 
     #[test]

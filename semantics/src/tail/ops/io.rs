@@ -84,7 +84,12 @@ fn parse_double(t: &str) -> Res<f64> {
             exp = format!("e{}{ed}", if eneg { "-" } else { "" });
         }
     }
-    let text = format!("{}{}{}", if neg { "-" } else { "" }, mantissa.trim_end_matches('.'), exp);
+    let text = format!(
+        "{}{}{}",
+        if neg { "-" } else { "" },
+        mantissa.trim_end_matches('.'),
+        exp
+    );
     let text = if text.starts_with('.') || text.starts_with("-.") {
         text.replacen('.', "0.", 1)
     } else {
@@ -180,7 +185,10 @@ mod tests {
         std::fs::write(&ints, "x").unwrap();
         assert!(read_int_vec_file(ints.to_str().unwrap()).is_err());
         std::fs::write(&ints, "ab\nc").unwrap();
-        assert_eq!(array_text(&read_file(ints.to_str().unwrap()).unwrap()), "[4](a,b,\\n,c)");
+        assert_eq!(
+            array_text(&read_file(ints.to_str().unwrap()).unwrap()),
+            "[4](a,b,\\n,c)"
+        );
         assert!(read_file(dir.join("missing").to_str().unwrap()).is_err());
         std::fs::remove_dir_all(&dir).ok();
     }

@@ -7,7 +7,11 @@ use crate::tail::value::{from_idx, product, Array, Elems, Scalar};
 
 fn vector_pair(op: &str, a: &Array, b: &Array) -> Res<usize> {
     if a.rank() != 1 || b.rank() != 1 {
-        return Err(format!("{op} works on vectors only (ranks {} and {})", a.rank(), b.rank()));
+        return Err(format!(
+            "{op} works on vectors only (ranks {} and {})",
+            a.rank(),
+            b.rank()
+        ));
     }
     if a.size() != b.size() {
         return Err(format!("{op} of lengths {} and {}", a.size(), b.size()));
@@ -105,7 +109,9 @@ pub fn grade(a: &Array, down: bool) -> Res<Array> {
             std::cmp::Ordering::Equal
         }
     });
-    Ok(Array::int_vec(perm.into_iter().map(|i| i as i32 + 1).collect()))
+    Ok(Array::int_vec(
+        perm.into_iter().map(|i| i as i32 + 1).collect(),
+    ))
 }
 
 /// (3.57)/(3.58) `idxassign(is, a, v)` (thesis `update(a, is, v)`): the flat position of the
@@ -170,26 +176,45 @@ mod tests {
         let r = compress(&bv(&[true, false, true]), &iv(&[1, 2, 3])).unwrap();
         assert_eq!(array_text(&r), "[2](1,3)");
         assert!(compress(&bv(&[true, false]), &iv(&[1, 2, 3])).is_err());
-        assert_eq!(array_text(&replicate(&iv(&[2, 0, 1]), &iv(&[7, 8, 9])).unwrap()), "[3](7,7,9)");
-        assert_eq!(array_text(&replicate(&iv(&[-2, 1]), &iv(&[7, 8])).unwrap()), "[3](0,0,8)");
+        assert_eq!(
+            array_text(&replicate(&iv(&[2, 0, 1]), &iv(&[7, 8, 9])).unwrap()),
+            "[3](7,7,9)"
+        );
+        assert_eq!(
+            array_text(&replicate(&iv(&[-2, 1]), &iv(&[7, 8])).unwrap()),
+            "[3](0,0,8)"
+        );
     }
 
     #[test]
     fn idx_s_slices() {
         let m = super::super::shape::reshape(&[2, 3], &iv(&[1, 2, 3, 4, 5, 6])).unwrap();
-        assert_eq!(array_text(&idx_s(1, 2, &iv(&[10, 20, 30])).unwrap()), "[](20)");
+        assert_eq!(
+            array_text(&idx_s(1, 2, &iv(&[10, 20, 30])).unwrap()),
+            "[](20)"
+        );
         assert_eq!(array_text(&idx_s(1, 2, &m).unwrap()), "[3](4,5,6)");
         assert_eq!(array_text(&idx_s(2, 3, &m).unwrap()), "[2](3,6)");
-        let c = super::super::shape::reshape(&[2, 3, 2], &super::super::shape::iota(12).unwrap()).unwrap();
-        assert_eq!(crate::tail::print_value::flat_text(&idx_s(3, 1, &c).unwrap()), "[2,3](1,3,5,7,9,11)");
+        let c = super::super::shape::reshape(&[2, 3, 2], &super::super::shape::iota(12).unwrap())
+            .unwrap();
+        assert_eq!(
+            crate::tail::print_value::flat_text(&idx_s(3, 1, &c).unwrap()),
+            "[2,3](1,3,5,7,9,11)"
+        );
         assert!(idx_s(1, 4, &iv(&[10, 20, 30])).is_err());
         assert!(idx_s(2, 1, &iv(&[10])).is_err());
     }
 
     #[test]
     fn grades_are_stable() {
-        assert_eq!(array_text(&grade(&iv(&[3, 1, 2, 1]), false).unwrap()), "[4](2,4,3,1)");
-        assert_eq!(array_text(&grade(&iv(&[3, 1, 2, 1, 3]), true).unwrap()), "[5](1,5,3,2,4)");
+        assert_eq!(
+            array_text(&grade(&iv(&[3, 1, 2, 1]), false).unwrap()),
+            "[4](2,4,3,1)"
+        );
+        assert_eq!(
+            array_text(&grade(&iv(&[3, 1, 2, 1, 3]), true).unwrap()),
+            "[5](1,5,3,2,4)"
+        );
         let cx = Array::scalar(Scalar::Complex((1.0, 0.0)));
         assert!(grade(&super::super::shape::rav(&cx), false).is_err());
     }

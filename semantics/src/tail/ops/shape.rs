@@ -11,7 +11,10 @@ pub fn ints(a: &Array) -> Res<Vec<i64>> {
     match &a.elems {
         Elems::Int(b) => Ok(b.as_slice().iter().map(|&x| x as i64).collect()),
         Elems::Bool(b) => Ok(b.as_slice().iter().map(|&x| x as i64).collect()),
-        e => Err(format!("expected int elements, found {}", e.base_type().name())),
+        e => Err(format!(
+            "expected int elements, found {}",
+            e.base_type().name()
+        )),
     }
 }
 
@@ -152,11 +155,17 @@ pub fn cat(a: &Array, b: &Array) -> Res<Array> {
     let rows = product(&a.shape[..r - 1]).unwrap_or(0);
     let mut shape = a.shape.clone();
     shape[r - 1] = ma + mb;
-    Ok(with_shape(shape, cat_elems(&a.elems, &b.elems, rows, ma, mb)))
+    Ok(with_shape(
+        shape,
+        cat_elems(&a.elems, &b.elems, rows, ma, mb),
+    ))
 }
 
 fn join(s: &[usize]) -> String {
-    s.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(",")
+    s.iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Row-wise concatenation of `rows` rows of `ma` and `mb` elements (same element type).
@@ -184,11 +193,7 @@ fn cat_elems(a: &Elems, b: &Elems, rows: usize, ma: usize, mb: usize) -> Elems {
 /// Gives `x` (rank r−1) a trailing axis of length 1, as `cons`/`snoc` do.
 fn as_column(x: &Array, a: &Array, op: &str) -> Res<Array> {
     if a.rank() == 0 || x.rank() + 1 != a.rank() {
-        return Err(format!(
-            "{op} of ranks {} and {}",
-            x.rank(),
-            a.rank()
-        ));
+        return Err(format!("{op} of ranks {} and {}", x.rank(), a.rank()));
     }
     let mut shape = x.shape.clone();
     shape.push(1);
@@ -207,7 +212,11 @@ pub fn snoc(a: &Array, x: &Array) -> Res<Array> {
 
 /// (3.45)/(3.46) `first(a)`: the first element, or the fill φ when a is empty.
 pub fn first(a: &Array) -> Array {
-    Array::scalar(if a.size() > 0 { a.elems.get(0) } else { a.fill() })
+    Array::scalar(if a.size() > 0 {
+        a.elems.get(0)
+    } else {
+        a.fill()
+    })
 }
 
 /// Floored `n mod m` in `[0, m)`.
@@ -301,7 +310,13 @@ pub fn transp2(p: &[i64], a: &Array) -> Res<Array> {
     let mut perm = Vec::with_capacity(r);
     for &x in p {
         if x < 1 || x as usize > r || seen[x as usize - 1] {
-            return Err(format!("transp2: [{}] is not a permutation of 1..{r}", p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")));
+            return Err(format!(
+                "transp2: [{}] is not a permutation of 1..{r}",
+                p.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ));
         }
         seen[x as usize - 1] = true;
         perm.push(x as usize - 1);
@@ -355,18 +370,30 @@ mod tests {
             flat(&take(3, &Array::scalar(Scalar::Double(7.5))).unwrap()),
             "[3](7.5,0.0,0.0)"
         );
-        assert_eq!(flat(&take(-3, &m(&[2, 2], &[1, 2, 3, 4])).unwrap()), "[3,2](0,0,1,2,3,4)");
-        assert_eq!(flat(&take(-1, &m(&[2, 3], &[1, 2, 3, 4, 5, 6])).unwrap()), "[1,3](4,5,6)");
+        assert_eq!(
+            flat(&take(-3, &m(&[2, 2], &[1, 2, 3, 4])).unwrap()),
+            "[3,2](0,0,1,2,3,4)"
+        );
+        assert_eq!(
+            flat(&take(-1, &m(&[2, 3], &[1, 2, 3, 4, 5, 6])).unwrap()),
+            "[1,3](4,5,6)"
+        );
         assert_eq!(flat(&drop(1, &v)), "[3](2,3,4)");
         assert_eq!(flat(&drop(-1, &v)), "[3](1,2,3)");
         assert_eq!(flat(&drop(5, &v)), "[0]()");
-        assert_eq!(flat(&drop(1, &m(&[3, 2], &[1, 2, 3, 4, 5, 6]))), "[2,2](3,4,5,6)");
+        assert_eq!(
+            flat(&drop(1, &m(&[3, 2], &[1, 2, 3, 4, 5, 6]))),
+            "[2,2](3,4,5,6)"
+        );
         assert_eq!(flat(&drop(-1, &Array::scalar(Scalar::Int(5)))), "[](5)");
     }
 
     #[test]
     fn cat_cons_snoc_first() {
-        assert_eq!(flat(&cat(&iv(&[1, 2]), &iv(&[3, 4, 5])).unwrap()), "[5](1,2,3,4,5)");
+        assert_eq!(
+            flat(&cat(&iv(&[1, 2]), &iv(&[3, 4, 5])).unwrap()),
+            "[5](1,2,3,4,5)"
+        );
         assert_eq!(
             flat(&cat(&m(&[2, 2], &[1, 2, 3, 4]), &m(&[2, 1], &[8, 9])).unwrap()),
             "[2,3](1,2,8,3,4,9)"
@@ -374,7 +401,10 @@ mod tests {
         assert!(cat(&m(&[2, 2], &[1]), &m(&[3, 1], &[1])).is_err());
         let one = Array::scalar(Scalar::Int(1));
         assert_eq!(flat(&cat(&one, &one).unwrap()), "[2](1,1)");
-        assert_eq!(flat(&cons(&Array::scalar(Scalar::Int(0)), &iv(&[1, 2])).unwrap()), "[3](0,1,2)");
+        assert_eq!(
+            flat(&cons(&Array::scalar(Scalar::Int(0)), &iv(&[1, 2])).unwrap()),
+            "[3](0,1,2)"
+        );
         assert_eq!(
             flat(&cons(&iv(&[0, 0]), &m(&[2, 2], &[1, 2, 3, 4])).unwrap()),
             "[2,3](0,1,2,0,3,4)"
@@ -415,6 +445,9 @@ mod tests {
         );
         assert!(transp2(&[1, 1], &m23).is_err());
         assert!(transp2(&[1], &m23).is_err());
-        assert_eq!(array_text(&transp2(&[2, 1], &m23).unwrap()), array_text(&transp(&m23)));
+        assert_eq!(
+            array_text(&transp2(&[2, 1], &m23).unwrap()),
+            array_text(&transp(&m23))
+        );
     }
 }

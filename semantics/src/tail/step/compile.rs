@@ -176,7 +176,11 @@ impl Compiler {
                 if args.len() != prim.arity() {
                     return err(
                         *s,
-                        format!("{name} takes {} arguments, not {}", prim.arity(), args.len()),
+                        format!(
+                            "{name} takes {} arguments, not {}",
+                            prim.arity(),
+                            args.len()
+                        ),
                     );
                 }
                 let args = args
@@ -195,7 +199,8 @@ impl Compiler {
                 let Some(prim) = Prim::from_name(name) else {
                     return err(*s, format!("unknown operator {name}"));
                 };
-                let params: Vec<String> = (0..prim.arity()).map(|k| format!("{name}_{k}")).collect();
+                let params: Vec<String> =
+                    (0..prim.arity()).map(|k| format!("{name}_{k}")).collect();
                 let mut body = Surface::Op(
                     name.clone(),
                     params.iter().map(|p| Surface::Var(p.clone(), *s)).collect(),
@@ -207,14 +212,20 @@ impl Compiler {
                 self.expr(&body)
             }
             Surface::Vector(es, s) => {
-                let elems = es.iter().map(|a| self.expr(a)).collect::<Result<Vec<_>, _>>()?;
+                let elems = es
+                    .iter()
+                    .map(|a| self.expr(a))
+                    .collect::<Result<Vec<_>, _>>()?;
                 Ok(self.push(Node::Vector {
                     elems: elems.into(),
                     span: *s,
                 }))
             }
             Surface::Tuple(es, s) => {
-                let elems = es.iter().map(|a| self.expr(a)).collect::<Result<Vec<_>, _>>()?;
+                let elems = es
+                    .iter()
+                    .map(|a| self.expr(a))
+                    .collect::<Result<Vec<_>, _>>()?;
                 Ok(self.push(Node::Tuple {
                     elems: elems.into(),
                     span: *s,

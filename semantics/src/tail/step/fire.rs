@@ -33,7 +33,10 @@ impl Machine {
             Prim::Idxassign => self.fire_update(id, name, &vals),
             // (3.66) replicate(e, l_c, l_a): the first argument stays unevaluated.
             Prim::Replicate => {
-                let (Some(c), Some(a)) = (vals.first().and_then(Value::loc), vals.get(1).and_then(Value::loc)) else {
+                let (Some(c), Some(a)) = (
+                    vals.first().and_then(Value::loc),
+                    vals.get(1).and_then(Value::loc),
+                ) else {
                     return self.stuck(id, "replicate needs two arrays");
                 };
                 let r = select::replicate(&c.get(), &a.get());
@@ -47,7 +50,13 @@ impl Machine {
     }
 
     /// A first-order operator: read `s(l⃗)`, compute the meaning, store the result.
-    fn fire_first_order(&mut self, id: NodeId, prim: Prim, name: &'static str, vals: &[Value]) -> Stepped {
+    fn fire_first_order(
+        &mut self,
+        id: NodeId,
+        prim: Prim,
+        name: &'static str,
+        vals: &[Value],
+    ) -> Stepped {
         let mut locs = Vec::with_capacity(vals.len());
         for v in vals {
             match v {

@@ -70,7 +70,13 @@ fn ceil_log2(m: usize) -> u64 {
 
 impl Machine {
     /// The first step of a higher-order redex `op(v_f, v⃗)`.
-    pub(super) fn start_iter(&mut self, id: NodeId, prim: Prim, name: &'static str, vals: Vec<Value>) -> Stepped {
+    pub(super) fn start_iter(
+        &mut self,
+        id: NodeId,
+        prim: Prim,
+        name: &'static str,
+        vals: Vec<Value>,
+    ) -> Stepped {
         let rule = Rule::for_op(prim, name);
         let Some(Value::Closure(f)) = vals.first().cloned() else {
             return self.stuck(id, &format!("{name} needs a function argument"));
@@ -78,14 +84,22 @@ impl Machine {
         match prim {
             // (3.59)/(3.60) power, and powerScl/bench which step alike.
             Prim::Power | Prim::PowerScl | Prim::Bench => {
-                let n = match vals.get(1).and_then(Value::loc).map(|l| int_scalar(&l.get())) {
+                let n = match vals
+                    .get(1)
+                    .and_then(Value::loc)
+                    .map(|l| int_scalar(&l.get()))
+                {
                     Some(Ok(n)) => n,
                     _ => return self.stuck(id, "power count is not an int"),
                 };
                 let x = vals[2].clone();
                 if n < 0 {
                     // apltail: a negative count is an error. Thesis (3.60): returns the argument.
-                    return self.error(Rule::POWER_DONE, id, format!("{name} with negative count {n}"));
+                    return self.error(
+                        Rule::POWER_DONE,
+                        id,
+                        format!("{name} with negative count {n}"),
+                    );
                 }
                 if n == 0 {
                     if self.tracing {
@@ -94,7 +108,17 @@ impl Machine {
                     self.focus = Focus::Return(x);
                     return self.next(Rule::POWER_DONE, 0, 0);
                 }
-                let it = self.new_iter(Kind::Power, id, name, f.clone(), x.clone(), None, vec![], n as usize - 1, 0);
+                let it = self.new_iter(
+                    Kind::Power,
+                    id,
+                    name,
+                    f.clone(),
+                    x.clone(),
+                    None,
+                    vec![],
+                    n as usize - 1,
+                    0,
+                );
                 self.stack.push(Frame::Iter(Box::new(it)));
                 self.beta(&f, x, Rule::POWER)
             }
@@ -125,7 +149,10 @@ impl Machine {
             }
             // (3.68) zipWith: both shapes must be equal (no scalar extension).
             Prim::ZipWith => {
-                let (Some(a), Some(b)) = (vals.get(1).and_then(Value::loc), vals.get(2).and_then(Value::loc)) else {
+                let (Some(a), Some(b)) = (
+                    vals.get(1).and_then(Value::loc),
+                    vals.get(2).and_then(Value::loc),
+                ) else {
                     return self.stuck(id, "zipWith of non-arrays");
                 };
                 let (sa, sb) = (a.get().shape.clone(), b.get().shape.clone());
@@ -133,7 +160,17 @@ impl Machine {
                     return self.error(rule, id, format!("zipWith of shapes {sa:?} and {sb:?}"));
                 }
                 let n = a.get().size();
-                let it = self.new_iter(Kind::ZipWith, id, name, f, Value::Loc(a.clone()), Some(b.clone()), sa, n, 0);
+                let it = self.new_iter(
+                    Kind::ZipWith,
+                    id,
+                    name,
+                    f,
+                    Value::Loc(a.clone()),
+                    Some(b.clone()),
+                    sa,
+                    n,
+                    0,
+                );
                 self.begin_bulk(it, rule)
             }
             // (3.37) reduce and (3.67) scan, along the last axis, in apltail's order.
@@ -150,7 +187,11 @@ impl Machine {
                 }
                 // The empty vector: reduce gives z, scan the empty vector.
                 if shape == [0] {
-                    let r = if prim == Prim::Reduce { z } else { Value::Loc(a) };
+                    let r = if prim == Prim::Reduce {
+                        z
+                    } else {
+                        Value::Loc(a)
+                    };
                     self.focus = Focus::Return(r);
                     return self.next(rule, 0, 1);
                 }
@@ -170,9 +211,18 @@ impl Machine {
                 if m <= 1 || k == 0 {
                     // No application of f is needed: each row's result is its first element.
                     let arr = a.get();
-                    let elems = arr.elems.gather((0..product(&out_shape).unwrap_or(0)).map(Some));
+                    let elems = arr
+                        .elems
+                        .gather((0..product(&out_shape).unwrap_or(0)).map(Some));
                     drop(arr);
-                    return self.store_result(id, rule, Array { shape: out_shape, elems });
+                    return self.store_result(
+                        id,
+                        rule,
+                        Array {
+                            shape: out_shape,
+                            elems,
+                        },
+                    );
                 }
                 let mut it = self.new_iter(kind, id, name, f, Value::Loc(a), None, out_shape, k, m);
                 it.j = 1;
@@ -184,7 +234,18 @@ impl Machine {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn new_iter(&self, kind: Kind, node: NodeId, name: &'static str, f: Rc<Closure>, src: Value, src2: Option<Loc>, shape: Vec<usize>, n: usize, m: usize) -> Iter {
+    fn new_iter(
+        &self,
+        kind: Kind,
+        node: NodeId,
+        name: &'static str,
+        f: Rc<Closure>,
+        src: Value,
+        src2: Option<Loc>,
+        shape: Vec<usize>,
+        n: usize,
+        m: usize,
+    ) -> Iter {
         Iter {
             kind,
             node,
@@ -209,7 +270,8 @@ impl Machine {
     fn begin_bulk(&mut self, mut it: Iter, rule: Rule) -> Stepped {
         let step = self.next(rule, 0, 0);
         it.outer_strand = self.strand;
-        it.out.reserve(it.n.saturating_mul(it.m.max(1)).min(1 << 24));
+        it.out
+            .reserve(it.n.saturating_mul(it.m.max(1)).min(1 << 24));
         self.bulk_depth += 1;
         self.strand = 0;
         if self.tracing {
@@ -366,7 +428,12 @@ impl Machine {
         let span = levels.max(1) * it.max_strand + 1;
         let l = self.alloc(arr);
         if self.tracing {
-            self.trace.redex = format!("reshape0([{}], [{} values]) of {}", super::show::shape(&it.shape), n, it.name);
+            self.trace.redex = format!(
+                "reshape0([{}], [{} values]) of {}",
+                super::show::shape(&it.shape),
+                n,
+                it.name
+            );
             self.trace.result = l.to_string();
         }
         self.focus = Focus::Return(Value::Loc(l));

@@ -199,12 +199,10 @@ impl Machine {
                         return self.next(Rule::ALLOC, 1, 1);
                     }
                     // e[v/x] already holds v where x stood: reading the slot is not a step.
-                    Node::Var { slot, .. } => {
-                        match self.locals.get(slot_index(self.base, *slot)) {
-                            Some(v) => self.focus = Focus::Return(v.clone()),
-                            None => return self.stuck(id, "unbound variable"),
-                        }
-                    }
+                    Node::Var { slot, .. } => match self.locals.get(slot_index(self.base, *slot)) {
+                        Some(v) => self.focus = Focus::Return(v.clone()),
+                        None => return self.stuck(id, "unbound variable"),
+                    },
                     Node::Let { rhs, .. } => {
                         self.stack.push(Frame::LetBody { node: id });
                         self.focus = Focus::Eval(*rhs);
@@ -439,7 +437,9 @@ impl Machine {
 
 /// The index in `locals` of `slot` relative to `base` (out of range if it would be negative).
 fn slot_index(base: usize, slot: i32) -> usize {
-    (base as isize + slot as isize).try_into().unwrap_or(usize::MAX)
+    (base as isize + slot as isize)
+        .try_into()
+        .unwrap_or(usize::MAX)
 }
 
 /// Gives an empty array the element type its binder's annotation names (spec §3.8: an empty

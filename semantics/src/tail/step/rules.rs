@@ -190,7 +190,10 @@ mod tests {
     fn rule_names() {
         assert_eq!(Rule::for_op(Prim::Addi, "addi").to_string(), "3.32 addi");
         assert_eq!(Rule::for_op(Prim::Muld, "muld").to_string(), "3.33 muld");
-        assert_eq!(Rule::for_op_error(Prim::Iota, "iota").to_string(), "3.35 iota");
+        assert_eq!(
+            Rule::for_op_error(Prim::Iota, "iota").to_string(),
+            "3.35 iota"
+        );
         assert_eq!(Rule::for_op(Prim::Take, "takeV").to_string(), "3.43 takeV");
         assert_eq!(Rule::ALLOC.to_string(), "3.56 alloc");
     }

@@ -35,7 +35,10 @@ pub fn value(v: &Value) -> String {
 
 /// A shape `2,3`.
 pub fn shape(s: &[usize]) -> String {
-    s.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(",")
+    s.iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The redex `op(v⃗)`.
@@ -50,7 +53,11 @@ pub fn op_redex(name: &str, prim: Prim, vals: &[Value]) -> String {
 /// The redex `let x = v in e`.
 pub fn let_redex(prog: &Program, id: NodeId, v: &Value) -> String {
     match prog.node(id) {
-        Node::Let { name, body, .. } => clip(&format!("let {name} = {} in {}", value(v), term(prog, *body))),
+        Node::Let { name, body, .. } => clip(&format!(
+            "let {name} = {} in {}",
+            value(v),
+            term(prog, *body)
+        )),
         _ => String::new(),
     }
 }
@@ -91,7 +98,9 @@ fn write_term(prog: &Program, id: NodeId, out: &mut String) {
     match prog.node(id) {
         Node::Lit(x, _) => out.push_str(&scalar_lit(*x)),
         Node::Var { name, .. } => out.push_str(name),
-        Node::Let { name, rhs, body, .. } => {
+        Node::Let {
+            name, rhs, body, ..
+        } => {
             out.push_str(&format!("let {name} = "));
             write_term(prog, *rhs, out);
             out.push_str(" in ");

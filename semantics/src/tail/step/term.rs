@@ -52,7 +52,11 @@ pub enum Node {
     /// A literal base value; it steps to a fresh location (3.56).
     Lit(Scalar, Span),
     /// A variable, read from slot `slot` of the current activation.
-    Var { slot: i32, name: Rc<str>, span: Span },
+    Var {
+        slot: i32,
+        name: Rc<str>,
+        span: Span,
+    },
     /// `let x:τ = rhs in body`; `x` is bound in slot `slot`.
     Let {
         name: Rc<str>,
@@ -76,7 +80,11 @@ pub enum Node {
     /// `(e1,…,en)`.
     Tuple { elems: Box<[NodeId]>, span: Span },
     /// `Prj(i, e)`, 0-based.
-    Prj { index: usize, tuple: NodeId, span: Span },
+    Prj {
+        index: usize,
+        tuple: NodeId,
+        span: Span,
+    },
     /// `if c then a else b`.
     If {
         cond: NodeId,
