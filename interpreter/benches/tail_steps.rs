@@ -6,7 +6,7 @@
 //! `cargo bench -p interpreter --bench tail_steps` (add `-- quick` for the small sizes only).
 
 use interpreter::tail::{run, Outcome, RunOptions};
-use semantics::tail::step::compile::{compile_rc, Surface};
+use semantics::tail::step::compile::{compile_rc, Binder, Surface};
 use semantics::tail::value::Scalar;
 use semantics::Span;
 use std::time::Instant;
@@ -29,10 +29,10 @@ fn opref(name: &str) -> Surface {
     Surface::OpRef(name.into(), S)
 }
 fn let_(x: &str, e1: Surface, e2: Surface) -> Surface {
-    Surface::Let(x.into(), None, Box::new(e1), Box::new(e2), S)
+    Surface::Let(Binder::new(x), Box::new(e1), Box::new(e2), S)
 }
 fn lam(x: &str, body: Surface) -> Surface {
-    Surface::Lam(x.into(), None, Box::new(body), S)
+    Surface::Lam(Binder::new(x), Box::new(body), S)
 }
 
 /// Thesis Fig. 3.1 (OCR damage repaired) on the input `resi(10, iota(n)) + 1`.

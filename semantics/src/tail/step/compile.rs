@@ -18,10 +18,10 @@ use std::rc::Rc;
 pub enum Surface {
     Lit(Scalar, Span),
     Var(String, Span),
-    /// `let x:τ = e1 in e2`, with τ's element type when it names one.
-    Let(String, Option<BaseType>, Box<Surface>, Box<Surface>, Span),
-    /// `fn x:τ => e`, with τ's element type when it names one.
-    Lam(String, Option<BaseType>, Box<Surface>, Span),
+    /// `let x:τ = e1 in e2`.
+    Let(Binder, Box<Surface>, Box<Surface>, Span),
+    /// `fn x:τ => e`.
+    Lam(Binder, Box<Surface>, Span),
     /// `op(e⃗)`.
     Op(String, Vec<Surface>, Span),
     /// A bare operator name used as a function (eta-reduced lambda, spec §2.4).
@@ -30,6 +30,27 @@ pub enum Surface {
     Tuple(Vec<Surface>, Span),
     Prj(usize, Box<Surface>, Span),
     If(Box<Surface>, Box<Surface>, Box<Surface>, Span),
+}
+
+/// A variable binding `x:τ` of a `let` or `fn`.
+#[derive(Clone, Debug)]
+pub struct Binder {
+    pub name: String,
+    /// τ's element type, when it names one (empty arrays take it, spec §3.8).
+    pub elem: Option<BaseType>,
+    /// τ in TAIL syntax, when known (configurations are printed with it).
+    pub ann: Option<Rc<str>>,
+}
+
+impl Binder {
+    /// A binder with no annotation.
+    pub fn new(name: impl Into<String>) -> Binder {
+        Binder {
+            name: name.into(),
+            elem: None,
+            ann: None,
+        }
+    }
 }
 
 /// Why a term could not be compiled (unknown names, wrong arity): the span and a reason.
@@ -51,6 +72,7 @@ struct FnScope {
 
 struct Compiler {
     nodes: Vec<Node>,
+    depth: Vec<u32>,
     scopes: Vec<FnScope>,
     depth_left: usize,
 }
@@ -59,6 +81,7 @@ struct Compiler {
 pub fn compile(e: &Surface) -> Result<Program, CompileError> {
     let mut c = Compiler {
         nodes: Vec::new(),
+        depth: Vec::new(),
         scopes: vec![FnScope {
             names: Vec::new(),
             captures: Vec::new(),
@@ -69,6 +92,7 @@ pub fn compile(e: &Surface) -> Result<Program, CompileError> {
     let root = c.expr(e)?;
     Ok(Program {
         nodes: c.nodes,
+        depth: c.depth,
         root,
     })
 }
@@ -80,6 +104,8 @@ fn static_name(name: &str) -> Option<&'static str> {
 
 impl Compiler {
     fn push(&mut self, n: Node) -> NodeId {
+        let depth = self.scopes.last().map_or(0, |s| s.depth);
+        self.depth.push(depth as u32);
         self.nodes.push(n);
         (self.nodes.len() - 1) as NodeId
     }
@@ -133,7 +159,8 @@ impl Compiler {
                     None => err(*s, format!("unbound variable {name}")),
                 }
             }
-            Surface::Let(name, elem, rhs, body, s) => {
+            Surface::Let(b, rhs, body, s) => {
+                let name = &b.name;
                 let rhs = self.expr(rhs)?;
                 let scope = self.scopes.last_mut().expect("a scope");
                 let slot = scope.depth;
@@ -146,15 +173,16 @@ impl Compiler {
                 Ok(self.push(Node::Let {
                     name: name.as_str().into(),
                     slot: slot as u32,
-                    elem: *elem,
+                    elem: b.elem,
+                    ann: b.ann.clone(),
                     rhs,
                     body: body?,
                     span: *s,
                 }))
             }
-            Surface::Lam(param, elem, body, s) => {
+            Surface::Lam(b, body, s) => {
                 self.scopes.push(FnScope {
-                    names: vec![(param.clone(), 0)],
+                    names: vec![(b.name.clone(), 0)],
                     captures: Vec::new(),
                     depth: 1,
                 });
@@ -162,11 +190,13 @@ impl Compiler {
                 let scope = self.scopes.pop().expect("the lambda's scope");
                 let body = body?;
                 Ok(self.push(Node::Lam(Lambda {
-                    param: param.as_str().into(),
-                    elem: *elem,
+                    param: b.name.as_str().into(),
+                    elem: b.elem,
+                    ann: b.ann.clone(),
                     captures: scope.captures.iter().map(|(_, s)| *s).collect(),
                     body,
                     span: *s,
+                    eta: None,
                 })))
             }
             Surface::Op(name, args, s) => {
@@ -207,9 +237,13 @@ impl Compiler {
                     *s,
                 );
                 for p in params.iter().rev() {
-                    body = Surface::Lam(p.clone(), None, Box::new(body), *s);
+                    body = Surface::Lam(Binder::new(p.clone()), Box::new(body), *s);
                 }
-                self.expr(&body)
+                let id = self.expr(&body)?;
+                if let Node::Lam(l) = &mut self.nodes[id as usize] {
+                    l.eta = static_name(name);
+                }
+                Ok(id)
             }
             Surface::Vector(es, s) => {
                 let elems = es

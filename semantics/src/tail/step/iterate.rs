@@ -33,17 +33,17 @@ pub(super) enum Kind {
 /// A higher-order operator part way through its applications.
 #[derive(Debug)]
 pub(super) struct Iter {
-    kind: Kind,
+    pub(super) kind: Kind,
     node: NodeId,
-    name: &'static str,
-    f: Rc<Closure>,
+    pub(super) name: &'static str,
+    pub(super) f: Rc<Closure>,
     /// The argument array (the first one for `zipWith`); for `power`, the current value.
-    src: Value,
+    pub(super) src: Value,
     src2: Option<Loc>,
     /// The result's shape.
     shape: Vec<usize>,
     /// Number of applications (each, zipWith) or rows (reduce, scan); remaining count (power).
-    n: usize,
+    pub(super) n: usize,
     /// Row length (reduce, scan).
     m: usize,
     /// Next application (each, zipWith) or row (reduce, scan).

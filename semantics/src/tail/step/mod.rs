@@ -3,6 +3,7 @@
 //! [`Machine::step`], which takes exactly one rule step.
 
 pub mod compile;
+mod config;
 mod fire;
 mod iterate;
 pub mod machine;
@@ -11,6 +12,8 @@ pub mod show;
 pub mod term;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_config;
 
 pub use machine::{Machine, StepError, StepInfo, Stepped, TraceInfo};
 pub use rules::Rule;

@@ -69,7 +69,8 @@ pub fn term(prog: &Program, id: NodeId) -> String {
     clip(&out)
 }
 
-fn scalar_lit(x: Scalar) -> String {
+/// A base value as a TAIL literal (`-3`, `2.5`, `tt`, `'a'`, `1.0j2.0`).
+pub fn scalar_lit(x: Scalar) -> String {
     match x {
         Scalar::Int(i) => i.to_string(),
         Scalar::Double(d) => double_literal(d),
@@ -106,6 +107,7 @@ fn write_term(prog: &Program, id: NodeId, out: &mut String) {
             out.push_str(" in ");
             write_term(prog, *body, out);
         }
+        Node::Lam(l) if l.eta.is_some() => out.push_str(l.eta.unwrap_or_default()),
         Node::Lam(l) => {
             out.push_str(&format!("fn {} => ", l.param));
             write_term(prog, l.body, out);

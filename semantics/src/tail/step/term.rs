@@ -23,6 +23,9 @@ pub type NodeId = u32;
 #[derive(Debug)]
 pub struct Program {
     pub nodes: Vec<Node>,
+    /// For each node, the number of parameter and `let` slots in scope where it stands (slots at
+    /// or above it belong to binders inside the node).
+    pub depth: Vec<u32>,
     pub root: NodeId,
 }
 
@@ -40,10 +43,14 @@ pub struct Lambda {
     /// The parameter's element type, when its annotation names one (used to give an empty array
     /// its element type; spec §3.8: the evaluator needs inferred element types for fills).
     pub elem: Option<BaseType>,
+    /// The parameter's annotation in TAIL syntax, when known.
+    pub ann: Option<Rc<str>>,
     /// Slots, in the defining activation, of the values this lambda captures (in order).
     pub captures: Box<[i32]>,
     pub body: NodeId,
     pub span: Span,
+    /// For the outermost lambda of an eta-expanded operator name (spec §2.4), that name.
+    pub eta: Option<&'static str>,
 }
 
 /// One expression form (spec §2.1) with resolved variables.
@@ -62,6 +69,7 @@ pub enum Node {
         name: Rc<str>,
         slot: u32,
         elem: Option<BaseType>,
+        ann: Option<Rc<str>>,
         rhs: NodeId,
         body: NodeId,
         span: Span,

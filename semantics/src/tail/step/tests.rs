@@ -1,7 +1,7 @@
 //! Rule-by-rule tests of the stepper: every rule fires on a small term and gives the spec's
 //! answer; every error rule gives `err` with its rule number.
 
-use super::compile::{compile_rc, Surface};
+use super::compile::{compile_rc, Binder, Surface};
 use super::machine::{Machine, StepError, Stepped};
 use super::show::value_text;
 use crate::tail::value::Scalar;
@@ -31,10 +31,10 @@ fn opref(name: &str) -> Surface {
     Surface::OpRef(name.into(), S)
 }
 fn let_(x: &str, e1: Surface, e2: Surface) -> Surface {
-    Surface::Let(x.into(), None, Box::new(e1), Box::new(e2), S)
+    Surface::Let(Binder::new(x), Box::new(e1), Box::new(e2), S)
 }
 fn lam(x: &str, body: Surface) -> Surface {
-    Surface::Lam(x.into(), None, Box::new(body), S)
+    Surface::Lam(Binder::new(x), Box::new(body), S)
 }
 fn ivec(xs: &[i32]) -> Surface {
     Surface::Vector(xs.iter().map(|&x| int(x)).collect(), S)
