@@ -14,6 +14,8 @@ pub mod term;
 mod tests;
 #[cfg(test)]
 mod tests_config;
+#[cfg(test)]
+mod tests_programs;
 
 pub use machine::{Machine, StepError, StepInfo, Stepped, TraceInfo};
 pub use rules::Rule;
