@@ -3,7 +3,8 @@
 //! `powerScl` loop of integer arithmetic). Prints one line per run and the growth ratio
 //! t(2n)/t(n)-style figures between sizes.
 //!
-//! `cargo bench -p interpreter --bench tail_steps` (add `-- quick` for the small sizes only).
+//! `cargo bench -p interpreter --bench tail_steps` (add `-- quick` for the small sizes only, or
+//! `-- N M …` for chosen signal sizes).
 
 use interpreter::tail::{run, Outcome, RunOptions};
 use semantics::tail::step::compile::{compile_rc, Binder, Surface};
@@ -135,7 +136,10 @@ fn measure(label: &str, e: &Surface) -> f64 {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "quick");
-    let sizes: &[i32] = if quick {
+    let chosen: Vec<i32> = std::env::args().filter_map(|a| a.parse().ok()).collect();
+    let sizes: &[i32] = if !chosen.is_empty() {
+        &chosen
+    } else if quick {
         &[1_000, 2_000, 10_000]
     } else {
         &[1_000, 2_000, 10_000, 100_000, 200_000, 1_000_000, 2_000_000]

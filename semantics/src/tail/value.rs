@@ -216,6 +216,88 @@ impl Elems {
     }
 }
 
+/// Collects the results of an element function into a typed buffer (the first element fixes
+/// the type), without the overhead of a vector of tagged [`Scalar`]s.
+#[derive(Debug, Default)]
+pub struct ElemsBuilder {
+    buf: Option<Elems>,
+    len: usize,
+    cap: usize,
+}
+
+impl ElemsBuilder {
+    /// A builder expecting about `cap` elements.
+    pub fn with_capacity(cap: usize) -> ElemsBuilder {
+        ElemsBuilder {
+            buf: None,
+            len: 0,
+            cap,
+        }
+    }
+
+    /// The element type, once an element has been pushed.
+    pub fn base_type(&self) -> Option<BaseType> {
+        self.buf.as_ref().map(Elems::base_type)
+    }
+
+    /// Number of elements pushed.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when nothing was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Appends `x`; false (and nothing appended) if its type differs from the earlier elements'.
+    pub fn push(&mut self, x: Scalar) -> bool {
+        let cap = self.cap;
+        let buf = self.buf.get_or_insert_with(|| {
+            let mut e = Elems::empty(x.base_type());
+            macro_rules! reserve {
+                ($($v:ident),*) => { match &mut e { $(Elems::$v(Buf::Many(v)) => Rc::make_mut(v).reserve(cap),)* _ => {} } };
+            }
+            reserve!(Int, Double, Bool, Char, Complex);
+            e
+        });
+        let ok = match (buf, x) {
+            (Elems::Int(Buf::Many(v)), Scalar::Int(y)) => {
+                Rc::make_mut(v).push(y);
+                true
+            }
+            (Elems::Double(Buf::Many(v)), Scalar::Double(y)) => {
+                Rc::make_mut(v).push(y);
+                true
+            }
+            (Elems::Bool(Buf::Many(v)), Scalar::Bool(y)) => {
+                Rc::make_mut(v).push(y);
+                true
+            }
+            (Elems::Char(Buf::Many(v)), Scalar::Char(y)) => {
+                Rc::make_mut(v).push(y);
+                true
+            }
+            (Elems::Complex(Buf::Many(v)), Scalar::Complex(y)) => {
+                Rc::make_mut(v).push(y);
+                true
+            }
+            _ => false,
+        };
+        self.len += ok as usize;
+        ok
+    }
+
+    /// The elements; `ty` gives the type when none was pushed.
+    pub fn finish(self, ty: BaseType) -> Elems {
+        match self.buf {
+            Some(e) if self.len == 1 => Elems::from_scalars(e.base_type(), vec![e.get(0)]),
+            Some(e) => e,
+            None => Elems::empty(ty),
+        }
+    }
+}
+
 /// An array value `[bv⃗]^δ`: a shape δ (extents, possibly empty for a scalar) and
 /// product(δ) elements in row-major order.
 #[derive(Clone, Debug)]

@@ -17,7 +17,7 @@ use crate::tail::ops::apply::{is_scalar_op, scalar_result_type};
 use crate::tail::ops::prim::Prim;
 use crate::tail::ops::shape::int_scalar;
 use crate::tail::store::Loc;
-use crate::tail::value::{product, Array, BaseType, Elems, Scalar};
+use crate::tail::value::{product, Array, BaseType, ElemsBuilder, Scalar};
 use std::rc::Rc;
 
 /// Which operator an [`Iter`] runs.
@@ -52,7 +52,7 @@ pub(super) struct Iter {
     j: usize,
     /// The accumulator of the current row (reduce, scan).
     acc: Option<Value>,
-    out: Vec<Scalar>,
+    out: ElemsBuilder,
     out_ty: Option<BaseType>,
     /// The enclosing strand's span, restored when the operator finishes.
     outer_strand: u64,
@@ -259,7 +259,7 @@ impl Machine {
             i: 0,
             j: 0,
             acc: None,
-            out: Vec::new(),
+            out: ElemsBuilder::default(),
             out_ty: None,
             outer_strand: 0,
             max_strand: 0,
@@ -270,8 +270,7 @@ impl Machine {
     fn begin_bulk(&mut self, mut it: Iter, rule: Rule) -> Stepped {
         let step = self.next(rule, 0, 0);
         it.outer_strand = self.strand;
-        it.out
-            .reserve(it.n.saturating_mul(it.m.max(1)).min(1 << 24));
+        it.out = ElemsBuilder::with_capacity(it.n.saturating_mul(it.m.max(1)).min(1 << 24));
         self.bulk_depth += 1;
         self.strand = 0;
         if self.tracing {
@@ -421,7 +420,7 @@ impl Machine {
         let n = it.out.len();
         let arr = Array {
             shape: it.shape.clone(),
-            elems: Elems::from_scalars(ty, it.out),
+            elems: it.out.finish(ty),
         };
         self.bulk_depth -= 1;
         self.strand = it.outer_strand;
