@@ -7,6 +7,7 @@ mod config;
 mod fire;
 mod iterate;
 pub mod machine;
+pub mod reader;
 pub mod rules;
 pub mod show;
 pub mod term;
@@ -20,3 +21,10 @@ mod tests_programs;
 pub use machine::{Machine, StepError, StepInfo, Stepped, TraceInfo};
 pub use rules::Rule;
 pub use term::{Program, Value};
+
+/// Reads and compiles a TAIL program text for the stepper. Unknown names and wrong arities are
+/// reported as type errors, syntax errors as parse errors.
+pub fn load(src: &str) -> Result<std::rc::Rc<Program>, crate::Diagnostic> {
+    let e = reader::read(src)?;
+    compile::compile_rc(&e).map_err(|c| crate::Diagnostic::type_error(c.span, c.message))
+}

@@ -189,3 +189,30 @@ fn work_and_span_of_each() {
     // work: 4 literal allocs + 4 for the vector + 4 multiplications + 4 stored results.
     assert_eq!(r.work, 16);
 }
+
+#[test]
+fn deep_nesting_steps_without_recursion() {
+    // 10^5 nested additions and 10^5 nested lets. The stepper keeps its contexts on the heap;
+    // building, compiling and dropping the source tree recurse, so this runs on a big stack like
+    // the binary does.
+    let t = std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(|| {
+            let n = 100_000;
+            let mut e = int(0);
+            for _ in 0..n {
+                e = op("addi", vec![int(1), e]);
+            }
+            let sum = value(e);
+            let mut e = var("x");
+            for _ in 0..n {
+                e = let_("x", op("addi", vec![var("x"), int(1)]), e);
+            }
+            let lets = value(let_("x", int(0), e));
+            (sum, lets)
+        })
+        .expect("spawn");
+    let (sum, lets) = t.join().expect("no stack overflow");
+    assert_eq!(sum, "[](100000)");
+    assert_eq!(lets, "[](100000)");
+}
