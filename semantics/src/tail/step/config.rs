@@ -16,7 +16,7 @@
 
 use super::iterate::Kind;
 use super::machine::{Focus, Frame, Machine};
-use super::show::scalar_lit;
+use super::show::scalar_lit_exact as scalar_lit;
 use super::term::{Lambda, Node, NodeId, Program, Value};
 use crate::tail::store::Loc;
 use crate::tail::value::{Array, BaseType, Scalar};

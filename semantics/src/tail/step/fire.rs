@@ -23,7 +23,7 @@ impl Machine {
         let ArgVals { len, vals } = vals;
         let vals: Vec<Value> = vals.into_iter().take(len as usize).flatten().collect();
         if self.tracing {
-            self.trace.redex = super::show::op_redex(name, prim, &vals);
+            self.trace.redex = super::show::op_redex(&prog, name, prim, &vals);
         }
         if prim.is_higher_order() {
             return self.start_iter(id, prim, name, vals);

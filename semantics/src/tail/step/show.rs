@@ -41,13 +41,19 @@ pub fn shape(s: &[usize]) -> String {
         .join(",")
 }
 
-/// The redex `op(v⃗)`.
-pub fn op_redex(name: &str, prim: Prim, vals: &[Value]) -> String {
-    let mut parts: Vec<String> = vals.iter().map(value).collect();
+/// The redex `op(v⃗)`; function arguments print as their lambdas (or eta-reduced names).
+pub fn op_redex(prog: &Program, name: &str, prim: Prim, vals: &[Value]) -> String {
+    let mut parts: Vec<String> = vals
+        .iter()
+        .map(|v| match v {
+            Value::Closure(c) => term(prog, c.lam),
+            other => value(other),
+        })
+        .collect();
     if prim == Prim::Replicate {
         parts.insert(0, "_".into());
     }
-    format!("{name}({})", parts.join(","))
+    clip(&format!("{name}({})", parts.join(",")))
 }
 
 /// The redex `let x = v in e`.
@@ -67,6 +73,23 @@ pub fn term(prog: &Program, id: NodeId) -> String {
     let mut out = String::new();
     write_term(prog, id, &mut out);
     clip(&out)
+}
+
+/// A base value as a TAIL literal that reads back to exactly the same value (doubles in
+/// shortest round-trip form, e.g. `49.94450610432852`, `1e20`; spec §1.4's accepted set).
+pub fn scalar_lit_exact(x: Scalar) -> String {
+    fn d(v: f64) -> String {
+        if v.is_infinite() {
+            if v > 0.0 { "inf" } else { "-inf" }.to_string()
+        } else {
+            format!("{v:?}")
+        }
+    }
+    match x {
+        Scalar::Double(v) => d(v),
+        Scalar::Complex((re, im)) => format!("{}j{}", d(re), d(im)),
+        other => scalar_lit(other),
+    }
 }
 
 /// A base value as a TAIL literal (`-3`, `2.5`, `tt`, `'a'`, `1.0j2.0`).
