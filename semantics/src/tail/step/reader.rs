@@ -387,3 +387,88 @@ impl<'a> Reader<'a> {
         Ok(Scalar::Char(c))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tail::step::{load, show::value_text, Machine, Stepped};
+
+    fn eval(src: &str) -> String {
+        let mut m = Machine::new(load(src).unwrap_or_else(|d| panic!("{src}: {d}")));
+        loop {
+            match m.step() {
+                Stepped::Next(_) => {}
+                Stepped::Value(v) => return value_text(&v),
+                Stepped::Err(e) => return format!("err {}", e.rule),
+            }
+        }
+    }
+
+    #[test]
+    fn literal_forms() {
+        assert_eq!(eval("1e20\n"), "[](1E20.0)");
+        assert_eq!(eval("1.5e-7"), "[](1.5E~7)");
+        assert_eq!(eval("-inf"), "[](-HUGE_VAL)");
+        assert_eq!(eval("~50"), "[](-50)");
+        assert_eq!(eval("~2.5"), "[](-2.5)");
+        assert_eq!(eval("3.0j-2.0"), "[](3.0j-2.0)");
+        assert_eq!(eval("3j4"), "[](3.0j4.0)");
+        assert_eq!(eval("'''"), "[](')");
+        assert_eq!(eval("'\\n'"), "[](\\n)");
+        assert_eq!(eval("'\\^A'"), "[](\\^A)");
+        assert_eq!(eval("'\\127'"), "[](\\127)");
+        assert_eq!(eval("-2147483648"), "[](-2147483648)");
+        assert!(read("2147483648").is_err());
+    }
+
+    #[test]
+    fn expression_forms() {
+        assert_eq!(
+            eval("let v1:<int>3 = [1,2,3] in reduce(addi,0,v1)"),
+            "[](6)"
+        );
+        assert_eq!(
+            eval("reduce{[int],[0]}(addi,0,iota{[int],[1]}(4))"),
+            "[](10)"
+        );
+        assert_eq!(
+            // acc := f(x_j)(acc): subi(acc, x_j) here, so 1−2−3−4.
+            eval("reduce(fn a:[int]0 => fn b:[int]0 => subi(b,a),0,[1,2,3,4])"),
+            "[](-8)"
+        );
+        assert_eq!(eval("Prj(1,(1,2.5))"), "[](2.5)");
+        assert_eq!(eval("if ltei(2,2) then 1 else 2"), "[](1)");
+        assert_eq!(eval("(7)"), "[](7)");
+        assert_eq!(eval("zipWith(eqc,['a','b'],['a','c'])"), "[2](1,0)");
+        assert_eq!(eval("[]"), "[0]()");
+    }
+
+    #[test]
+    fn errors_point_at_the_problem() {
+        let e = read("let x:[int]0 = 1 in\naddi(x,)").unwrap_err();
+        assert_eq!(
+            e.render("p.tail", "let x:[int]0 = 1 in\naddi(x,)")
+                .lines()
+                .next(),
+            Some("p.tail:2:8: parse error: expected an expression")
+        );
+        assert!(read("'ab'").is_err());
+        assert!(read("1 2").is_err());
+        assert!(load("undefined_var").is_err());
+        assert!(load("addi(1)").is_err());
+    }
+
+    #[test]
+    fn annotations_keep_their_text_and_element_type() {
+        let e = read("let v:S(int,5) = 5 in fn x:[double]1 => x").unwrap();
+        let Surface::Let(b, _, body, _) = e else {
+            panic!("not a let")
+        };
+        assert_eq!(b.ann.as_deref(), Some("S(int,5)"));
+        assert_eq!(b.elem, Some(BaseType::Int));
+        let Surface::Lam(b, _, _) = *body else {
+            panic!("not a lambda")
+        };
+        assert_eq!(b.elem, Some(BaseType::Double));
+    }
+}
