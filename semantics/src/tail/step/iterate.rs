@@ -173,7 +173,13 @@ impl Machine {
                 );
                 self.begin_bulk(it, rule)
             }
-            // (3.37) reduce and (3.67) scan, along the last axis, in apltail's order.
+            // (3.37) reduce and (3.67) scan, along the last axis, in apltail's order (spec §5.9):
+            // per row `acc := x_0; acc := f(x_j)(acc)` for j = 1…m−1, z used only for ⟨0⟩, and an
+            // empty last axis at rank ≥ 2 is an error. Thesis (3.37), indices corrected: a right
+            // fold `f(x_0, f(x_1, … f(x_(m−1), z)))` with z on every row (so ⟨2,0⟩ gives z, z).
+            // They agree for exact associative-commutative f with z an identity; they differ for
+            // subi, float sums and curried lambdas. scan: thesis has 2 arguments and no rule;
+            // apltail evaluates z and ignores it, `y_0 = x_0`, `y_j = f(x_j)(y_(j−1))`.
             Prim::Reduce | Prim::Scan => {
                 let Some(a) = vals.get(2).and_then(Value::loc).cloned() else {
                     return self.stuck(id, "reduce of a non-array");

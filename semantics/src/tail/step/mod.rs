@@ -17,6 +17,8 @@ mod tests;
 mod tests_config;
 #[cfg(test)]
 mod tests_programs;
+#[cfg(test)]
+mod tests_rules;
 
 pub use machine::{Machine, StepError, StepInfo, Stepped, TraceInfo};
 pub use rules::Rule;
