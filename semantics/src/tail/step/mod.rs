@@ -16,6 +16,8 @@ mod tests;
 #[cfg(test)]
 mod tests_config;
 #[cfg(test)]
+mod tests_differential;
+#[cfg(test)]
 mod tests_programs;
 #[cfg(test)]
 mod tests_rules;
