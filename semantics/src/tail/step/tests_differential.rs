@@ -312,7 +312,7 @@ fn stepper_agrees_with_a_direct_evaluator() {
     }
     QuickCheck::new()
         .tests(400)
-        .gen(Gen::new(16))
+        .rng(Gen::new(16))
         .quickcheck(prop as fn(Prog) -> bool);
 }
 
