@@ -41,8 +41,8 @@ pub fn replicate(c: &Array, a: &Array) -> Res<Array> {
     let n = vector_pair("replicate", c, a)?;
     let counts = super::shape::ints(c)?;
     let total: i64 = counts.iter().map(|c| c.abs()).sum();
-    if total > 1 << 40 {
-        return Err("replicate: result too large".into());
+    if total as usize > super::shape::MAX_ELEMENTS {
+        return Err("replicate: result exceeds the size limit".into());
     }
     let mut idx = Vec::with_capacity(total as usize);
     for (i, &k) in counts.iter().enumerate().take(n) {

@@ -31,10 +31,18 @@ fn with_shape(shape: Vec<usize>, elems: Elems) -> Array {
     Array { shape, elems }
 }
 
-fn checked_size(shape: &[usize]) -> Res<usize> {
+/// The most elements one array may have (2^28): larger results are reported as `err` rather
+/// than exhausting memory.
+pub const MAX_ELEMENTS: usize = 1 << 28;
+
+/// product(δ), or an error when it exceeds [`MAX_ELEMENTS`].
+pub fn checked_size(shape: &[usize]) -> Res<usize> {
     match product(shape) {
-        Some(n) if n <= (1 << 40) => Ok(n),
-        _ => Err("array too large".into()),
+        Some(n) if n <= MAX_ELEMENTS => Ok(n),
+        _ => Err(format!(
+            "array of shape [{}] exceeds the size limit of {MAX_ELEMENTS} elements",
+            join(shape)
+        )),
     }
 }
 
@@ -43,6 +51,7 @@ pub fn iota(n: i64) -> Res<Array> {
     if n < 0 {
         return Err(format!("iota of negative number {n}"));
     }
+    checked_size(&[n as usize])?;
     Ok(Array::int_vec((1..=n as i32).collect()))
 }
 
@@ -351,6 +360,8 @@ mod tests {
     fn iota_shape_reshape() {
         assert_eq!(flat(&iota(4).unwrap()), "[4](1,2,3,4)");
         assert!(iota(-1).is_err());
+        assert!(iota(i32::MAX as i64).is_err());
+        assert!(take(2_000_000_000, &iv(&[1])).is_err());
         assert_eq!(flat(&m(&[2, 3], &[1, 2])), "[2,3](1,2,1,2,1,2)");
         assert_eq!(flat(&reshape(&[], &iv(&[7, 8])).unwrap()), "[](7)");
         assert!(reshape(&[-1], &iv(&[1])).is_err());

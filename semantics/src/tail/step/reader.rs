@@ -471,4 +471,67 @@ mod tests {
         };
         assert_eq!(b.elem, Some(BaseType::Double));
     }
+
+    #[test]
+    fn arbitrary_text_never_panics() {
+        // Random token soup: reading, compiling and up to 10^4 steps must not panic.
+        let words = [
+            "let",
+            "x",
+            ":",
+            "[int]0",
+            "=",
+            "in",
+            "fn",
+            "=>",
+            "(",
+            ")",
+            "[",
+            "]",
+            ",",
+            "1",
+            "-2",
+            "2.5",
+            "'a'",
+            "tt",
+            "addi",
+            "reduce",
+            "each",
+            "iota",
+            "zilde",
+            "Prj",
+            "if",
+            "then",
+            "else",
+            "take",
+            "transp2",
+            "idxassign",
+            "power",
+            "~",
+            "1e",
+            "'",
+            "\\",
+        ];
+        let mut seed = 12345u64;
+        for _ in 0..3000 {
+            let mut src = String::new();
+            let n = (seed % 24) as usize;
+            for _ in 0..n {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                src.push_str(words[(seed >> 33) as usize % words.len()]);
+                src.push(' ');
+            }
+            seed = seed.wrapping_add(7);
+            if let Ok(p) = load(&src) {
+                let mut m = Machine::new(p);
+                for _ in 0..10_000 {
+                    if !matches!(m.step(), Stepped::Next(_)) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
 }
