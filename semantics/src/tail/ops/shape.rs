@@ -89,6 +89,8 @@ fn row_size(a: &Array) -> usize {
 /// (3.43)/(3.44) `take(n, a)` along the first axis, corrected (spec §4.4): n ≥ 0 keeps the first
 /// |n| rows with fill after; n < 0 keeps the last |n| rows with fill in front (the thesis text
 /// reverses the data). A scalar is treated as a 1-vector.
+/// Thesis: `take(m, a, arr)` with an explicit fill argument a; apltail: `take(n, arr)`, the fill
+/// φ of the element type (spec §9).
 pub fn take(n: i64, a: &Array) -> Res<Array> {
     let v;
     let a = if a.rank() == 0 {
@@ -220,6 +222,8 @@ pub fn snoc(a: &Array, x: &Array) -> Res<Array> {
 }
 
 /// (3.45)/(3.46) `first(a)`: the first element, or the fill φ when a is empty.
+/// Thesis: `first(a, arr)` returns its explicit fill argument a for an empty array; apltail's
+/// one-argument `first` returns φ (spec §9).
 pub fn first(a: &Array) -> Array {
     Array::scalar(if a.size() > 0 {
         a.elems.get(0)
