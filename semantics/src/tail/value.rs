@@ -350,6 +350,27 @@ impl Array {
         Scalar::fill(self.base_type())
     }
 
+    /// This array with element type `ty`, when its type differs and all its elements are fills.
+    ///
+    /// Such arrays come only from an empty vector whose element type was left to inference
+    /// (`zilde()`, spec §3.8), padded or reshaped before its type was known: the stepper has no
+    /// types, so it gives `zilde()` the type int and converts at the first place that names the
+    /// type (a binder's annotation, a `pr*` operator, the other argument of `cat`).
+    pub fn as_fills_of(&self, ty: BaseType) -> Option<Array> {
+        if self.base_type() == ty {
+            return None;
+        }
+        let fill = self.fill();
+        if (0..self.size()).any(|i| self.elems.get(i) != fill) {
+            return None;
+        }
+        let n = self.size();
+        Some(Array {
+            shape: self.shape.clone(),
+            elems: Elems::from_scalars(ty, vec![Scalar::fill(ty); n]),
+        })
+    }
+
     /// The single element of a rank-0 array (or of any one-element array).
     pub fn as_scalar(&self) -> Option<Scalar> {
         (self.size() == 1).then(|| self.elems.get(0))

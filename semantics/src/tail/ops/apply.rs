@@ -75,6 +75,19 @@ fn stuck(p: Prim, args: &[&Array]) -> String {
 
 fn printed(p: Prim, a: &Array, want: BaseType, text: String) -> Res<Applied> {
     if a.base_type() != want {
+        // An array of fills whose type inference would have fixed (spec §3.8).
+        if let Some(c) = a.as_fills_of(want) {
+            let text = if want == BaseType::Char {
+                char_array_text(&c)
+            } else {
+                array_text(&c)
+            };
+            return Ok(Applied {
+                outcome: Outcome::New(c),
+                work: a.size() as u64,
+                output: Some(text + "\n"),
+            });
+        }
         return Err(stuck(p, &[a]));
     }
     Ok(Applied {
@@ -228,7 +241,10 @@ pub fn apply(p: Prim, args: &[&Array], env: &mut OpEnv) -> Res<Applied> {
                 P::PrSclC => BaseType::Char,
                 _ => BaseType::Complex,
             };
-            printed(p, a, want, format!("[]({})", scalar_text(a.elems.get(0))))
+            let x = a
+                .as_fills_of(want)
+                .map_or(a.elems.get(0), |c| c.elems.get(0));
+            printed(p, a, want, format!("[]({})", scalar_text(x)))
         }
         (P::FormatI, [a]) => match a.as_scalar() {
             Some(Scalar::Int(i)) => new(io::format_i(i)),

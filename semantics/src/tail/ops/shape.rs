@@ -145,6 +145,13 @@ fn same_type(a: &Array, b: &Array) -> Res<()> {
 /// `cat(a, b)` along the last axis: ranks equal, extents equal except the last. Two scalars give
 /// a 2-vector.
 pub fn cat(a: &Array, b: &Array) -> Res<Array> {
+    // An untyped empty side (spec §3.8) takes the other side's element type.
+    if let Some(a2) = a.as_fills_of(b.base_type()).filter(|_| a.size() == 0) {
+        return cat(&a2, b);
+    }
+    if let Some(b2) = b.as_fills_of(a.base_type()).filter(|_| b.size() == 0) {
+        return cat(a, &b2);
+    }
     same_type(a, b)?;
     if a.rank() != b.rank() {
         return Err(format!("cat of ranks {} and {}", a.rank(), b.rank()));
@@ -416,6 +423,8 @@ mod tests {
         assert!(cat(&m(&[2, 2], &[1]), &m(&[3, 1], &[1])).is_err());
         let one = Array::scalar(Scalar::Int(1));
         assert_eq!(flat(&cat(&one, &one).unwrap()), "[2](1,1)");
+        let d = Array::scalar(Scalar::Double(1.5));
+        assert_eq!(flat(&cat(&iv(&[]), &rav(&d)).unwrap()), "[1](1.5)");
         assert_eq!(
             flat(&cons(&Array::scalar(Scalar::Int(0)), &iv(&[1, 2])).unwrap()),
             "[3](0,1,2)"

@@ -442,16 +442,11 @@ fn slot_index(base: usize, slot: i32) -> usize {
         .unwrap_or(usize::MAX)
 }
 
-/// Gives an empty array the element type its binder's annotation names (spec §3.8: an empty
-/// `zilde()` takes its element type from inference). Only empty arrays change: their elements
-/// are none, so only the fill element they will supply changes.
+/// Gives an array of fills the element type its binder's annotation names (spec §3.8: an empty
+/// `zilde()` takes its element type from inference; see [`Array::as_fills_of`]).
 fn retag_empty(l: &Loc, ty: crate::tail::value::BaseType) {
-    let needs = {
-        let a = l.get();
-        a.size() == 0 && a.base_type() != ty
-    };
-    if needs {
-        let mut a = l.get_mut();
-        a.elems = crate::tail::value::Elems::empty(ty);
+    let converted = l.get().as_fills_of(ty);
+    if let Some(a) = converted {
+        *l.get_mut() = a;
     }
 }

@@ -181,6 +181,28 @@ fn every_rule_fires() {
 }
 
 #[test]
+fn untyped_empty_vectors_take_the_type_named_later() {
+    // zilde() has no element type until inference names one (spec §3.8); binders, pr* and cat
+    // name it here.
+    assert_eq!(
+        last_rule("let v:[double]1 = reshape([3],zilde()) in v").1,
+        "[3](0.0,0.0,0.0)"
+    );
+    assert_eq!(
+        last_rule("let v:[double]1 = zilde() in first(v)").1,
+        "[](0.0)"
+    );
+    assert_eq!(last_rule("cat(zilde(),[1.5])").1, "[1](1.5)");
+    let mut m = Machine::new(load("prArrD(reshape([2],zilde()))").unwrap());
+    while let Stepped::Next(_) = m.step() {}
+    assert_eq!(m.take_output(), "[2](0.0,0.0)\n");
+    assert_eq!(
+        last_rule("let v:[char]1 = take(2,zilde()) in v").1,
+        "[2]( , )"
+    );
+}
+
+#[test]
 fn if_and_beta_steps_are_named() {
     let mut m = Machine::new(load("if tt then each(fn x:[int]0 => x,[1]) else zilde()").unwrap());
     let mut rules = Vec::new();
