@@ -142,3 +142,15 @@ fn an_err_step_is_the_last_record() {
     assert!(last.result.starts_with("err: "), "{}", last.result);
     assert_eq!(last.redex, "iota(l1)");
 }
+
+#[test]
+fn run_source_gives_what_the_cli_prints() {
+    let r = interpreter::tail::run_source(
+        "let v1:[int]0 = prSclI(reduce(addi,0,iota(4))) in i2d(v1)\n",
+        RunOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(r.stdout, "[](10)\n[](10.0)\n");
+    assert!(matches!(r.outcome, Outcome::Value(_)));
+    assert!(interpreter::tail::run_source("addi(1,", RunOptions::default()).is_err());
+}

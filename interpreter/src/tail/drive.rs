@@ -156,3 +156,41 @@ pub fn trace(
     }
     Ok((outcome, stats, output))
 }
+
+/// What [`run_source`] produced: the program's standard output (the `pr*` output followed by the
+/// result line, exactly as `tailfcl run` prints it), how it ended, and its totals.
+#[derive(Debug)]
+pub struct Report {
+    pub stdout: String,
+    pub outcome: Outcome,
+    pub stats: Stats,
+}
+
+/// Reads, compiles and runs TAIL program text: the library form of `tailfcl run`, for other
+/// engines to compare against. Static errors come back as the [`semantics::Diagnostic`].
+pub fn run_source(src: &str, opts: RunOptions) -> Result<Report, semantics::Diagnostic> {
+    let prog = semantics::tail::step::load(src)?;
+    let mut out = Vec::new();
+    let (outcome, stats) = run(prog, opts, &mut out).unwrap_or_else(|e| {
+        // Writing to a Vec cannot fail; keep the contract total anyway.
+        (Outcome::Err(io_failure(e)), Stats::default())
+    });
+    let mut stdout = String::from_utf8_lossy(&out).into_owned();
+    if let Outcome::Value(v) = &outcome {
+        stdout.push_str(v);
+        stdout.push('\n');
+    }
+    Ok(Report {
+        stdout,
+        outcome,
+        stats,
+    })
+}
+
+fn io_failure(e: io::Error) -> StepError {
+    StepError {
+        rule: semantics::tail::step::Rule::STUCK,
+        reason: format!("output failed: {e}"),
+        span: semantics::Span::DUMMY,
+    }
+}
