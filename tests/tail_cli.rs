@@ -30,7 +30,12 @@ fn examples_print_their_expected_output() {
     let files = oracle_examples();
     assert!(files.len() >= 8);
     for f in files {
-        let out = tailfcl(&["run", f.to_str().unwrap()]);
+        // File names in programs are relative to the working directory (spec §7).
+        let out = Command::new(env!("CARGO_BIN_EXE_tailfcl"))
+            .args(["run", f.file_name().unwrap().to_str().unwrap()])
+            .current_dir(f.parent().unwrap())
+            .output()
+            .expect("tailfcl runs");
         let expected = f.with_extension("expected");
         if expected.exists() {
             assert_eq!(

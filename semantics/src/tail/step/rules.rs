@@ -27,7 +27,7 @@
 //! | 3.66 | `replicate` (its first argument is not evaluated: the context is `replicate(e, v⃗ E e⃗)`) |
 //! | 3.67 | `scan`: `scan(v_f, l_z, l) ↪ reshape0(δ, [y⃗])` with `y_0 = a_0`, `y_j = v_f a_j y_(j−1)` per row |
 //! | 3.68 | `zipWith`: `zipWith(v_f, l_a, l_b) ↪ reshape0(δ, [v_f a_0 b_0, …])` when both shapes are δ |
-//! | 3.69 | `shape`, `rav`, `reshape` of a non-vector shape is stuck |
+//! | 3.69 | `shape`, `rav` |
 //! | 3.70 | `vreverse` |
 //! | 3.71 | `idxS` |
 //! | 3.72 | `gradeUp`, `gradeDown` |
