@@ -341,30 +341,31 @@ pub fn is_scalar_op(p: Prim) -> bool {
     )
 }
 
-/// The base type of a scalar operator's result, where it does not depend on the arguments
-/// (used to type the result of `each` over an empty array).
+/// The signature of a scalar operator: its argument base types and result base type (found
+/// by applying it to ones of each base type; every scalar operator takes arguments of one type).
+pub fn scalar_signature(p: Prim) -> Option<(Vec<BaseType>, BaseType)> {
+    if !is_scalar_op(p) {
+        return None;
+    }
+    let ones = [
+        Scalar::Int(1),
+        Scalar::Double(1.0),
+        Scalar::Bool(true),
+        Scalar::Char(b'a'),
+        Scalar::Complex((1.0, 0.0)),
+    ];
+    ones.into_iter().find_map(|one| {
+        let xs = vec![one; p.arity()];
+        scalar_op(p, &xs)
+            .ok()
+            .map(|r| (vec![one.base_type(); p.arity()], r.base_type()))
+    })
+}
+
+/// The base type of a scalar operator's result (used to type the result of `each` over an empty
+/// array).
 pub fn scalar_result_type(p: Prim) -> Option<BaseType> {
-    let probe: &[Scalar] = match p.arity() {
-        1 => &[Scalar::Int(1)],
-        _ => &[Scalar::Int(1), Scalar::Int(1)],
-    };
-    for ty in [
-        BaseType::Int,
-        BaseType::Double,
-        BaseType::Bool,
-        BaseType::Char,
-        BaseType::Complex,
-    ] {
-        let x = Scalar::fill(ty);
-        let xs: Vec<Scalar> = probe.iter().map(|_| x).collect();
-        if let Ok(r) = scalar_op(p, &xs) {
-            return Some(r.base_type());
-        }
-    }
-    if p == Prim::Injx {
-        return Some(BaseType::Complex);
-    }
-    None
+    scalar_signature(p).map(|(_, r)| r)
 }
 
 #[cfg(test)]
@@ -407,5 +408,10 @@ mod tests {
         assert_eq!(scalar_result_type(Prim::Eqc), Some(BaseType::Bool));
         assert_eq!(scalar_result_type(Prim::Injx), Some(BaseType::Complex));
         assert_eq!(scalar_result_type(Prim::Iota), None);
+        assert_eq!(scalar_result_type(Prim::Divi), Some(BaseType::Int));
+        assert_eq!(
+            scalar_signature(Prim::Injx),
+            Some((vec![BaseType::Double, BaseType::Double], BaseType::Complex))
+        );
     }
 }
