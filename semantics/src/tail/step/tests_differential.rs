@@ -30,6 +30,14 @@ struct Scope {
     fresh: usize,
 }
 
+fn annotated(x: String, ann: &str) -> Binder {
+    Binder {
+        name: x,
+        elem: Some(crate::tail::value::BaseType::Int),
+        ann: Some(ann.into()),
+    }
+}
+
 fn op(name: &str, args: Vec<Surface>) -> Surface {
     Surface::Op(name.into(), args, S)
 }
@@ -55,7 +63,7 @@ fn scalar(g: &mut Gen, sc: &mut Scope, size: usize) -> Surface {
             sc.scalars.push(x.clone());
             let body = scalar(g, sc, size / 2);
             sc.scalars.pop();
-            Surface::Let(Binder::new(x), Box::new(rhs), Box::new(body), S)
+            Surface::Let(annotated(x, "[int]0"), Box::new(rhs), Box::new(body), S)
         }
         4 => {
             let f = *pick(g, &["addi", "maxi", "subi"]);
@@ -83,7 +91,7 @@ fn lambda(g: &mut Gen, sc: &mut Scope, size: usize, params: usize) -> Surface {
     let mut body = scalar(g, sc, size);
     sc.scalars.truncate(sc.scalars.len() - params);
     for n in names.into_iter().rev() {
-        body = Surface::Lam(Binder::new(n), Box::new(body), S);
+        body = Surface::Lam(annotated(n, "[int]0"), Box::new(body), S);
     }
     body
 }
@@ -120,7 +128,7 @@ fn vector(g: &mut Gen, sc: &mut Scope, size: usize) -> Surface {
             sc.vectors.push(x.clone());
             let body = vector(g, sc, size / 2);
             sc.vectors.pop();
-            Surface::Let(Binder::new(x), Box::new(rhs), Box::new(body), S)
+            Surface::Let(annotated(x, "[int]1"), Box::new(rhs), Box::new(body), S)
         }
         5 => {
             let name = *pick(g, &["rotate", "drop", "take", "vrotate"]);
@@ -321,12 +329,15 @@ fn generated_programs_exercise_closures_and_values() {
     // The generator is not degenerate: many programs have values, and some bind variables that
     // lambdas capture.
     let mut g = Gen::new(16);
-    let (mut values, mut captures) = (0, 0);
+    let (mut values, mut captures, mut typed) = (0, 0, 0);
     for _ in 0..300 {
         let p = Prog::arbitrary(&mut g);
         let text = format!("{:?}", p.0);
         if stepper(&p.0).is_some() {
             values += 1;
+        }
+        if super::typing::type_of_program(&p.0).is_ok() {
+            typed += 1;
         }
         if text.contains("Lam") && text.contains("Let") {
             captures += 1;
@@ -334,4 +345,41 @@ fn generated_programs_exercise_closures_and_values() {
     }
     assert!(values > 100, "{values} programs had values");
     assert!(captures > 20, "{captures} programs had lambdas and lets");
+    assert!(typed > 150, "{typed} programs typed");
+}
+
+#[test]
+fn random_programs_preserve_their_type() {
+    // Type preservation (Propositions 2/5) on random programs: every configuration with TAIL
+    // syntax types, under its store typing, to a subtype of the program's type.
+    use super::reader::read;
+    use super::typing::{subtype, type_of_program};
+    fn prop(p: Prog) -> bool {
+        let Ok(tau) = type_of_program(&p.0) else {
+            return true;
+        };
+        let Ok(prog) = compile_rc(&p.0) else {
+            return false;
+        };
+        let mut m = Machine::new(prog);
+        loop {
+            if let Some(cfg) = m.configuration(50_000) {
+                let ok = read(&cfg)
+                    .map_err(|d| d.message)
+                    .and_then(|e| type_of_program(&e))
+                    .map(|t| subtype(&t, &tau));
+                if ok != Ok(true) {
+                    eprintln!("program type {tau}\nconfiguration {cfg}\n{ok:?}");
+                    return false;
+                }
+            }
+            if !matches!(m.step(), Stepped::Next(_)) {
+                return true;
+            }
+        }
+    }
+    QuickCheck::new()
+        .tests(300)
+        .rng(Gen::new(12))
+        .quickcheck(prop as fn(Prog) -> bool);
 }
