@@ -50,7 +50,6 @@ pub struct TraceWriter<W: Write> {
     wrote_header: bool,
 }
 
-#[allow(clippy::large_enum_variant)] // one sink per writer; its size does not matter
 enum Sink<W: Write> {
     Text(W),
     Json(W),
