@@ -12,7 +12,10 @@ fn programs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut out = Vec::new();
     let mut dirs = vec![root.join("examples/fcl")];
-    for e in std::fs::read_dir(root.join("paper-examples")).unwrap().flatten() {
+    for e in std::fs::read_dir(root.join("paper-examples"))
+        .unwrap()
+        .flatten()
+    {
         if e.file_name().to_string_lossy().starts_with("seed") {
             dirs.push(e.path());
         }

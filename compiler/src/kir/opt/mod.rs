@@ -1,4 +1,10 @@
-//! Traversals of the IR and the -O2 passes.
+//! Traversals of the IR and the -O2 passes: constant folding, constant and copy propagation,
+//! common subexpressions, dead code, unrolling of short static loops, strength reduction of
+//! division and modulo by powers of two (keeping truncating semantics), loop-invariant hoisting.
+
+mod passes;
+
+pub use passes::*;
 
 use super::{Expr, Stmt};
 use std::rc::Rc;
@@ -59,5 +65,5 @@ pub fn names_in_expr(e: &Expr, out: &mut Vec<Rc<str>>) {
     }
 }
 
-/// The -O2 pipeline over every kernel and the host plan.
-pub fn optimize(_m: &mut super::Module) {}
+#[cfg(test)]
+mod tests;
