@@ -1,0 +1,180 @@
+//! Running a compiled module: the host plan on an OpenCL device, printing like the oracle.
+
+use crate::kir::emit::emit_module;
+use crate::kir::eval::{eval_host, Lit};
+use crate::kir::{HostStep, Module, Param, Ty};
+use crate::runtime::{Arg, BuiltProgram, DeviceBuffer, Runtime, RuntimeError};
+use std::collections::HashMap;
+use std::fmt;
+
+/// The most work-groups one launch uses; larger grids are virtualised (spec §8.3).
+pub const MAX_GROUPS: usize = 65536;
+
+/// Why a run failed.
+#[derive(Debug)]
+pub enum ExecError {
+    Runtime(RuntimeError),
+    /// A run-time error of the program (exit 3).
+    Program(String),
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExecError::Runtime(e) => write!(f, "{e}"),
+            ExecError::Program(m) => write!(f, "run-time error: {m}"),
+        }
+    }
+}
+
+impl From<RuntimeError> for ExecError {
+    fn from(e: RuntimeError) -> ExecError {
+        ExecError::Runtime(e)
+    }
+}
+
+/// What a run did.
+#[derive(Debug, Default)]
+pub struct ExecReport {
+    /// What the program printed.
+    pub stdout: String,
+    /// Per launch: kernel name and device nanoseconds.
+    pub launches: Vec<(String, u64)>,
+    /// Bytes read back to the host.
+    pub read_bytes: usize,
+}
+
+struct Buf {
+    dev: DeviceBuffer,
+    ty: Ty,
+    host: Option<Vec<u8>>,
+}
+
+/// Builds and runs `m` on `rt`.
+pub fn execute(m: &Module, rt: &Runtime) -> Result<ExecReport, ExecError> {
+    let program = rt.build(&emit_module(m))?;
+    run_plan(m, rt, &program)
+}
+
+fn run_plan(m: &Module, rt: &Runtime, program: &BuiltProgram) -> Result<ExecReport, ExecError> {
+    let mut report = ExecReport::default();
+    let mut env: HashMap<String, Lit> = HashMap::new();
+    let mut bufs: HashMap<String, Buf> = HashMap::new();
+    let prog_err = ExecError::Program;
+    for step in &m.plan {
+        let mut no_read = |b: &str, _| Err(format!("host read of {b} inside an expression"));
+        match step {
+            HostStep::Set(h, _, e) => {
+                let v = eval_host(e, &env, &mut no_read).map_err(prog_err)?;
+                env.insert(h.to_string(), v);
+            }
+            HostStep::Alloc(b, ty, len) => {
+                let n = int(eval_host(len, &env, &mut no_read).map_err(prog_err)?)?;
+                if n < 0 {
+                    return Err(ExecError::Program(format!("negative array size {n}")));
+                }
+                let dev = rt.alloc(n as usize * ty.size())?;
+                bufs.insert(
+                    b.to_string(),
+                    Buf {
+                        dev,
+                        ty: *ty,
+                        host: None,
+                    },
+                );
+            }
+            HostStep::Launch { kernel, groups } => {
+                let k = &m.kernels[*kernel];
+                let g = int(eval_host(groups, &env, &mut no_read).map_err(prog_err)?)?;
+                if g <= 0 {
+                    continue;
+                }
+                let mut args = Vec::new();
+                for p in &k.params {
+                    match p {
+                        Param::Buffer(b, _) => match bufs.get(&**b) {
+                            Some(buf) => args.push(Arg::Buffer(&buf.dev)),
+                            None => return Err(ExecError::Program(format!("no buffer {b}"))),
+                        },
+                        Param::Scalar(h, _) => match env.get(&**h) {
+                            Some(Lit::Int(i)) => args.push(Arg::Int(*i)),
+                            Some(Lit::Bool(b)) => args.push(Arg::Int(*b as i32)),
+                            Some(Lit::Double(d)) => args.push(Arg::Double(*d)),
+                            None => return Err(ExecError::Program(format!("{h} unset"))),
+                        },
+                    }
+                }
+                let groups = (g as usize).min(MAX_GROUPS);
+                let ns = rt.launch(program, &k.name, groups, m.block_size, &args)?;
+                report.launches.push((k.name.clone(), ns));
+            }
+            HostStep::Read(h, ty, b, idx) => {
+                let i = int(eval_host(idx, &env, &mut no_read).map_err(prog_err)?)?;
+                let bytes = host_copy(rt, &mut bufs, b, &mut report)?;
+                let sz = ty.size();
+                let v = (i >= 0)
+                    .then(|| Lit::from_bytes(*ty, bytes.get(i as usize * sz..)?))
+                    .flatten()
+                    .ok_or_else(|| ExecError::Program(format!("index {i} out of bounds")))?;
+                env.insert(h.to_string(), v);
+            }
+            HostStep::Print { buf, ty, n, len } => {
+                let n = int(eval_host(n, &env, &mut no_read).map_err(prog_err)?)?;
+                let len = int(eval_host(len, &env, &mut no_read).map_err(prog_err)?)?;
+                if n < 1 || n > len {
+                    return Err(ExecError::Program(format!(
+                        "forceAndPrint {n} of an array of {len} elements (needs 1 <= n <= size)"
+                    )));
+                }
+                let bytes = host_copy(rt, &mut bufs, buf, &mut report)?;
+                report
+                    .stdout
+                    .push_str(&render(*ty, &bytes[..n as usize * ty.size()]));
+            }
+        }
+    }
+    Ok(report)
+}
+
+fn int(l: Lit) -> Result<i32, ExecError> {
+    match l {
+        Lit::Int(i) => Ok(i),
+        other => Err(ExecError::Program(format!(
+            "expected an int, got {other:?}"
+        ))),
+    }
+}
+
+/// The host copy of a buffer (buffers are written once, so one read-back serves every use).
+fn host_copy<'a>(
+    rt: &Runtime,
+    bufs: &'a mut HashMap<String, Buf>,
+    b: &str,
+    report: &mut ExecReport,
+) -> Result<&'a [u8], ExecError> {
+    let buf = bufs
+        .get_mut(b)
+        .ok_or_else(|| ExecError::Program(format!("no buffer {b}")))?;
+    if buf.host.is_none() {
+        let bytes = rt.read(&buf.dev)?;
+        report.read_bytes += bytes.len();
+        buf.host = Some(bytes);
+    }
+    let _ = buf.ty;
+    Ok(buf.host.as_deref().unwrap_or(&[]))
+}
+
+/// One printed line in the format of spec §4.4: `[a,b,c]`, ints as `%i`, doubles as `%.5f`.
+pub fn render(ty: Ty, bytes: &[u8]) -> String {
+    let items: Vec<String> = bytes
+        .chunks(ty.size())
+        .filter_map(|c| Lit::from_bytes(ty, c))
+        .map(|l| match l {
+            Lit::Int(i) => i.to_string(),
+            Lit::Double(d) if d.is_nan() => "nan".into(),
+            Lit::Double(d) => format!("{d:.5}"),
+            Lit::Bool(b) => (b as i32).to_string(),
+        })
+        .collect();
+    format!("[{}]\n", items.join(","))
+}
