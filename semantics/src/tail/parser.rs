@@ -12,11 +12,41 @@ use crate::tail::value::{BaseType, Scalar};
 use crate::{Diagnostic, Span};
 use std::collections::HashMap;
 
-/// Deepest nesting of non-`let` forms accepted (keeps every pass well inside a default stack).
-pub const MAX_DEPTH: usize = 1_000;
+/// Deepest nesting of non-`let` forms accepted ("nesting too deep" beyond).
+pub const MAX_DEPTH: usize = 2_000;
+
+/// Stack for the recursive passes over an expression: a generous bound for [`MAX_DEPTH`] levels
+/// of unoptimised frames. It is only reserved address space; pages are touched as used.
+const DEEP_STACK: usize = 512 << 20;
+
+/// Runs a recursive pass on a thread with a stack big enough for [`MAX_DEPTH`] levels, so that
+/// callers on small stacks (test threads, 2 MiB) are safe. Falls back to the caller's thread if
+/// no thread can be started.
+pub fn on_deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    let mut f = Some(f);
+    let mut out = None;
+    std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .stack_size(DEEP_STACK)
+            .spawn_scoped(s, || (f.take().expect("run once"))());
+        if let Ok(h) = spawned {
+            out = h.join().ok();
+        }
+    });
+    match (out, f) {
+        (Some(r), _) => r,
+        (None, Some(f)) => f(),
+        // The pass panicked on its thread: re-raise here.
+        (None, None) => panic!("a recursive pass panicked"),
+    }
+}
 
 /// Parses one TAIL program (one expression, optionally followed by whitespace).
 pub fn parse(src: &str) -> Result<Expr, Diagnostic> {
+    on_deep_stack(|| parse_here(src))
+}
+
+fn parse_here(src: &str) -> Result<Expr, Diagnostic> {
     let toks = lex(src)?;
     let mut p = Parser {
         toks,

@@ -8,6 +8,10 @@ use pretty::RcDoc;
 
 /// The program text of `e`, ending with one newline.
 pub fn print(e: &Expr) -> String {
+    crate::tail::parser::on_deep_stack(|| print_here(e))
+}
+
+fn print_here(e: &Expr) -> String {
     // The top-level `let` spine is rendered line by line, so that a program of any length builds
     // only small documents (documents are trees, and deep trees cost stack to drop).
     let mut out = String::new();

@@ -21,7 +21,7 @@ use crate::{Diagnostic, Span};
 use std::collections::HashMap;
 
 /// Deepest expression nesting checked (the parser accepts less; `let` bodies do not count).
-const MAX_DEPTH: usize = 2_000;
+const MAX_DEPTH: usize = 2 * crate::tail::parser::MAX_DEPTH;
 
 /// The type of a closed program, e.g. `[double]0` (type errors name both types).
 pub fn typecheck(e: &Expr) -> Result<Type, Diagnostic> {
@@ -36,6 +36,10 @@ pub fn typecheck_with_store(
     sigma: &[(String, Type)],
     rel: Relation,
 ) -> Result<Type, Diagnostic> {
+    crate::tail::parser::on_deep_stack(|| typecheck_here(e, sigma, rel))
+}
+
+fn typecheck_here(e: &Expr, sigma: &[(String, Type)], rel: Relation) -> Result<Type, Diagnostic> {
     let mut c = Checker::new(rel);
     for (l, t) in sigma {
         let t = c.annotation(t);
@@ -342,3 +346,5 @@ pub fn literal_type(x: &Scalar) -> Type {
         Scalar::Complex(_) => Type::scalar(BaseType::Complex),
     }
 }
+#[cfg(test)]
+mod tests_programs;
