@@ -73,3 +73,21 @@ fn print_of_too_many_elements_is_a_run_time_error() {
     let (code, _, err) = tailfcl(&["exec", path.to_str().unwrap()]);
     assert_eq!(code, 3, "{err}");
 }
+
+#[test]
+fn division_by_zero_in_a_kernel_is_a_run_time_error() {
+    if !have_device() {
+        return;
+    }
+    let path = std::env::temp_dir().join("tailfcl_device_cli_div.fcl");
+    std::fs::write(
+        &path,
+        "sig main : Program <grid> [int]\nval main = do<grid> { p <- concat<block> 4 (generate 1 (fn b => return<block> (push<block> (generate 4 (fn i => 8 / (i - 2)))))) ; forceAndPrint 4 p }\n",
+    )
+    .unwrap();
+    let (code, out, err) = tailfcl(&["exec", path.to_str().unwrap()]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("division by zero"), "{err}");
+    let (code, _, _) = tailfcl(&["run", path.to_str().unwrap()]);
+    assert_eq!(code, 3, "the oracle agrees");
+}
