@@ -149,7 +149,7 @@ fn main() {
     println!(
         "host memcpy: {:.2} GB/s ({} MiB)",
         2.0 * (n * 4) as f64 / secs / 1e9,
-        n * 4 >> 20
+        (n * 4) >> 20
     );
 
     let hand = Hand {
