@@ -61,6 +61,7 @@ fn run_plan(m: &Module, rt: &Runtime, program: &BuiltProgram) -> Result<ExecRepo
     let mut env: HashMap<String, Lit> = HashMap::new();
     let mut bufs: HashMap<String, Buf> = HashMap::new();
     let prog_err = ExecError::Program;
+    let mut err_flag = rt.alloc(4)?;
     for step in &m.plan {
         let mut no_read = |b: &str, _| Err(format!("host read of {b} inside an expression"));
         match step {
@@ -89,7 +90,7 @@ fn run_plan(m: &Module, rt: &Runtime, program: &BuiltProgram) -> Result<ExecRepo
                 if g <= 0 {
                     continue;
                 }
-                let mut args = Vec::new();
+                let mut args = vec![Arg::Buffer(&err_flag)];
                 for p in &k.params {
                     match p {
                         Param::Buffer(b, _) => match bufs.get(&**b) {
@@ -107,6 +108,20 @@ fn run_plan(m: &Module, rt: &Runtime, program: &BuiltProgram) -> Result<ExecRepo
                 let groups = (g as usize).min(MAX_GROUPS);
                 let ns = rt.launch(program, &k.name, groups, m.block_size, &args)?;
                 report.launches.push((k.name.clone(), ns));
+                let flag = rt.read(&err_flag)?;
+                let code = flag.first().copied().unwrap_or(0);
+                if code != 0 {
+                    rt.write(&mut err_flag, &[0; 4])?;
+                    return Err(ExecError::Program(format!(
+                        "{} in {}",
+                        if code == 1 {
+                            "division by zero"
+                        } else {
+                            "negative exponent (powi)"
+                        },
+                        k.name
+                    )));
+                }
             }
             HostStep::Read(h, ty, b, idx) => {
                 let i = int(eval_host(idx, &env, &mut no_read).map_err(prog_err)?)?;

@@ -9,13 +9,24 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::rc::Rc;
 
-fn not_yet(what: &str) -> Result<Exit, Exit> {
-    eprintln!("error: TAIL {what} is not built yet");
-    Err(Exit::Static)
-}
-
-pub fn check(_a: &CheckArgs) -> Result<Exit, Exit> {
-    not_yet("check")
+/// `tailfcl check FILE.tail`: parses and type checks, then prints the program's type in TAIL
+/// syntax; a parse or type error is rendered on stderr (exit 2).
+pub fn check(a: &CheckArgs) -> Result<Exit, Exit> {
+    let path = single_file(&a.input.files)?;
+    let src = read_source(path)?;
+    let file = path.display().to_string();
+    let checked = semantics::tail::parser::parse(&src)
+        .and_then(|e| semantics::tail::typecheck::typecheck(&e));
+    match checked {
+        Ok(t) => {
+            println!("{t}");
+            Ok(Exit::Ok)
+        }
+        Err(d) => {
+            eprint!("{}", d.render(&file, &src));
+            Err(Exit::Static)
+        }
+    }
 }
 
 /// Reads, parses, type checks and compiles one TAIL file; static errors are rendered (exit 2).

@@ -6,15 +6,19 @@ use super::{Expr, Geom, Kernel, Module, Param, Stmt};
 use semantics::fcl::core::ScalarOp;
 use std::fmt::Write;
 
+/// The kernel parameter (first of every kernel) flagging run-time errors: 1 division by zero,
+/// 2 a negative exponent.
+pub const ERROR_FLAG: &str = "fcl_err";
+
 /// Helpers every program starts with.
 pub const PRELUDE: &str = "\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 inline int fcl_add(int a, int b) { return (int)((uint)a + (uint)b); }
 inline int fcl_sub(int a, int b) { return (int)((uint)a - (uint)b); }
 inline int fcl_mul(int a, int b) { return (int)((uint)a * (uint)b); }
-inline int fcl_div(int a, int b) { return b == 0 ? 0 : (b == -1 ? (int)(0u - (uint)a) : a / b); }
-inline int fcl_mod(int a, int b) { return (b == 0 || b == -1) ? 0 : a % b; }
-inline int fcl_pow(int a, int b) { uint r = 1u, x = (uint)a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (int)r; }
+inline int fcl_div(int a, int b, __global int* err) { if (b == 0) { err[0] = 1; return 0; } return b == -1 ? (int)(0u - (uint)a) : a / b; }
+inline int fcl_mod(int a, int b, __global int* err) { if (b == 0) { err[0] = 1; return 0; } return b == -1 ? 0 : a % b; }
+inline int fcl_pow(int a, int b, __global int* err) { if (b < 0) { err[0] = 2; return 0; } uint r = 1u, x = (uint)a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (int)r; }
 inline int fcl_shl(int a, int b) { return (int)((uint)a << (b & 31)); }
 inline int fcl_shr(int a, int b) { return a >> (b & 31); }
 inline int fcl_sign(int a) { return (a > 0) - (a < 0); }
@@ -32,13 +36,12 @@ pub fn emit_module(m: &Module) -> String {
 
 /// One kernel.
 pub fn emit_kernel(k: &Kernel) -> String {
-    let params: Vec<String> = k
-        .params
-        .iter()
-        .map(|p| match p {
+    // the first parameter is the error flag that division by zero and negative exponents set
+    let params: Vec<String> = std::iter::once(format!("__global int* {ERROR_FLAG}"))
+        .chain(k.params.iter().map(|p| match p {
             Param::Buffer(n, t) => format!("__global {}* {n}", t.c_elem()),
             Param::Scalar(n, t) => format!("const {} {n}", scalar_param(*t)),
-        })
+        }))
         .collect();
     let mut out = format!("__kernel void {}({}) {{\n", k.name, params.join(", "));
     for (n, t, len) in &k.locals {
@@ -150,11 +153,11 @@ fn op_expr(op: ScalarOp, args: &[Expr]) -> String {
         AddI => call("fcl_add"),
         SubI => call("fcl_sub"),
         MulI => call("fcl_mul"),
-        DivI => call("fcl_div"),
-        ModI => call("fcl_mod"),
+        DivI => format!("fcl_div({}, {}, {ERROR_FLAG})", a(0), a(1)),
+        ModI => format!("fcl_mod({}, {}, {ERROR_FLAG})", a(0), a(1)),
         MinI => call("min"),
         MaxI => call("max"),
-        PowI => call("fcl_pow"),
+        PowI => format!("fcl_pow({}, {}, {ERROR_FLAG})", a(0), a(1)),
         Sll => call("fcl_shl"),
         Srl => call("fcl_shr"),
         AndI => format!("({} & {})", a(0), a(1)),

@@ -438,7 +438,21 @@ fn declared(stmts: &[Stmt], out: &mut HashSet<Rc<str>>) {
 fn invariant(e: &Expr, local: &HashSet<Rc<str>>) -> bool {
     let mut names = Vec::new();
     names_in_expr(e, &mut names);
-    !e.is_atomic() && !has_load(e) && names.iter().all(|n| !local.contains(n))
+    !e.is_atomic() && !has_load(e) && !may_fail(e) && names.iter().all(|n| !local.contains(n))
+}
+
+/// Whether evaluating `e` may raise a run-time error (division by a non-literal or zero, a
+/// non-literal exponent), which must not move in front of a loop that might not run.
+fn may_fail(e: &Expr) -> bool {
+    match e {
+        Expr::Op(ScalarOp::DivI | ScalarOp::ModI | ScalarOp::PowI, a) => {
+            !matches!(a.get(1), Some(Expr::Int(d)) if *d > 0) || a.iter().any(may_fail)
+        }
+        Expr::Op(_, a) => a.iter().any(may_fail),
+        Expr::Select(c, a, b) => may_fail(c) || may_fail(a) || may_fail(b),
+        Expr::Load(_, i) => may_fail(i),
+        _ => false,
+    }
 }
 
 /// Strength reduction of `x / 2^k` and `x % 2^k` with the truncating semantics of the oracle:
