@@ -117,3 +117,33 @@ fn every_block_level_force_ends_with_a_barrier() {
     }
     assert!(checked >= 8, "kernels with local memory checked: {checked}");
 }
+
+fn loops_with_barrier(stmts: &[Stmt], trips: i32) -> usize {
+    stmts
+        .iter()
+        .map(|s| match s {
+            Stmt::For {
+                start: Expr::Int(0),
+                end: Expr::Int(n),
+                body,
+                ..
+            } if *n == trips && body.contains(&Stmt::Barrier) => {
+                1 + loops_with_barrier(body, trips)
+            }
+            Stmt::For { body, .. } => loops_with_barrier(body, trips),
+            Stmt::If(_, t, e) => loops_with_barrier(t, trips) + loops_with_barrier(e, trips),
+            _ => 0,
+        })
+        .sum()
+}
+
+#[test]
+fn block_level_power_is_a_loop_over_one_buffer_pair() {
+    for opt in [OptLevel::O0, OptLevel::O2] {
+        let m = compile("scan.fcl", &example("examples/fcl/scan.fcl"), opt);
+        // sklansky: power<block> 2 over chunks of 4
+        let k = &m.kernels[0];
+        assert_eq!(k.locals.len(), 2, "the state and its pair: {:?}", k.locals);
+        assert_eq!(loops_with_barrier(&k.body, 2), 1);
+    }
+}

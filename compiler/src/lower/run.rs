@@ -54,9 +54,21 @@ impl Lower {
                     ));
                 };
                 let first = self.run_val(init)?;
-                let mut cur = self.push_arr(first)?;
+                let first = self.push_arr(first)?;
+                let mut arr = self.force(*level, &first)?;
+                if self.in_kernel() && n > 1 {
+                    let locals = self.kernel.as_ref().map_or(0, |k| k.locals.len());
+                    match self.power_loop(*level, n, step, *indexed, &arr) {
+                        Ok(()) => return Ok(arr),
+                        Err(super::LowerError::Unsupported(..)) => {
+                            if let Some(k) = self.kernel.as_mut() {
+                                k.locals.truncate(locals);
+                            }
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
                 for i in 0..n.max(0) {
-                    let arr = self.force(*level, &cur)?;
                     let body = if *indexed {
                         let f = self.apply(step, Val::Scalar(Expr::Int(i), Ty::Int))?;
                         self.apply(&f, arr)?
@@ -64,9 +76,10 @@ impl Lower {
                         self.apply(step, arr)?
                     };
                     let next = self.run_val(&body)?;
-                    cur = self.push_arr(next)?;
+                    let next = self.push_arr(next)?;
+                    arr = self.force(*level, &next)?;
                 }
-                self.force(*level, &cur)
+                Ok(arr)
             }
             // (5.89) while, unrolled at compile time
             Prog::While {
@@ -122,6 +135,68 @@ impl Lower {
                 Ok(v)
             }
         }
+    }
+
+    /// `power<l>` inside a kernel as a run-time loop over one buffer pair: each iteration writes
+    /// the step's result from buffer A into B (a barrier at block level), then copies B back
+    /// into A. Unsupported (and the caller unrolls) when the step changes the length or type.
+    fn power_loop(&mut self, l: Level, n: i32, step: &Val, indexed: bool, arr: &Val) -> Res<()> {
+        let Val::Pull(a) = arr else {
+            return self.internal("power state is not an array");
+        };
+        let (Index::Buffer(a_name, ty), Some(Lit::Int(len))) = (&a.index, lit(&a.len)) else {
+            return self.unsupported("power over an unsized state");
+        };
+        let (a_name, ty) = (a_name.clone(), *ty);
+        let b_name = self.fresh(if l == Level::BLOCK { "l" } else { "p" });
+        let var = self.fresh("i");
+        let ((), body) = self.in_block(|lw| {
+            let body = if indexed {
+                let f = lw.apply(step, Val::Scalar(Expr::Var(var.clone()), Ty::Int))?;
+                lw.apply(&f, arr.clone())?
+            } else {
+                lw.apply(step, arr.clone())?
+            };
+            let next = lw.run_val(&body)?;
+            let next = lw.push_arr(next)?;
+            if Lower::push_len(&next) != Expr::Int(len) {
+                return lw.unsupported("a power step that changes the array length");
+            }
+            let mut elem = None;
+            lw.write(&next, &mut |lw: &mut Lower, i, v| {
+                lw.store(&b_name, &mut elem, i, v)
+            })?;
+            if elem.is_some_and(|t| t != ty) {
+                return lw.unsupported("a power step that changes the element type");
+            }
+            if l == Level::BLOCK {
+                lw.emit(Stmt::Barrier);
+            }
+            lw.par_loop(l, Expr::Int(len), &mut |lw: &mut Lower, i| {
+                let v = Expr::Load(b_name.clone(), Box::new(i.clone()));
+                lw.emit(Stmt::Store(a_name.clone(), i, v));
+                Ok(())
+            })?;
+            if l == Level::BLOCK {
+                lw.emit(Stmt::Barrier);
+            }
+            Ok(())
+        })?;
+        if l == Level::BLOCK {
+            if let Some(k) = self.kernel.as_mut() {
+                k.locals.push((b_name, ty, len.max(1) as usize));
+            }
+        } else {
+            self.emit(Stmt::Private(b_name, ty, len.max(1) as usize));
+        }
+        self.emit(Stmt::For {
+            var,
+            start: Expr::Int(0),
+            end: Expr::Int(n),
+            step: Expr::Int(1),
+            body,
+        });
+        Ok(())
     }
 
     /// Materialises a push array at level `l` and returns the pull array reading it.
