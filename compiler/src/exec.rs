@@ -7,8 +7,7 @@ use crate::runtime::{Arg, BuiltProgram, DeviceBuffer, Runtime, RuntimeError};
 use std::collections::HashMap;
 use std::fmt;
 
-/// The most work-groups one launch uses; larger grids are virtualised (spec §8.3).
-pub const MAX_GROUPS: usize = 65536;
+pub use crate::kir::MAX_GROUPS;
 
 /// Why a run failed.
 #[derive(Debug)]

@@ -10,6 +10,9 @@ pub mod opt;
 use semantics::fcl::core::ScalarOp;
 use std::rc::Rc;
 
+/// The most work-groups one launch uses; larger grids are virtualised (spec §8.3).
+pub const MAX_GROUPS: usize = 65536;
+
 /// Element and scalar types (`bool` is stored as `uchar`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
