@@ -51,12 +51,15 @@ fn unsupported_programs_exit_2_with_a_clear_message() {
     let path = std::env::temp_dir().join("tailfcl_device_cli_bench.fcl");
     std::fs::write(
         &path,
-        "sig main : Program <grid> unit\nval main = benchmark 3 (forceAndPrint 1 (push<grid> (generate 4 (fn i => i))))\n",
+        "sig main : Program <grid> unit\nval main = do<grid> { a <- readIntCSV \"x.csv\" ; return<grid> () }\n",
     )
     .unwrap();
     let (code, out, err) = tailfcl(&["compile", path.to_str().unwrap()]);
     assert_eq!(code, 2, "{out}{err}");
-    assert!(err.contains("unsupported: the built-in benchmark"), "{err}");
+    assert!(
+        err.contains("unsupported: the built-in readIntCSV"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -90,4 +93,23 @@ fn division_by_zero_in_a_kernel_is_a_run_time_error() {
     assert!(err.contains("division by zero"), "{err}");
     let (code, _, _) = tailfcl(&["run", path.to_str().unwrap()]);
     assert_eq!(code, 3, "the oracle agrees");
+}
+
+#[test]
+fn benchmark_runs_its_program_n_plus_one_times() {
+    if !have_device() {
+        return;
+    }
+    let path = std::env::temp_dir().join("tailfcl_device_cli_benchmark.fcl");
+    std::fs::write(
+        &path,
+        "sig main : Program <grid> unit\nval main = benchmark 2 (do<grid> { p <- concat<block> 4 (generate 1 (fn b => return<block> (push<block> (generate 4 (fn i => i * 3))))) ; forceAndPrint 4 p })\n",
+    )
+    .unwrap();
+    let (code, out, err) = tailfcl(&["exec", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (_, want, _) = tailfcl(&["run", path.to_str().unwrap()]);
+    assert_eq!(out, want);
+    assert_eq!(out, "[0,3,6,9]\n".repeat(3));
+    assert!(err.contains("Benchmark (2 repetitions): "), "{err}");
 }

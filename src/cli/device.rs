@@ -31,6 +31,7 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     match execute(&m, &rt) {
         Ok(report) => {
             print!("{}", report.stdout);
+            eprint!("{}", report.stderr);
             if a.stats {
                 let total: u64 = report.launches.iter().map(|(_, ns)| ns).sum();
                 for (k, ns) in &report.launches {

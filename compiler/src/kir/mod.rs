@@ -163,6 +163,9 @@ pub enum HostStep {
     Launch { kernel: usize, groups: Expr },
     /// `var = buf[idx]` read back from the device.
     Read(Rc<str>, Ty, Rc<str>, Expr),
+    /// `benchmark n p`: run `body` n+1 times (a warm-up and n timed runs), then report the time
+    /// per run on stderr (spec §4.4).
+    Benchmark { n: Expr, body: Vec<HostStep> },
     /// Print the first `n` elements of a buffer of `len` elements (§4.4 format).
     Print {
         buf: Rc<str>,

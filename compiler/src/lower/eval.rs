@@ -299,7 +299,11 @@ impl Lower {
                     double: b == Builtin::ForceAndPrintDouble,
                 }))
             }
-            Builtin::Ifp(_) | Builtin::Permute(_) | Builtin::Benchmark | Builtin::ReadIntCsv => {
+            Builtin::Benchmark => {
+                let n = self.scalar(next())?;
+                Val::Prog(Rc::new(Prog::Benchmark(n, next())))
+            }
+            Builtin::Ifp(_) | Builtin::Permute(_) | Builtin::ReadIntCsv => {
                 return self.unsupported(format!("the built-in {}", b.name()))
             }
         })

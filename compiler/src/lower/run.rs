@@ -110,6 +110,18 @@ impl Lower {
                     "while<{level}> running more than {MAX_ITERATIONS} iterations"
                 ))
             }
+            // §4.4 benchmark: the program's host steps, repeated by the plan
+            Prog::Benchmark(n, p) => {
+                if self.in_kernel() {
+                    return self.internal("benchmark inside a kernel");
+                }
+                let outer = std::mem::take(&mut self.plan);
+                let r = self.run_val(p);
+                let body = std::mem::replace(&mut self.plan, outer);
+                r?;
+                self.plan.push(HostStep::Benchmark { n: n.clone(), body });
+                Ok(Val::Unit)
+            }
             // §4.4 forceAndPrint / forceAndPrintDouble
             Prog::Print { n, arr, double } => {
                 if self.in_kernel() {

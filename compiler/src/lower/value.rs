@@ -88,6 +88,8 @@ pub enum Prog {
         step: Val,
         init: Val,
     },
+    /// `benchmark n p`.
+    Benchmark(Expr, Val),
     Print {
         n: Expr,
         arr: Val,
