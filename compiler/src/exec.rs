@@ -16,6 +16,8 @@ pub enum ExecError {
     Runtime(RuntimeError),
     /// A run-time error of the program (exit 3).
     Program(String),
+    /// The device cannot run the module (exit 2, "unsupported: …").
+    Unsupported(String),
 }
 
 impl fmt::Display for ExecError {
@@ -23,6 +25,7 @@ impl fmt::Display for ExecError {
         match self {
             ExecError::Runtime(e) => write!(f, "{e}"),
             ExecError::Program(m) => write!(f, "run-time error: {m}"),
+            ExecError::Unsupported(m) => write!(f, "unsupported: {m}"),
         }
     }
 }
@@ -54,6 +57,15 @@ struct Buf {
 
 /// Builds and runs `m` on `rt`.
 pub fn execute(m: &Module, rt: &Runtime) -> Result<ExecReport, ExecError> {
+    for k in &m.kernels {
+        let bytes: usize = k.locals.iter().map(|(_, t, n)| t.size() * n).sum();
+        if bytes as u64 > rt.device.local_mem_bytes {
+            return Err(ExecError::Unsupported(format!(
+                "{} needs {bytes} bytes of local memory; the device has {}",
+                k.name, rt.device.local_mem_bytes
+            )));
+        }
+    }
     let program = rt.build(&emit_module(m))?;
     run_plan(m, rt, &program)
 }

@@ -51,6 +51,10 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
             eprintln!("error: {e}");
             Err(Exit::RuntimeError)
         }
+        Err(e @ ExecError::Unsupported(_)) => {
+            eprintln!("{e}");
+            Err(Exit::Static)
+        }
     }
 }
 
