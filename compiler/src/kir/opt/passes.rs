@@ -52,6 +52,10 @@ pub fn single_trip_loops(stmts: Vec<Stmt>, block_size: i32) -> Vec<Stmt> {
             {
                 let mut inner = vec![Stmt::Decl(var, crate::kir::Ty::Int, Expr::Geom(g))];
                 inner.extend(single_trip_loops(body, block_size));
+                // a group's only iteration needs no barrier to protect the next one
+                if g == Geom::GroupId && inner.last() == Some(&Stmt::Barrier) {
+                    inner.pop();
+                }
                 let whole = g == Geom::GroupId || n == block_size;
                 let cond = if whole {
                     Expr::Bool(true)
