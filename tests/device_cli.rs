@@ -113,3 +113,22 @@ fn benchmark_runs_its_program_n_plus_one_times() {
     assert_eq!(out, "[0,3,6,9]\n".repeat(3));
     assert!(err.contains("Benchmark (2 repetitions): "), "{err}");
 }
+
+#[test]
+fn a_host_loop_of_launches_prints_what_run_prints() {
+    if !have_device() {
+        return;
+    }
+    let path = std::env::temp_dir().join("tailfcl_device_cli_power.fcl");
+    std::fs::write(
+        &path,
+        "fun step i a = concat<block> 4 (generate (lengthPull a / 4) (fn b => return<block> (push<block> (generate 4 (fn t => index a (b * 4 + t) * 2 + i)))))\nsig main : Program <grid> unit\nval main = do<grid> { x <- power<grid> 10 step (concat<block> 4 (generate 4 (fn b => return<block> (push<block> (generate 4 (fn t => b * 4 + t)))))) ; y <- computeInSingleBlock x ; a <- forceAndPrint 16 y ; return<grid> () }\n",
+    )
+    .unwrap();
+    let (_, want, _) = tailfcl(&["run", path.to_str().unwrap()]);
+    for o in ["-O0", "-O2"] {
+        let (code, out, err) = tailfcl(&["exec", o, path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, want);
+    }
+}

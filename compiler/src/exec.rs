@@ -168,6 +168,20 @@ fn run_steps(
                     .ok_or_else(|| ExecError::Program(format!("index {i} out of bounds")))?;
                 st.env.insert(h.to_string(), v);
             }
+            HostStep::Loop { var, n, body } => {
+                let n = int(eval_host(n, &st.env, &mut no_read).map_err(prog_err)?)?;
+                for i in 0..n.max(0) {
+                    st.env.insert(var.to_string(), Lit::Int(i));
+                    run_steps(m, rt, program, body, st)?;
+                }
+            }
+            HostStep::Swap(a, b) => {
+                let (Some(x), Some(y)) = (st.bufs.remove(&**a), st.bufs.remove(&**b)) else {
+                    return Err(ExecError::Program(format!("swap of {a} and {b}")));
+                };
+                st.bufs.insert(a.to_string(), y);
+                st.bufs.insert(b.to_string(), x);
+            }
             HostStep::Benchmark { n, body } => {
                 let n = int(eval_host(n, &st.env, &mut no_read).map_err(prog_err)?)?;
                 let start = Instant::now();

@@ -147,3 +147,28 @@ fn block_level_power_is_a_loop_over_one_buffer_pair() {
         assert_eq!(loops_with_barrier(&k.body, 2), 1);
     }
 }
+
+const GRID_POWER: &str = "
+fun step i a = concat<block> 4 (generate (lengthPull a / 4) (fn b => return<block> (push<block> (generate 4 (fn t => index a (b * 4 + t) * 2 + i)))))
+sig main : Program <grid> unit
+val main = do<grid>
+  { x <- power<grid> 10 step (concat<block> 4 (generate 4 (fn b => return<block> (push<block> (generate 4 (fn t => b * 4 + t))))))
+  ; y <- computeInSingleBlock x
+  ; a <- forceAndPrint 16 y
+  ; return<grid> ()
+  }
+";
+
+#[test]
+fn grid_level_power_is_a_host_loop_of_launches() {
+    let m = compile("power.fcl", GRID_POWER, OptLevel::O2);
+    assert_eq!(m.kernels.len(), 3, "init, the step (once), the print");
+    let body = m.plan.iter().find_map(|s| match s {
+        HostStep::Loop { n, body, .. } => Some((n.clone(), body.clone())),
+        _ => None,
+    });
+    let (n, body) = body.expect("a host loop");
+    assert_eq!(n, Expr::Int(10));
+    assert!(body.iter().any(|s| matches!(s, HostStep::Launch { .. })));
+    assert!(body.iter().any(|s| matches!(s, HostStep::Swap(..))));
+}

@@ -163,6 +163,14 @@ pub enum HostStep {
     Launch { kernel: usize, groups: Expr },
     /// `var = buf[idx]` read back from the device.
     Read(Rc<str>, Ty, Rc<str>, Expr),
+    /// `for var in 0..n { body }` on the host (a grid-level `power`).
+    Loop {
+        var: Rc<str>,
+        n: Expr,
+        body: Vec<HostStep>,
+    },
+    /// Exchange two buffers (the state of a host loop and the step's result).
+    Swap(Rc<str>, Rc<str>),
     /// `benchmark n p`: run `body` n+1 times (a warm-up and n timed runs), then report the time
     /// per run on stderr (spec §4.4).
     Benchmark { n: Expr, body: Vec<HostStep> },

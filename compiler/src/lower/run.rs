@@ -12,6 +12,9 @@ use std::rc::Rc;
 /// Compile-time iteration bound of `while` loops.
 const MAX_ITERATIONS: usize = 1 << 16;
 
+/// Grid-level `power` loops of at most this many steps are unrolled at compile time.
+const HOST_UNROLL: i32 = 4;
+
 /// Largest private (thread-level) array, in elements.
 const MAX_PRIVATE: usize = 4096;
 
@@ -56,6 +59,23 @@ impl Lower {
                 let first = self.run_val(init)?;
                 let first = self.push_arr(first)?;
                 let mut arr = self.force(*level, &first)?;
+                if !self.in_kernel() && n > HOST_UNROLL {
+                    let outer = std::mem::take(&mut self.plan);
+                    let r = self.host_power_loop(n, step, *indexed, &arr);
+                    let body = std::mem::replace(&mut self.plan, outer);
+                    match r {
+                        Ok(var) => {
+                            self.plan.push(HostStep::Loop {
+                                var,
+                                n: Expr::Int(n),
+                                body,
+                            });
+                            return Ok(arr);
+                        }
+                        Err(super::LowerError::Unsupported(..)) => {}
+                        Err(e) => return Err(e),
+                    }
+                }
                 if self.in_kernel() && n > 1 {
                     let locals = self.kernel.as_ref().map_or(0, |k| k.locals.len());
                     match self.power_loop(*level, n, step, *indexed, &arr) {
@@ -146,6 +166,50 @@ impl Lower {
                 });
                 Ok(v)
             }
+        }
+    }
+
+    /// `power<grid>` as a host loop of launches: the step's kernel is generated once, reads the
+    /// state buffer and writes a second one, and the two are swapped after each iteration.
+    /// Returns the loop variable; the caller collects the loop body from the plan.
+    fn host_power_loop(
+        &mut self,
+        n: i32,
+        step: &Val,
+        indexed: bool,
+        arr: &Val,
+    ) -> Res<std::rc::Rc<str>> {
+        let Val::Pull(a) = arr else {
+            return self.internal("power state is not an array");
+        };
+        let Index::Buffer(a_name, ty) = &a.index else {
+            return self.unsupported("power over an unmaterialised state");
+        };
+        let var = self.fresh("h");
+        self.host_tys.insert(var.clone(), Ty::Int);
+        let body = if indexed {
+            let f = self.apply(step, Val::Scalar(Expr::Var(var.clone()), Ty::Int))?;
+            self.apply(&f, arr.clone())?
+        } else {
+            self.apply(step, arr.clone())?
+        };
+        let next = self.run_val(&body)?;
+        let next = self.push_arr(next)?;
+        if Lower::push_len(&next) != a.len {
+            return self.unsupported(format!(
+                "a power<grid> step that changes the length ({n} steps)"
+            ));
+        }
+        let Val::Pull(b) = self.force(Level::GRID, &next)? else {
+            return self.internal("force gave no array");
+        };
+        match &b.index {
+            Index::Buffer(b_name, t) if t == ty => {
+                self.plan
+                    .push(HostStep::Swap(a_name.clone(), b_name.clone()));
+                Ok(var)
+            }
+            _ => self.unsupported("a power<grid> step that changes the element type"),
         }
     }
 
