@@ -51,12 +51,15 @@ fn unsupported_programs_exit_2_with_a_clear_message() {
     let path = std::env::temp_dir().join("tailfcl_device_cli_bench.fcl");
     std::fs::write(
         &path,
-        "sig main : Program <grid> unit\nval main = benchmark 3 (forceAndPrint 1 (push<grid> (generate 4 (fn i => i))))\n",
+        "fun one f = concat<block> 1 (generate 1 (fn b => return<block> (push<block> (generate 1 f))))\nsig main : Program <grid> unit\nval main = do<grid> { a <- while<grid> (fn a => lti (index a 0) 100) (fn a => one (fn i => index a 0 * 2)) (one (fn i => 1)) ; return<grid> () }\n",
     )
     .unwrap();
     let (code, out, err) = tailfcl(&["compile", path.to_str().unwrap()]);
     assert_eq!(code, 2, "{out}{err}");
-    assert!(err.contains("unsupported: the built-in benchmark"), "{err}");
+    assert!(
+        err.contains(":3:49: unsupported: while<grid> whose condition depends on run-time data"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -90,4 +93,63 @@ fn division_by_zero_in_a_kernel_is_a_run_time_error() {
     assert!(err.contains("division by zero"), "{err}");
     let (code, _, _) = tailfcl(&["run", path.to_str().unwrap()]);
     assert_eq!(code, 3, "the oracle agrees");
+}
+
+#[test]
+fn benchmark_runs_its_program_n_plus_one_times() {
+    if !have_device() {
+        return;
+    }
+    let path = std::env::temp_dir().join("tailfcl_device_cli_benchmark.fcl");
+    std::fs::write(
+        &path,
+        "sig main : Program <grid> unit\nval main = benchmark 2 (do<grid> { p <- concat<block> 4 (generate 1 (fn b => return<block> (push<block> (generate 4 (fn i => i * 3))))) ; forceAndPrint 4 p })\n",
+    )
+    .unwrap();
+    let (code, out, err) = tailfcl(&["exec", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (_, want, _) = tailfcl(&["run", path.to_str().unwrap()]);
+    assert_eq!(out, want);
+    assert_eq!(out, "[0,3,6,9]\n".repeat(3));
+    assert!(err.contains("Benchmark (2 repetitions): "), "{err}");
+}
+
+#[test]
+fn a_host_loop_of_launches_prints_what_run_prints() {
+    if !have_device() {
+        return;
+    }
+    let path = std::env::temp_dir().join("tailfcl_device_cli_power.fcl");
+    std::fs::write(
+        &path,
+        "fun step i a = concat<block> 4 (generate (lengthPull a / 4) (fn b => return<block> (push<block> (generate 4 (fn t => index a (b * 4 + t) * 2 + i)))))\nsig main : Program <grid> unit\nval main = do<grid> { x <- power<grid> 10 step (concat<block> 4 (generate 4 (fn b => return<block> (push<block> (generate 4 (fn t => b * 4 + t)))))) ; y <- computeInSingleBlock x ; a <- forceAndPrint 16 y ; return<grid> () }\n",
+    )
+    .unwrap();
+    let (_, want, _) = tailfcl(&["run", path.to_str().unwrap()]);
+    for o in ["-O0", "-O2"] {
+        let (code, out, err) = tailfcl(&["exec", o, path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, want);
+    }
+}
+
+#[test]
+fn read_int_csv_feeds_a_kernel() {
+    if !have_device() {
+        return;
+    }
+    let dir = std::env::temp_dir();
+    let csv = dir.join("tailfcl_device_cli_ints.csv");
+    std::fs::write(&csv, "1, 2,3\n-4 x 5.5\n").unwrap();
+    let path = dir.join("tailfcl_device_cli_csv.fcl");
+    std::fs::write(
+        &path,
+        format!("sig main : Program <grid> unit\nval main = do<grid> {{ a <- readIntCSV \"{}\" ; p <- concat<block> 1 (generate (lengthPull a) (fn b => return<block> (push<block> (generate 1 (fn i => index a b * 10))))) ; r <- forceAndPrint 6 p ; return<grid> () }}\n", csv.display()),
+    )
+    .unwrap();
+    let (code, out, err) = tailfcl(&["exec", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "[10,20,30,-40,0,50]\n");
+    let (_, want, _) = tailfcl(&["run", path.to_str().unwrap()]);
+    assert_eq!(out, want);
 }

@@ -1,4 +1,10 @@
-//! The companion optimizing compiler: FCL (and TAIL through FCL) to OpenCL C, and its runtime.
+//! The companion optimizing compiler: FCL to OpenCL C, and its runtime.
+//!
+//! Pipeline: the front end's monomorphic core (`semantics::fcl::lower`) → [`lower`] (compile by
+//! symbolic evaluation, spec §8.1: host structure evaluated at compile time, one kernel per
+//! materialised grid push array, pull arrays fused as index functions) → [`kir`] (kernels and a
+//! host plan; `kir::opt` at -O2; `kir::emit` prints OpenCL C) → [`exec`] runs the plan through
+//! [`runtime`] (opencl3).
 
 pub mod exec;
 pub mod kir;

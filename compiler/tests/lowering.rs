@@ -117,3 +117,58 @@ fn every_block_level_force_ends_with_a_barrier() {
     }
     assert!(checked >= 8, "kernels with local memory checked: {checked}");
 }
+
+fn loops_with_barrier(stmts: &[Stmt], trips: i32) -> usize {
+    stmts
+        .iter()
+        .map(|s| match s {
+            Stmt::For {
+                start: Expr::Int(0),
+                end: Expr::Int(n),
+                body,
+                ..
+            } if *n == trips && body.contains(&Stmt::Barrier) => {
+                1 + loops_with_barrier(body, trips)
+            }
+            Stmt::For { body, .. } => loops_with_barrier(body, trips),
+            Stmt::If(_, t, e) => loops_with_barrier(t, trips) + loops_with_barrier(e, trips),
+            _ => 0,
+        })
+        .sum()
+}
+
+#[test]
+fn block_level_power_is_a_loop_over_one_buffer_pair() {
+    for opt in [OptLevel::O0, OptLevel::O2] {
+        let m = compile("scan.fcl", &example("examples/fcl/scan.fcl"), opt);
+        // sklansky: power<block> 2 over chunks of 4
+        let k = &m.kernels[0];
+        assert_eq!(k.locals.len(), 2, "the state and its pair: {:?}", k.locals);
+        assert_eq!(loops_with_barrier(&k.body, 2), 1);
+    }
+}
+
+const GRID_POWER: &str = "
+fun step i a = concat<block> 4 (generate (lengthPull a / 4) (fn b => return<block> (push<block> (generate 4 (fn t => index a (b * 4 + t) * 2 + i)))))
+sig main : Program <grid> unit
+val main = do<grid>
+  { x <- power<grid> 10 step (concat<block> 4 (generate 4 (fn b => return<block> (push<block> (generate 4 (fn t => b * 4 + t))))))
+  ; y <- computeInSingleBlock x
+  ; a <- forceAndPrint 16 y
+  ; return<grid> ()
+  }
+";
+
+#[test]
+fn grid_level_power_is_a_host_loop_of_launches() {
+    let m = compile("power.fcl", GRID_POWER, OptLevel::O2);
+    assert_eq!(m.kernels.len(), 3, "init, the step (once), the print");
+    let body = m.plan.iter().find_map(|s| match s {
+        HostStep::Loop { n, body, .. } => Some((n.clone(), body.clone())),
+        _ => None,
+    });
+    let (n, body) = body.expect("a host loop");
+    assert_eq!(n, Expr::Int(10));
+    assert!(body.iter().any(|s| matches!(s, HostStep::Launch { .. })));
+    assert!(body.iter().any(|s| matches!(s, HostStep::Swap(..))));
+}

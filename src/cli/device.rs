@@ -10,18 +10,28 @@ use semantics::fcl::lower::load_program;
 
 /// `tailfcl compile FILE.fcl [-O0|-O2]`: prints the generated OpenCL C.
 pub fn compile(lang: Lang, a: &CompileArgs) -> Result<Exit, Exit> {
-    let m = build(lang, a)?;
+    let m = build(lang, a, DEFAULT_BLOCK_SIZE)?;
     print!("{}", emit_module(&m));
     Ok(Exit::Ok)
 }
 
 /// `tailfcl exec FILE.fcl [--device N]`: compiles and runs on a device; prints what `run` prints.
 pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
-    let m = build(lang, &a.compile)?;
     let rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
+    // without --block-size, the work-group size is sized from the device
+    let fit = DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1));
+    let m = build(lang, &a.compile, fit)?;
+    if m.block_size > rt.device.max_work_group_size {
+        eprintln!(
+            "error: block size {} exceeds the device's largest work-group ({})",
+            m.block_size, rt.device.max_work_group_size
+        );
+        return Err(Exit::Static);
+    }
     match execute(&m, &rt) {
         Ok(report) => {
             print!("{}", report.stdout);
+            eprint!("{}", report.stderr);
             if a.stats {
                 let total: u64 = report.launches.iter().map(|(_, ns)| ns).sum();
                 for (k, ns) in &report.launches {
@@ -41,11 +51,15 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
             eprintln!("error: {e}");
             Err(Exit::RuntimeError)
         }
+        Err(e @ ExecError::Unsupported(_)) => {
+            eprintln!("{e}");
+            Err(Exit::Static)
+        }
     }
 }
 
 /// Loads, checks and lowers an FCL program; static and unsupported errors exit 2.
-fn build(lang: Lang, a: &CompileArgs) -> Result<Module, Exit> {
+fn build(lang: Lang, a: &CompileArgs, default_block: usize) -> Result<Module, Exit> {
     if lang != Lang::Fcl {
         eprintln!("unsupported: compiling TAIL (compile its FCL translation instead)");
         return Err(Exit::Static);
@@ -71,15 +85,14 @@ fn build(lang: Lang, a: &CompileArgs) -> Result<Module, Exit> {
     } else {
         OptLevel::O2
     };
-    let bs = a.block_size.unwrap_or(DEFAULT_BLOCK_SIZE);
+    let bs = a.block_size.unwrap_or(default_block).max(1);
     compile_fcl(&program.main, opt, bs).map_err(|e| {
         let (file, span) = program.locate(e.span());
         match files.iter().find(|(n, _)| *n == file) {
             Some((name, src)) => {
-                eprint!(
-                    "{}",
-                    semantics::Diagnostic::type_error(span, e.to_string()).render(name, src)
-                )
+                // rendered like a static error, but named for what it is
+                let d = semantics::Diagnostic::type_error(span, e.to_string()).render(name, src);
+                eprint!("{}", d.replacen("type error: ", "", 1))
             }
             None => eprintln!("error: {e}"),
         }

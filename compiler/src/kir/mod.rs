@@ -10,6 +10,9 @@ pub mod opt;
 use semantics::fcl::core::ScalarOp;
 use std::rc::Rc;
 
+/// The most work-groups one launch uses; larger grids are virtualised (spec §8.3).
+pub const MAX_GROUPS: usize = 65536;
+
 /// Element and scalar types (`bool` is stored as `uchar`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
@@ -160,6 +163,23 @@ pub enum HostStep {
     Launch { kernel: usize, groups: Expr },
     /// `var = buf[idx]` read back from the device.
     Read(Rc<str>, Ty, Rc<str>, Expr),
+    /// `for var in 0..n { body }` on the host (a grid-level `power`).
+    Loop {
+        var: Rc<str>,
+        n: Expr,
+        body: Vec<HostStep>,
+    },
+    /// `readIntCSV path`: the file's integers into a new buffer, their count into host `len`.
+    ReadCsv {
+        buf: Rc<str>,
+        len: Rc<str>,
+        path: Rc<str>,
+    },
+    /// Exchange two buffers (the state of a host loop and the step's result).
+    Swap(Rc<str>, Rc<str>),
+    /// `benchmark n p`: run `body` n+1 times (a warm-up and n timed runs), then report the time
+    /// per run on stderr (spec §4.4).
+    Benchmark { n: Expr, body: Vec<HostStep> },
     /// Print the first `n` elements of a buffer of `len` elements (§4.4 format).
     Print {
         buf: Rc<str>,

@@ -299,7 +299,15 @@ impl Lower {
                     double: b == Builtin::ForceAndPrintDouble,
                 }))
             }
-            Builtin::Ifp(_) | Builtin::Permute(_) | Builtin::Benchmark | Builtin::ReadIntCsv => {
+            Builtin::Benchmark => {
+                let n = self.scalar(next())?;
+                Val::Prog(Rc::new(Prog::Benchmark(n, next())))
+            }
+            Builtin::ReadIntCsv => match next() {
+                Val::Str(path) => Val::Prog(Rc::new(Prog::ReadCsv(path))),
+                _ => return self.internal("readIntCSV of a non-string"),
+            },
+            Builtin::Ifp(_) | Builtin::Permute(_) => {
                 return self.unsupported(format!("the built-in {}", b.name()))
             }
         })

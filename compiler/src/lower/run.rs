@@ -12,6 +12,9 @@ use std::rc::Rc;
 /// Compile-time iteration bound of `while` loops.
 const MAX_ITERATIONS: usize = 1 << 16;
 
+/// Grid-level `power` loops of at most this many steps are unrolled at compile time.
+const HOST_UNROLL: i32 = 4;
+
 /// Largest private (thread-level) array, in elements.
 const MAX_PRIVATE: usize = 4096;
 
@@ -54,9 +57,38 @@ impl Lower {
                     ));
                 };
                 let first = self.run_val(init)?;
-                let mut cur = self.push_arr(first)?;
+                let first = self.push_arr(first)?;
+                let mut arr = self.force(*level, &first)?;
+                if !self.in_kernel() && n > HOST_UNROLL {
+                    let outer = std::mem::take(&mut self.plan);
+                    let r = self.host_power_loop(n, step, *indexed, &arr);
+                    let body = std::mem::replace(&mut self.plan, outer);
+                    match r {
+                        Ok(var) => {
+                            self.plan.push(HostStep::Loop {
+                                var,
+                                n: Expr::Int(n),
+                                body,
+                            });
+                            return Ok(arr);
+                        }
+                        Err(super::LowerError::Unsupported(..)) => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                if self.in_kernel() && n > 1 {
+                    let locals = self.kernel.as_ref().map_or(0, |k| k.locals.len());
+                    match self.power_loop(*level, n, step, *indexed, &arr) {
+                        Ok(()) => return Ok(arr),
+                        Err(super::LowerError::Unsupported(..)) => {
+                            if let Some(k) = self.kernel.as_mut() {
+                                k.locals.truncate(locals);
+                            }
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
                 for i in 0..n.max(0) {
-                    let arr = self.force(*level, &cur)?;
                     let body = if *indexed {
                         let f = self.apply(step, Val::Scalar(Expr::Int(i), Ty::Int))?;
                         self.apply(&f, arr)?
@@ -64,9 +96,10 @@ impl Lower {
                         self.apply(step, arr)?
                     };
                     let next = self.run_val(&body)?;
-                    cur = self.push_arr(next)?;
+                    let next = self.push_arr(next)?;
+                    arr = self.force(*level, &next)?;
                 }
-                self.force(*level, &cur)
+                Ok(arr)
             }
             // (5.89) while, unrolled at compile time
             Prog::While {
@@ -97,6 +130,34 @@ impl Lower {
                     "while<{level}> running more than {MAX_ITERATIONS} iterations"
                 ))
             }
+            // §4.4 readIntCSV: a buffer and a host length known at run time
+            Prog::ReadCsv(path) => {
+                if self.in_kernel() {
+                    return self.internal("readIntCSV inside a kernel");
+                }
+                let buf = self.fresh("g");
+                let len = self.fresh("h");
+                self.buf_tys.insert(buf.clone(), Ty::Int);
+                self.host_tys.insert(len.clone(), Ty::Int);
+                self.plan.push(HostStep::ReadCsv {
+                    buf: buf.clone(),
+                    len: len.clone(),
+                    path: path.clone(),
+                });
+                Ok(buffer_pull(buf, Ty::Int, Expr::Var(len)))
+            }
+            // §4.4 benchmark: the program's host steps, repeated by the plan
+            Prog::Benchmark(n, p) => {
+                if self.in_kernel() {
+                    return self.internal("benchmark inside a kernel");
+                }
+                let outer = std::mem::take(&mut self.plan);
+                let r = self.run_val(p);
+                let body = std::mem::replace(&mut self.plan, outer);
+                r?;
+                self.plan.push(HostStep::Benchmark { n: n.clone(), body });
+                Ok(Val::Unit)
+            }
             // §4.4 forceAndPrint / forceAndPrintDouble
             Prog::Print { n, arr, double } => {
                 if self.in_kernel() {
@@ -122,6 +183,112 @@ impl Lower {
                 Ok(v)
             }
         }
+    }
+
+    /// `power<grid>` as a host loop of launches: the step's kernel is generated once, reads the
+    /// state buffer and writes a second one, and the two are swapped after each iteration.
+    /// Returns the loop variable; the caller collects the loop body from the plan.
+    fn host_power_loop(
+        &mut self,
+        n: i32,
+        step: &Val,
+        indexed: bool,
+        arr: &Val,
+    ) -> Res<std::rc::Rc<str>> {
+        let Val::Pull(a) = arr else {
+            return self.internal("power state is not an array");
+        };
+        let Index::Buffer(a_name, ty) = &a.index else {
+            return self.unsupported("power over an unmaterialised state");
+        };
+        let var = self.fresh("h");
+        self.host_tys.insert(var.clone(), Ty::Int);
+        let body = if indexed {
+            let f = self.apply(step, Val::Scalar(Expr::Var(var.clone()), Ty::Int))?;
+            self.apply(&f, arr.clone())?
+        } else {
+            self.apply(step, arr.clone())?
+        };
+        let next = self.run_val(&body)?;
+        let next = self.push_arr(next)?;
+        if Lower::push_len(&next) != a.len {
+            return self.unsupported(format!(
+                "a power<grid> step that changes the length ({n} steps)"
+            ));
+        }
+        let Val::Pull(b) = self.force(Level::GRID, &next)? else {
+            return self.internal("force gave no array");
+        };
+        match &b.index {
+            Index::Buffer(b_name, t) if t == ty => {
+                self.plan
+                    .push(HostStep::Swap(a_name.clone(), b_name.clone()));
+                Ok(var)
+            }
+            _ => self.unsupported("a power<grid> step that changes the element type"),
+        }
+    }
+
+    /// `power<l>` inside a kernel as a run-time loop over one buffer pair: each iteration writes
+    /// the step's result from buffer A into B (a barrier at block level), then copies B back
+    /// into A. Unsupported (and the caller unrolls) when the step changes the length or type.
+    fn power_loop(&mut self, l: Level, n: i32, step: &Val, indexed: bool, arr: &Val) -> Res<()> {
+        let Val::Pull(a) = arr else {
+            return self.internal("power state is not an array");
+        };
+        let (Index::Buffer(a_name, ty), Some(Lit::Int(len))) = (&a.index, lit(&a.len)) else {
+            return self.unsupported("power over an unsized state");
+        };
+        let (a_name, ty) = (a_name.clone(), *ty);
+        let b_name = self.fresh(if l == Level::BLOCK { "l" } else { "p" });
+        let var = self.fresh("i");
+        let ((), body) = self.in_block(|lw| {
+            let body = if indexed {
+                let f = lw.apply(step, Val::Scalar(Expr::Var(var.clone()), Ty::Int))?;
+                lw.apply(&f, arr.clone())?
+            } else {
+                lw.apply(step, arr.clone())?
+            };
+            let next = lw.run_val(&body)?;
+            let next = lw.push_arr(next)?;
+            if Lower::push_len(&next) != Expr::Int(len) {
+                return lw.unsupported("a power step that changes the array length");
+            }
+            let mut elem = None;
+            lw.write(&next, &mut |lw: &mut Lower, i, v| {
+                lw.store(&b_name, &mut elem, i, v)
+            })?;
+            if elem.is_some_and(|t| t != ty) {
+                return lw.unsupported("a power step that changes the element type");
+            }
+            if l == Level::BLOCK {
+                lw.emit(Stmt::Barrier);
+            }
+            lw.par_loop(l, Expr::Int(len), &mut |lw: &mut Lower, i| {
+                let v = Expr::Load(b_name.clone(), Box::new(i.clone()));
+                lw.emit(Stmt::Store(a_name.clone(), i, v));
+                Ok(())
+            })?;
+            if l == Level::BLOCK {
+                lw.emit(Stmt::Barrier);
+            }
+            Ok(())
+        })?;
+        if l == Level::BLOCK {
+            if let Some(k) = self.kernel.as_mut() {
+                k.locals.push((b_name, ty, len.max(1) as usize));
+            }
+        } else {
+            self.emit(Stmt::Private(b_name, ty, len.max(1) as usize));
+        }
+        self.emit(Stmt::For {
+            var,
+            start: Expr::Int(0),
+            end: Expr::Int(n),
+            step: Expr::Int(1),
+            body,
+        });
+        Ok(())
     }
 
     /// Materialises a push array at level `l` and returns the pull array reading it.

@@ -123,7 +123,7 @@ impl Lower {
     /// A loop over `0..n` at level `l`: grid → over work-groups (each iteration ends with a
     /// barrier, as local memory is reused by the next), block → over work-items, thread →
     /// sequential.
-    fn par_loop(
+    pub(super) fn par_loop(
         &mut self,
         l: Level,
         n: Expr,

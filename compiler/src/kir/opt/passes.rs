@@ -3,7 +3,7 @@
 
 use super::names_in_expr;
 use crate::kir::eval::{fold_op, lit, Lit};
-use crate::kir::{Expr, Module, Stmt};
+use crate::kir::{Expr, Geom, Module, Stmt};
 use semantics::fcl::core::ScalarOp;
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -13,7 +13,9 @@ pub const UNROLL_LIMIT: i32 = 4;
 
 /// The -O2 pipeline over every kernel, run to a fixed point (at most 8 rounds).
 pub fn optimize(m: &mut Module) {
+    let block_size = m.block_size as i32;
     for k in &mut m.kernels {
+        k.body = single_trip_loops(std::mem::take(&mut k.body), block_size);
         for _ in 0..8 {
             let before = k.body.clone();
             let mut body = std::mem::take(&mut k.body);
@@ -30,6 +32,60 @@ pub fn optimize(m: &mut Module) {
             }
         }
     }
+}
+
+/// Parallel loops that give each work-item (or work-group) at most one iteration lose their loop:
+/// a block loop over a literal `n ≤ block_size` becomes `if (lid < n)` (no test when equal), a
+/// grid loop over a literal `n ≤ MAX_GROUPS` becomes its body (exactly `n` groups are launched).
+pub fn single_trip_loops(stmts: Vec<Stmt>, block_size: i32) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    for s in stmts {
+        match s {
+            Stmt::For {
+                var,
+                start: Expr::Geom(g @ (Geom::LocalId | Geom::GroupId)),
+                end: Expr::Int(n),
+                step: Expr::Geom(Geom::LocalSize | Geom::NumGroups),
+                body,
+            } if (g == Geom::LocalId && n <= block_size && !has_barrier(&body))
+                || (g == Geom::GroupId && n as usize <= crate::kir::MAX_GROUPS) =>
+            {
+                let mut inner = vec![Stmt::Decl(var, crate::kir::Ty::Int, Expr::Geom(g))];
+                inner.extend(single_trip_loops(body, block_size));
+                // a group's only iteration needs no barrier to protect the next one
+                if g == Geom::GroupId && inner.last() == Some(&Stmt::Barrier) {
+                    inner.pop();
+                }
+                let whole = g == Geom::GroupId || n == block_size;
+                let cond = if whole {
+                    Expr::Bool(true)
+                } else {
+                    Expr::op(ScalarOp::LtI, vec![Expr::Geom(g), Expr::Int(n)])
+                };
+                out.push(Stmt::If(cond, inner, Vec::new()));
+            }
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+            } => out.push(Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body: single_trip_loops(body, block_size),
+            }),
+            Stmt::If(c, t, e) => out.push(Stmt::If(
+                c,
+                single_trip_loops(t, block_size),
+                single_trip_loops(e, block_size),
+            )),
+            s => out.push(s),
+        }
+    }
+    out
 }
 
 /// Rewrites every expression of a block bottom-up with `f`.

@@ -199,3 +199,28 @@ fn invariant_declarations_leave_the_loop() {
     };
     assert_eq!(body.len(), 2);
 }
+
+#[test]
+fn single_trip_parallel_loops_lose_their_loop() {
+    let lp = |start, step, n| Stmt::For {
+        var: "i".into(),
+        start: Expr::Geom(start),
+        end: Expr::Int(n),
+        step: Expr::Geom(step),
+        body: vec![store("g", v("i"), Expr::Int(1))],
+    };
+    let s = single_trip_loops(vec![lp(Geom::LocalId, Geom::LocalSize, 100)], 256);
+    let Stmt::If(c, t, _) = &s[0] else {
+        panic!("{s:?}")
+    };
+    assert_eq!(*c, op(LtI, Expr::Geom(Geom::LocalId), Expr::Int(100)));
+    assert_eq!(
+        t[0],
+        Stmt::Decl("i".into(), Ty::Int, Expr::Geom(Geom::LocalId))
+    );
+    // more iterations than work-items: the loop stays
+    let big = vec![lp(Geom::LocalId, Geom::LocalSize, 1000)];
+    assert_eq!(single_trip_loops(big.clone(), 256), big);
+    let s = single_trip_loops(vec![lp(Geom::GroupId, Geom::NumGroups, 4096)], 256);
+    assert!(matches!(&s[0], Stmt::If(Expr::Bool(true), _, _)));
+}
