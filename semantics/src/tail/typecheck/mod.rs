@@ -3,7 +3,7 @@
 //! afresh at each use, unification of base-type, shape and type variables.
 
 mod lattice;
-mod operators;
+pub mod operators;
 mod subst;
 #[cfg(test)]
 mod tests;
