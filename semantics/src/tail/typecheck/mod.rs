@@ -347,4 +347,8 @@ pub fn literal_type(x: &Scalar) -> Type {
     }
 }
 #[cfg(test)]
+mod tests_fuzz;
+#[cfg(test)]
 mod tests_programs;
+#[cfg(test)]
+mod tests_roundtrip;
