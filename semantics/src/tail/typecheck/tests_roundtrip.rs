@@ -20,7 +20,7 @@ const DOUBLES: &[f64] = &[
     -0.0,
     1.5,
     -2.25,
-    3.14159265359,
+    2.61828182846,
     1e20,
     1.5e-7,
     0.000001,
@@ -111,7 +111,7 @@ fn gen_expr(g: &mut Gen, depth: u32) -> Expr {
         };
     }
     let d = depth - 1;
-    let mut sub = |g: &mut Gen, n: u32| (0..n).map(|_| gen_expr(g, d)).collect::<Vec<_>>();
+    let sub = |g: &mut Gen, n: u32| (0..n).map(|_| gen_expr(g, d)).collect::<Vec<_>>();
     match below(g, 7) {
         0 => e(ExprKind::Let {
             var: name,
