@@ -192,12 +192,14 @@ impl Checker {
 
     fn check_node(&mut self, e: &Expr) -> Result<Type, Diagnostic> {
         match &e.kind {
+            // (3.7)–(3.10), (3.13)–(3.15) literals; (3.17) closed values type anywhere
             ExprKind::Lit(x) => Ok(literal_type(x)),
             // (3.20) x : τ if Γ(x) = τ (monotypes: no generalisation in apltail)
             ExprKind::Var(x) => match self.env.get(x).and_then(|ts| ts.last()) {
                 Some(t) => Ok(t.clone()),
                 None => Err(self.error(e.span, format!("unbound variable `{x}`"))),
             },
+            // (3.25) let, with annotated monotypes and (3.21) subsumption at the binding
             ExprKind::Let { .. } => self.check_lets(e),
             // (3.18) λx.e : τ → τ'
             ExprKind::Fn { param, ty, body } => {
@@ -207,6 +209,7 @@ impl Checker {
                 self.unbind(param);
                 Ok(Type::fun(t, r?))
             }
+            // apltail's `if` (spec §3.5): condition ≤ [bool]0, branches joined
             ExprKind::If(c, a, b) => {
                 let tc = self.check(c)?;
                 self.require_sub(c.span, "if condition", &tc, &Type::scalar(BaseType::Bool))?;
@@ -217,6 +220,7 @@ impl Checker {
                     None => Err(self.mismatch(b.span, "if branches differ", &ta, &tb)),
                 }
             }
+            // apltail's tuple projection (spec §3.5), 0-based
             ExprKind::Prj(i, x) => {
                 let t = self.check(x)?;
                 match self.s.head(&t) {
@@ -230,12 +234,15 @@ impl Checker {
                     )),
                 }
             }
+            // apltail's tuples: componentwise
             ExprKind::Tuple(es) => {
                 let ts = es.iter().map(|x| self.check(x)).collect::<Result<_, _>>()?;
                 Ok(Type::Tuple(ts))
             }
+            // (3.19), (3.22), (3.23) vector literals
             ExprKind::Vector(es) => self.check_vector(e.span, es),
-            // (3.26) op(e⃗) : τ if TySc(op) ≥ τ⃗ → τ
+            // (3.26) op(e⃗) : τ if TySc(op) ≥ τ⃗ → τ; the operator applies function arguments,
+            // which is where (3.24) application happens (TAIL has no application syntax)
             ExprKind::App { op, args } => {
                 let ts = args
                     .iter()

@@ -186,3 +186,24 @@ fn typed_output_instance_lists_mv_names_and_bare_operators() {
     );
     assert_eq!(ty("[int]'r1+2").to_string(), "[int]'r1+2");
 }
+
+#[test]
+fn asts_built_in_code_with_bad_arity_or_empty_vectors_do_not_panic() {
+    use crate::tail::ops::prim::Prim;
+    use crate::tail::syntax::{Expr, Op};
+    use crate::Span;
+    let one = Expr::new(ExprKind::Lit(Scalar::Int(1)), Span::DUMMY);
+    let app = Expr::new(
+        ExprKind::App {
+            op: Op::base(Prim::Addi),
+            args: vec![one],
+        },
+        Span::DUMMY,
+    );
+    assert!(typecheck(&app)
+        .unwrap_err()
+        .message
+        .contains("takes 2 argument(s), found 1"));
+    let empty = Expr::new(ExprKind::Vector(vec![]), Span::DUMMY);
+    assert_eq!(typecheck(&empty).unwrap().to_string(), "<'b0>0");
+}
