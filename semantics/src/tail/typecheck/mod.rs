@@ -244,6 +244,18 @@ impl Checker {
             // (3.26) op(e⃗) : τ if TySc(op) ≥ τ⃗ → τ; the operator applies function arguments,
             // which is where (3.24) application happens (TAIL has no application syntax)
             ExprKind::App { op, args } => {
+                if args.len() != op.arity() {
+                    // The parser rejects these; ASTs built in code may not.
+                    return Err(self.error(
+                        e.span,
+                        format!(
+                            "`{}` takes {} argument(s), found {}",
+                            op.name(),
+                            op.arity(),
+                            args.len()
+                        ),
+                    ));
+                }
                 let ts = args
                     .iter()
                     .map(|x| self.check(x))
@@ -307,6 +319,10 @@ impl Checker {
             .iter()
             .map(|x| self.check(x))
             .collect::<Result<Vec<_>, _>>()?;
+        if ts.is_empty() {
+            // `[]`, as `zilde()` (spec §2.1)
+            return Ok(Type::Vec(self.s.fresh_base(), Shape::lit(0)));
+        }
         for k in [BaseType::Int, BaseType::Bool] {
             let is_k = |s: &Subst, t: &Type| match s.head(t) {
                 Type::S(b, _) => s.base(b) == Base::Known(k),
