@@ -207,3 +207,20 @@ fn asts_built_in_code_with_bad_arity_or_empty_vectors_do_not_panic() {
     let empty = Expr::new(ExprKind::Vector(vec![]), Span::DUMMY);
     assert_eq!(typecheck(&empty).unwrap().to_string(), "<'b0>0");
 }
+
+#[test]
+fn printer_follows_apltails_layout() {
+    use crate::tail::printer::print;
+    // spec §2.6: arguments at i+1+len(op), lambda bodies at i+2, `let` bodies at i
+    let text = "each(fn v1:[int]0 => let v2:[int]0 = addi(v1,1) in\n       muli(v2,v2),[1,2])\n";
+    assert_eq!(print(&parse(text).unwrap()), text);
+    let text = "let v1:[int]0 = let v2:[int]0 = 1 in\n  v2 in\ni2d(v1)\n";
+    assert_eq!(print(&parse(text).unwrap()), text);
+    let text = "if tt then\n  1\nelse \n  2\n";
+    assert_eq!(print(&parse(text).unwrap()), text);
+    let text = "(Prj(0,(1,2.5)),[1.0,-0.0,inf,1e20,1.5e-7],'\\n',''',3.0j-2.0,zilde())\n";
+    assert_eq!(print(&parse(text).unwrap()), text);
+    // older spellings print in apltail's form
+    let e = parse("[~50, ~50.00, 3E4, 1e-05, ~inf]").unwrap();
+    assert_eq!(print(&e), "[-50,-50.0,30000.0,0.00001,-inf]\n");
+}
