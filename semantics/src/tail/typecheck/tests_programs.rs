@@ -140,3 +140,16 @@ fn to_surface_agrees_with_the_oracles_reader() {
         assert_eq!(ours, theirs, "{}", f.display());
     }
 }
+
+#[test]
+fn long_let_chains_inside_lambdas_need_no_stack() {
+    let mut body = String::new();
+    for i in 0..50_000 {
+        body.push_str(&format!("let v{i}:[int]0 = addi(x,{i}) in\n       "));
+    }
+    let src = format!("each(fn x:[int]0 => {body}x,[1,2])");
+    let e = parse(&src).unwrap();
+    assert_eq!(typecheck(&e).unwrap().to_string(), "<int>2");
+    assert_eq!(print(&e).trim_end(), src);
+    assert_eq!(parse(&print(&e)).unwrap(), e);
+}
