@@ -16,7 +16,7 @@ pub use subst::Subst;
 use crate::tail::shape::Shape;
 use crate::tail::syntax::{Expr, ExprKind};
 use crate::tail::types::{Base, Type};
-use crate::tail::value::{BaseType, Scalar};
+use crate::tail::value::{Array, BaseType, Scalar};
 use crate::{Diagnostic, Span};
 use std::collections::HashMap;
 
@@ -47,6 +47,35 @@ fn typecheck_here(e: &Expr, sigma: &[(String, Type)], rel: Relation) -> Result<T
     }
     let t = c.check(e)?;
     Ok(c.s.resolve(&t))
+}
+
+/// The type of an array value in the store (thesis (3.11)–(3.16)): a scalar int or bool `n` is
+/// `S(κ,n)` (3.13)–(3.15), a one-element int/bool vector `SV(κ,n)` (3.16), any other vector
+/// `<κ>n` (3.12), and an array of rank r `[κ]r` (3.11).
+pub fn array_type(a: &Array) -> Type {
+    let k = a.base_type();
+    let static_value = |x: Scalar| match x {
+        Scalar::Int(n) => Some(i64::from(n)),
+        Scalar::Bool(b) => Some(i64::from(b)),
+        _ => None,
+    };
+    let first = (a.size() > 0)
+        .then(|| a.elems.get(0))
+        .and_then(static_value);
+    match (a.rank(), a.size(), first) {
+        (0, _, Some(n)) => Type::S(Base::Known(k), Shape::lit(n)),
+        (1, 1, Some(n)) => Type::SV(Base::Known(k), Shape::lit(n)),
+        (1, len, _) => Type::Vec(Base::Known(k), Shape::lit(len as i64)),
+        (r, _, _) => Type::arr(k, r as i64),
+    }
+}
+
+/// The store typing Σ of a store (3.51): each location with its array's type.
+pub fn store_typing(store: &[(String, Array)]) -> Vec<(String, Type)> {
+    store
+        .iter()
+        .map(|(l, a)| (l.clone(), array_type(a)))
+        .collect()
 }
 
 /// The checker's state: the substitution, the environment Γ and the relation in use.

@@ -224,3 +224,33 @@ fn printer_follows_apltails_layout() {
     let e = parse("[~50, ~50.00, 3E4, 1e-05, ~inf]").unwrap();
     assert_eq!(print(&e), "[-50,-50.0,30000.0,0.00001,-inf]\n");
 }
+
+#[test]
+fn store_values_get_their_most_precise_types() {
+    use crate::tail::typecheck::{array_type, store_typing};
+    use crate::tail::value::{Array, Elems};
+    let t = |a: &Array| array_type(a).to_string();
+    assert_eq!(t(&Array::scalar(Scalar::Int(7))), "S(int,7)");
+    assert_eq!(t(&Array::scalar(Scalar::Bool(false))), "S(bool,0)");
+    assert_eq!(t(&Array::scalar(Scalar::Double(1.5))), "[double]0");
+    assert_eq!(t(&Array::int_vec(vec![3])), "SV(int,3)");
+    assert_eq!(t(&Array::int_vec(vec![1, 2, 3])), "<int>3");
+    let m = Array {
+        shape: vec![2, 2],
+        elems: Elems::from_scalars(crate::tail::value::BaseType::Int, vec![Scalar::Int(1); 4]),
+    };
+    assert_eq!(t(&m), "[int]2");
+    // (3.51) a store typing, then (3.50) and (3.49) as in `typecheck_with_store`
+    let sigma = store_typing(&[
+        ("l0".to_string(), m),
+        ("l1".to_string(), Array::int_vec(vec![2])),
+    ]);
+    let e = parse("let v:<int>1 = l1 in reduce(addi,0,reduce(addi,0,l0))").unwrap();
+    assert!(typecheck_with_store(&e, &sigma, Relation::Strengthened).is_err());
+    assert_eq!(
+        typecheck_with_store(&e, &sigma, Relation::Full)
+            .unwrap()
+            .to_string(),
+        "[int]0"
+    );
+}
