@@ -153,3 +153,20 @@ fn long_let_chains_inside_lambdas_need_no_stack() {
     assert_eq!(print(&e).trim_end(), src);
     assert_eq!(parse(&print(&e)).unwrap(), e);
 }
+
+#[test]
+fn spec_example_programs_round_trip_and_check() {
+    // spec §2.8 and §6.4
+    let programs = [
+        "let v1:<int>4 = iotaV(4) in\nlet v2:[int]1 = eachV(fn v3:[int]0 => muli(v3,v3),v1) in\nlet v4:[int]0 = prSclI(reduce(addi,0,v2)) in\ni2d(v4)\n",
+        "let v1:[int]2 = prArrI(reshape([2,3],[1,-20,300,4,5,6])) in\nlet v2:[char]1 = prArrC(['o','k']) in\nlet v3:[double]1 = prArrD([0.5,-2.0,100.0]) in\nlet v4:[int]0 = prSclI(7) in\ni2d(reduce(addi,0,reduce(addi,0,v1)))\n",
+        "let mv1:<int>5 = iotaV(5) in let v2:[bool]0 = idxassign([2],mv1,99) in i2d(first(mv1))\n",
+    ];
+    for src in programs {
+        let e = parse(src).unwrap();
+        assert_eq!(typecheck(&e).unwrap().to_string(), "[double]0", "{src}");
+        assert_eq!(parse(&print(&e)).unwrap(), e);
+    }
+    assert_eq!(print(&parse(programs[0]).unwrap()), programs[0]);
+    assert_eq!(print(&parse(programs[1]).unwrap()), programs[1]);
+}
