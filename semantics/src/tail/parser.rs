@@ -103,8 +103,17 @@ impl Parser {
         self.toks[self.pos.saturating_sub(1)].span
     }
 
+    /// Steps past the current token; returns it (identifiers' text is moved out, as no token is
+    /// read twice except keywords, whose text is kept).
     fn bump(&mut self) -> Token {
-        let t = self.toks[self.pos].clone();
+        let tok = match &mut self.toks[self.pos].tok {
+            Tok::Ident(s) if !KEYWORDS.contains(&s.as_str()) => Tok::Ident(std::mem::take(s)),
+            t => t.clone(),
+        };
+        let t = Token {
+            tok,
+            span: self.toks[self.pos].span,
+        };
         if self.pos + 1 < self.toks.len() {
             self.pos += 1;
         }
@@ -149,11 +158,11 @@ impl Parser {
     }
 
     fn var_name(&mut self) -> Result<String, Diagnostic> {
-        match self.peek().clone() {
-            Tok::Ident(s) if !KEYWORDS.contains(&s.as_str()) => {
-                self.bump();
-                Ok(s)
-            }
+        match self.peek() {
+            Tok::Ident(s) if !KEYWORDS.contains(&s.as_str()) => match self.bump().tok {
+                Tok::Ident(s) => Ok(s),
+                _ => Err(self.error("a variable name")),
+            },
             _ => Err(self.error("a variable name")),
         }
     }
@@ -230,7 +239,14 @@ impl Parser {
     /// Every form except `let`.
     fn atom_exp(&mut self) -> Result<Expr, Diagnostic> {
         let start = self.span();
-        match self.peek().clone() {
+        if let Tok::Ident(_) = self.peek() {
+            let t = self.bump();
+            let Tok::Ident(s) = t.tok else {
+                return Err(self.error("an expression"));
+            };
+            return self.ident(s, t.span);
+        }
+        match *self.peek() {
             Tok::Int(n) => {
                 self.bump();
                 let n = i32::try_from(n).map_err(|_| {
@@ -252,7 +268,6 @@ impl Parser {
             }
             Tok::LBrack => self.vector(),
             Tok::LParen => self.paren(),
-            Tok::Ident(s) => self.ident(s),
             _ => Err(self.error("an expression")),
         }
     }
@@ -301,8 +316,8 @@ impl Parser {
         }
     }
 
-    fn ident(&mut self, s: String) -> Result<Expr, Diagnostic> {
-        let start = self.bump().span;
+    /// The forms that start with an identifier `s` (already consumed, at `start`).
+    fn ident(&mut self, s: String, start: Span) -> Result<Expr, Diagnostic> {
         match s.as_str() {
             "tt" | "ff" => Ok(Expr::new(ExprKind::Lit(Scalar::Bool(s == "tt")), start)),
             "fn" => {

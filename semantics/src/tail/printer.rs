@@ -106,6 +106,7 @@ fn doc(e: &Expr) -> RcDoc<'static> {
                 .append(")")
         }
         ExprKind::OpValue(op) => RcDoc::text(op.name()),
+        ExprKind::Vector(es) if es.is_empty() => RcDoc::text("zilde()"),
         ExprKind::Vector(es) => RcDoc::text("[").append(joined(es).nest(1)).append("]"),
         ExprKind::Tuple(es) => RcDoc::text("(").append(joined(es).nest(1)).append(")"),
     }

@@ -2,7 +2,7 @@
 //! singletons `S(κ,ρ)` and `SV(κ,ρ)`, tuples, functions and type variables. [`Type`]'s
 //! `Display` writes TAIL syntax (spec §2.2).
 
-use crate::tail::shape::{number_text, Shape};
+use crate::tail::shape::Shape;
 use crate::tail::value::BaseType;
 use std::fmt;
 
@@ -79,9 +79,4 @@ impl fmt::Display for Type {
             Type::Var(v) => write!(f, "'a{v}"),
         }
     }
-}
-
-/// The TAIL text of an integer in a type (negative values with `~`).
-pub fn rank_text(n: i64) -> String {
-    number_text(n)
 }

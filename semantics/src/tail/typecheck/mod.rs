@@ -3,7 +3,7 @@
 //! afresh at each use, unification of base-type, shape and type variables.
 
 mod lattice;
-mod operators;
+pub mod operators;
 mod subst;
 #[cfg(test)]
 mod tests;
@@ -16,7 +16,7 @@ pub use subst::Subst;
 use crate::tail::shape::Shape;
 use crate::tail::syntax::{Expr, ExprKind};
 use crate::tail::types::{Base, Type};
-use crate::tail::value::{BaseType, Scalar};
+use crate::tail::value::{Array, BaseType, Scalar};
 use crate::{Diagnostic, Span};
 use std::collections::HashMap;
 
@@ -47,6 +47,35 @@ fn typecheck_here(e: &Expr, sigma: &[(String, Type)], rel: Relation) -> Result<T
     }
     let t = c.check(e)?;
     Ok(c.s.resolve(&t))
+}
+
+/// The type of an array value in the store (thesis (3.11)–(3.16)): a scalar int or bool `n` is
+/// `S(κ,n)` (3.13)–(3.15), a one-element int/bool vector `SV(κ,n)` (3.16), any other vector
+/// `<κ>n` (3.12), and an array of rank r `[κ]r` (3.11).
+pub fn array_type(a: &Array) -> Type {
+    let k = a.base_type();
+    let static_value = |x: Scalar| match x {
+        Scalar::Int(n) => Some(i64::from(n)),
+        Scalar::Bool(b) => Some(i64::from(b)),
+        _ => None,
+    };
+    let first = (a.size() > 0)
+        .then(|| a.elems.get(0))
+        .and_then(static_value);
+    match (a.rank(), a.size(), first) {
+        (0, _, Some(n)) => Type::S(Base::Known(k), Shape::lit(n)),
+        (1, 1, Some(n)) => Type::SV(Base::Known(k), Shape::lit(n)),
+        (1, len, _) => Type::Vec(Base::Known(k), Shape::lit(len as i64)),
+        (r, _, _) => Type::arr(k, r as i64),
+    }
+}
+
+/// The store typing Σ of a store (3.51): each location with its array's type.
+pub fn store_typing(store: &[(String, Array)]) -> Vec<(String, Type)> {
+    store
+        .iter()
+        .map(|(l, a)| (l.clone(), array_type(a)))
+        .collect()
 }
 
 /// The checker's state: the substitution, the environment Γ and the relation in use.
@@ -192,12 +221,14 @@ impl Checker {
 
     fn check_node(&mut self, e: &Expr) -> Result<Type, Diagnostic> {
         match &e.kind {
+            // (3.7)–(3.10), (3.13)–(3.15) literals; (3.17) closed values type anywhere
             ExprKind::Lit(x) => Ok(literal_type(x)),
             // (3.20) x : τ if Γ(x) = τ (monotypes: no generalisation in apltail)
             ExprKind::Var(x) => match self.env.get(x).and_then(|ts| ts.last()) {
                 Some(t) => Ok(t.clone()),
                 None => Err(self.error(e.span, format!("unbound variable `{x}`"))),
             },
+            // (3.25) let, with annotated monotypes and (3.21) subsumption at the binding
             ExprKind::Let { .. } => self.check_lets(e),
             // (3.18) λx.e : τ → τ'
             ExprKind::Fn { param, ty, body } => {
@@ -207,6 +238,7 @@ impl Checker {
                 self.unbind(param);
                 Ok(Type::fun(t, r?))
             }
+            // apltail's `if` (spec §3.5): condition ≤ [bool]0, branches joined
             ExprKind::If(c, a, b) => {
                 let tc = self.check(c)?;
                 self.require_sub(c.span, "if condition", &tc, &Type::scalar(BaseType::Bool))?;
@@ -217,6 +249,7 @@ impl Checker {
                     None => Err(self.mismatch(b.span, "if branches differ", &ta, &tb)),
                 }
             }
+            // apltail's tuple projection (spec §3.5), 0-based
             ExprKind::Prj(i, x) => {
                 let t = self.check(x)?;
                 match self.s.head(&t) {
@@ -230,13 +263,28 @@ impl Checker {
                     )),
                 }
             }
+            // apltail's tuples: componentwise
             ExprKind::Tuple(es) => {
                 let ts = es.iter().map(|x| self.check(x)).collect::<Result<_, _>>()?;
                 Ok(Type::Tuple(ts))
             }
+            // (3.19), (3.22), (3.23) vector literals
             ExprKind::Vector(es) => self.check_vector(e.span, es),
-            // (3.26) op(e⃗) : τ if TySc(op) ≥ τ⃗ → τ
+            // (3.26) op(e⃗) : τ if TySc(op) ≥ τ⃗ → τ; the operator applies function arguments,
+            // which is where (3.24) application happens (TAIL has no application syntax)
             ExprKind::App { op, args } => {
+                if args.len() != op.arity() {
+                    // The parser rejects these; ASTs built in code may not.
+                    return Err(self.error(
+                        e.span,
+                        format!(
+                            "`{}` takes {} argument(s), found {}",
+                            op.name(),
+                            op.arity(),
+                            args.len()
+                        ),
+                    ));
+                }
                 let ts = args
                     .iter()
                     .map(|x| self.check(x))
@@ -300,6 +348,10 @@ impl Checker {
             .iter()
             .map(|x| self.check(x))
             .collect::<Result<Vec<_>, _>>()?;
+        if ts.is_empty() {
+            // `[]`, as `zilde()` (spec §2.1)
+            return Ok(Type::Vec(self.s.fresh_base(), Shape::lit(0)));
+        }
         for k in [BaseType::Int, BaseType::Bool] {
             let is_k = |s: &Subst, t: &Type| match s.head(t) {
                 Type::S(b, _) => s.base(b) == Base::Known(k),
@@ -347,4 +399,8 @@ pub fn literal_type(x: &Scalar) -> Type {
     }
 }
 #[cfg(test)]
+mod tests_fuzz;
+#[cfg(test)]
 mod tests_programs;
+#[cfg(test)]
+mod tests_roundtrip;
