@@ -27,9 +27,11 @@ pub use machine::{Machine, StepError, StepInfo, Stepped, TraceInfo};
 pub use rules::Rule;
 pub use term::{Program, Value};
 
-/// Reads and compiles a TAIL program text for the stepper. Unknown names and wrong arities are
-/// reported as type errors, syntax errors as parse errors.
+/// Parses, type checks (rules 3.6–3.26) and compiles a TAIL program text for the stepper, so
+/// that ill-typed programs never reach it: parse and type errors come back as diagnostics.
 pub fn load(src: &str) -> Result<std::rc::Rc<Program>, crate::Diagnostic> {
-    let e = reader::read(src)?;
-    compile::compile_rc(&e).map_err(|c| crate::Diagnostic::type_error(c.span, c.message))
+    let e = crate::tail::parser::parse(src)?;
+    crate::tail::typecheck::typecheck(&e)?;
+    let surface = crate::tail::syntax_to_surface::to_surface(&e);
+    compile::compile_rc(&surface).map_err(|c| crate::Diagnostic::type_error(c.span, c.message))
 }

@@ -1,5 +1,5 @@
 //! One row per rule: a program whose last step fires the rule, the rule's name, and the value
-//! (or `err`). Programs are TAIL text read by [`super::reader`].
+//! (or `err`). Programs are TAIL text, parsed and type checked by [`super::load`].
 
 use super::{load, show::value_text, Machine, Stepped};
 
@@ -167,7 +167,7 @@ fn every_rule_fires() {
         ("(1,2)", "3.78 tuple", "[](([](1),[](2)))"),
         ("if tt then 1 else 2", "3.56 alloc", "[](1)"),
         (
-            "if eqi(1,2) then 1 else iota(-1)",
+            "if eqi(1,2) then iota(1) else iota(-1)",
             "3.35 iota",
             "err: iota of negative number -1",
         ),
