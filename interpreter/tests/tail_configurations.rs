@@ -4,8 +4,9 @@
 //! original run (the decomposition `E[r]/s` is the configuration). Checked on every step of the
 //! example programs where the configuration has TAIL syntax (not inside a bulk operator).
 
-use semantics::tail::step::typing::{subtype, type_of_program};
-use semantics::tail::step::{load, reader::read, show::value_text, Machine, Stepped};
+use semantics::tail::parser::parse;
+use semantics::tail::step::{load, show::value_text, Machine, Stepped};
+use semantics::tail::typecheck::{is_subtype, typecheck, Relation};
 use std::path::PathBuf;
 
 fn examples() -> Vec<PathBuf> {
@@ -45,8 +46,9 @@ fn configurations_preserve_the_type_and_reach_the_same_value() {
         let src = std::fs::read_to_string(&path).unwrap();
         let prog = load(&src).unwrap_or_else(|d| panic!("{}: {d}", path.display()));
         // The program's type τ; every configuration must have a subtype of it (Proposition 5).
-        let tau = type_of_program(&read(&src).unwrap())
-            .unwrap_or_else(|m| panic!("{}: program does not type: {m}", path.display()));
+        let tau = parse(&src)
+            .and_then(|e| typecheck(&e))
+            .unwrap_or_else(|d| panic!("{}: program does not type: {d}", path.display()));
         let want = final_value(&mut Machine::new(prog.clone()));
         let mut m = Machine::new(prog);
         let mut step = 0;
@@ -58,14 +60,14 @@ fn configurations_preserve_the_type_and_reach_the_same_value() {
                         path.display()
                     )
                 });
-                let ty = type_of_program(&read(&cfg).unwrap()).unwrap_or_else(|m| {
+                let ty = parse(&cfg).and_then(|e| typecheck(&e)).unwrap_or_else(|m| {
                     panic!(
                         "{} step {step}: configuration does not type: {m}\n{cfg}",
                         path.display()
                     )
                 });
                 assert!(
-                    subtype(&ty, &tau),
+                    is_subtype(&ty, &tau, Relation::Full),
                     "{} step {step}: {ty} is not a subtype of {tau}\n{cfg}",
                     path.display()
                 );

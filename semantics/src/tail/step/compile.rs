@@ -2,7 +2,7 @@
 //! activation and turns lambdas into closure-converted [`Lambda`]s.
 //!
 //! The input is a [`Surface`] term, a plain mirror of TAIL's expression forms (spec §2.1) that
-//! any front end can produce (see `from_syntax` once the parser's AST is available). Layout of an
+//! the front end produces (`crate::tail::syntax_to_surface::to_surface`). Layout of an
 //! activation (relative to its base): slot 0 is the lambda's parameter, slots 1, 2, … the `let`s
 //! in scope in nesting order, and slot −1−k the lambda's k-th captured value. The top level has
 //! no parameter: its `let`s start at slot 0.

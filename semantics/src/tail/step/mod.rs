@@ -7,7 +7,6 @@ mod config;
 mod fire;
 mod iterate;
 pub mod machine;
-pub mod reader;
 pub mod rules;
 pub mod show;
 pub mod term;
@@ -21,7 +20,6 @@ mod tests_differential;
 mod tests_programs;
 #[cfg(test)]
 mod tests_rules;
-pub mod typing;
 
 pub use machine::{Machine, StepError, StepInfo, Stepped, TraceInfo};
 pub use rules::Rule;

@@ -23,6 +23,12 @@ use std::collections::HashMap;
 /// Deepest expression nesting checked (the parser accepts less; `let` bodies do not count).
 const MAX_DEPTH: usize = 2 * crate::tail::parser::MAX_DEPTH;
 
+/// `t ≤ u` under `rel` (thesis (3.1)–(3.5), or `⊆s` of (3.49)), with the variables of both
+/// types free to be unified.
+pub fn is_subtype(t: &Type, u: &Type, rel: Relation) -> bool {
+    Subst::default().subtype(t, u, rel)
+}
+
 /// The type of a closed program, e.g. `[double]0` (type errors name both types).
 pub fn typecheck(e: &Expr) -> Result<Type, Diagnostic> {
     typecheck_with_store(e, &[], Relation::Full)
