@@ -330,7 +330,9 @@ fn has_load(e: &Expr) -> bool {
     }
 }
 
-/// Dead code: declarations of scalars nobody reads, repeatedly.
+/// Dead code: declarations of scalars nobody reads, and every assignment to them, repeatedly.
+/// Dropping an assignment whose value could fail (a division by zero) is right: FCL's lets are
+/// by name, so the oracle never evaluates a value nobody uses.
 pub fn dead_code(stmts: Vec<Stmt>) -> Vec<Stmt> {
     let mut stmts = stmts;
     loop {
@@ -351,7 +353,7 @@ fn drop_unused(stmts: Vec<Stmt>, used: &HashSet<Rc<str>>) -> (Vec<Stmt>, bool) {
     let mut out = Vec::new();
     for s in stmts {
         match s {
-            Stmt::Decl(n, _, _) if !used.contains(&n) => removed = true,
+            Stmt::Decl(n, _, _) | Stmt::Assign(n, _) if !used.contains(&n) => removed = true,
             Stmt::For {
                 var,
                 start,

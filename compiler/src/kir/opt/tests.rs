@@ -80,6 +80,28 @@ fn dead_declarations_go() {
 }
 
 #[test]
+fn a_variable_nobody_reads_goes_with_its_assignments() {
+    // Found by `tailfcl fuzz` (seed 42): the declaration went, the branch assignments stayed,
+    // and the kernel did not build.
+    let s = dead_code(vec![
+        decl("t", Expr::Int(0)),
+        Stmt::If(
+            v("c"),
+            vec![Stmt::Assign("t".into(), Expr::Int(1))],
+            vec![Stmt::Assign("t".into(), op(DivI, Expr::Int(7), v("x")))],
+        ),
+        store("g", Expr::Int(0), v("x")),
+    ]);
+    assert_eq!(
+        s,
+        vec![
+            Stmt::If(v("c"), vec![], vec![]),
+            store("g", Expr::Int(0), v("x"))
+        ]
+    );
+}
+
+#[test]
 fn short_static_loops_unroll() {
     let s = vec![Stmt::For {
         var: "i".into(),
