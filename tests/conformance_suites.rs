@@ -5,10 +5,12 @@
 use conformance::suite::{discover, run_suite, CliEngine, Engine, Status};
 use std::path::PathBuf;
 
+/// The paper examples (tests named `seed000-push/...`, as in oracle-costs.csv) and examples/.
 fn suites() -> Vec<PathBuf> {
-    let mut dirs = paper_examples::seed_dirs();
-    dirs.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples"));
-    dirs
+    vec![
+        paper_examples::root(),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples"),
+    ]
 }
 
 #[test]
@@ -39,6 +41,7 @@ fn every_example_passes_on_every_engine_that_runs_it() {
         oracle_skips.is_empty(),
         "skipped on the oracle: {oracle_skips:?}"
     );
+    costs_in_the_readme_are_current(&report);
     let compiled = report
         .rows
         .iter()
@@ -47,4 +50,35 @@ fn every_example_passes_on_every_engine_that_runs_it() {
     if compiled == 0 {
         eprintln!("skipped: no OpenCL platform, compiled runs not checked");
     }
+}
+
+/// paper-examples/README.md quotes each FCL example's cost and work on its machine, from
+/// scripts/oracle-costs.csv; they must be what the oracle measures now (regenerate with
+/// scripts/oracle_costs.py when the oracle's cost model changes).
+fn costs_in_the_readme_are_current(report: &conformance::suite::Report) {
+    let path = paper_examples::root()
+        .join("scripts")
+        .join("oracle-costs.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut checked = 0;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (test, cost, work) = (f[0], f[3], f[4]);
+        let row = report
+            .rows
+            .iter()
+            .find(|r| r.engine == "oracle" && r.test == test)
+            .unwrap_or_else(|| panic!("{test} in oracle-costs.csv is not a test"));
+        let got = (
+            row.cost.map(|c| c.to_string()),
+            row.work.map(|w| w.to_string()),
+        );
+        assert_eq!(
+            got,
+            (Some(cost.to_string()), Some(work.to_string())),
+            "{test}: README figures are stale; run paper-examples/scripts/oracle_costs.py"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 50, "only {checked} FCL examples have figures");
 }
