@@ -47,3 +47,30 @@ fn same_seed_same_programs_and_shards_partition() {
         assert_eq!(r.seed, a.results[r.index as usize].seed);
     }
 }
+
+/// Shrinking against a stand-in failure ("the program uses `interleave`") ends with a smaller
+/// program that still has the property and still passes the oracle check (stays well typed).
+#[test]
+fn shrinking_keeps_programs_valid_and_failing() {
+    use conformance::gen::{generate_fcl, print_program, Rng};
+    use conformance::shrink::fcl::shrink;
+    let mut shrunk_some = 0;
+    for seed in 0..40u64 {
+        let p = generate_fcl(&mut Rng::new(seed), &FclConfig::default());
+        let src = print_program(&p);
+        if !src.contains("interleave") {
+            continue;
+        }
+        let small = shrink(&p, 300, &mut |c| print_program(c).contains("interleave"));
+        let small_src = print_program(&small);
+        assert!(small_src.contains("interleave"));
+        assert!(small_src.len() <= src.len());
+        shrunk_some += usize::from(small_src.len() < src.len());
+        let v = conformance::fuzz::check_fcl(&small_src, seed).verdict;
+        assert_eq!(v, Verdict::Pass, "{small_src}");
+    }
+    assert!(
+        shrunk_some > 5,
+        "shrinking made only {shrunk_some} programs smaller"
+    );
+}

@@ -317,7 +317,7 @@ impl Generator<'_> {
             }
             c @ (2 | 3) => {
                 let seq = c == 3;
-                let divisors: Vec<usize> = (1..=n).filter(|k| n % k == 0).collect();
+                let divisors: Vec<usize> = (1..=n).filter(|k| n.is_multiple_of(*k)).collect();
                 let nb = *self.rng.pick(&divisors);
                 let b = self.name("b");
                 let sub_level = if seq {

@@ -267,23 +267,20 @@ fn pull_candidates(a: &PullE) -> Vec<PullE> {
                 ));
             }
         }
-        PullE::Take(_, inner) | PullE::Drop(_, inner) => {
+        PullE::Take(k, inner) => {
             out.push(PullE::Generate(n, "z".into(), Box::new(IntE::Lit(0))));
             for c in pull_candidates(inner) {
-                out.push(match a {
-                    PullE::Take(k, _) => PullE::Take(*k, Box::new(c)),
-                    PullE::Drop(k, _) => PullE::Drop(*k, Box::new(c)),
-                    _ => unreachable_shape(c),
-                });
+                out.push(PullE::Take(*k, Box::new(c)));
+            }
+        }
+        PullE::Drop(k, inner) => {
+            out.push(PullE::Generate(n, "z".into(), Box::new(IntE::Lit(0))));
+            for c in pull_candidates(inner) {
+                out.push(PullE::Drop(*k, Box::new(c)));
             }
         }
     }
     out
-}
-
-/// Only `Take`/`Drop` reach the rebuild above; any other shape is returned unchanged.
-fn unreachable_shape(c: PullE) -> PullE {
-    c
 }
 
 /// Smaller `int` expressions in the same scope: constants toward 0/1 and the `int` children.
