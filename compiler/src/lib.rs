@@ -1,1 +1,37 @@
-//! The companion optimizing compiler: FCL (and TAIL through FCL) to OpenCL C, and its runtime.
+//! The companion optimizing compiler: FCL to OpenCL C, and its runtime.
+//!
+//! Pipeline: the front end's monomorphic core (`semantics::fcl::lower`) → [`lower`] (compile by
+//! symbolic evaluation, spec §8.1: host structure evaluated at compile time, one kernel per
+//! materialised grid push array, pull arrays fused as index functions) → [`kir`] (kernels and a
+//! host plan; `kir::opt` at -O2; `kir::emit` prints OpenCL C) → [`exec`] runs the plan through
+//! [`runtime`] (opencl3).
+
+pub mod exec;
+pub mod kir;
+pub mod lower;
+pub mod runtime;
+
+/// The default work-group size, shared with `#BlockSize` (spec §4.4, §8.3).
+pub const DEFAULT_BLOCK_SIZE: usize = 256;
+
+/// Optimization level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptLevel {
+    /// Everything off: the IR as lowering produced it.
+    O0,
+    /// The IR passes of `kir::opt`.
+    O2,
+}
+
+/// Lowers a loaded FCL program's `main` to a module and optimizes it at `opt`.
+pub fn compile_fcl(
+    main: &semantics::fcl::core::Expr,
+    opt: OptLevel,
+    block_size: usize,
+) -> Result<kir::Module, lower::LowerError> {
+    let mut m = lower::lower_program(main, block_size)?;
+    if opt == OptLevel::O2 {
+        kir::opt::optimize(&mut m);
+    }
+    Ok(m)
+}

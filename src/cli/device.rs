@@ -1,20 +1,124 @@
 //! The compiler's commands: compile, exec, devices.
 
-use super::{CompileArgs, ExecArgs, Exit, Lang};
+use super::{read_source, CompileArgs, ExecArgs, Exit, Lang};
+use compiler::exec::{execute, ExecError};
+use compiler::kir::{emit::emit_module, Module};
+use compiler::runtime::{list_devices, Runtime, RuntimeError};
+use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
+use semantics::fcl::load;
+use semantics::fcl::lower::load_program;
 
-fn not_yet(what: &str) -> Result<Exit, Exit> {
-    eprintln!("error: {what} is not built yet");
-    Err(Exit::Static)
+/// `tailfcl compile FILE.fcl [-O0|-O2]`: prints the generated OpenCL C.
+pub fn compile(lang: Lang, a: &CompileArgs) -> Result<Exit, Exit> {
+    let m = build(lang, a, DEFAULT_BLOCK_SIZE)?;
+    print!("{}", emit_module(&m));
+    Ok(Exit::Ok)
 }
 
-pub fn compile(_lang: Lang, _a: &CompileArgs) -> Result<Exit, Exit> {
-    not_yet("compile")
+/// `tailfcl exec FILE.fcl [--device N]`: compiles and runs on a device; prints what `run` prints.
+pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
+    let rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
+    // without --block-size, the work-group size is sized from the device
+    let fit = DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1));
+    let m = build(lang, &a.compile, fit)?;
+    if m.block_size > rt.device.max_work_group_size {
+        eprintln!(
+            "error: block size {} exceeds the device's largest work-group ({})",
+            m.block_size, rt.device.max_work_group_size
+        );
+        return Err(Exit::Static);
+    }
+    match execute(&m, &rt) {
+        Ok(report) => {
+            print!("{}", report.stdout);
+            eprint!("{}", report.stderr);
+            if a.stats {
+                let total: u64 = report.launches.iter().map(|(_, ns)| ns).sum();
+                for (k, ns) in &report.launches {
+                    eprintln!("{k}: {:.3} ms", *ns as f64 / 1e6);
+                }
+                eprintln!(
+                    "launches: {}, kernel time: {:.3} ms, read back: {} bytes",
+                    report.launches.len(),
+                    total as f64 / 1e6,
+                    report.read_bytes
+                );
+            }
+            Ok(Exit::Ok)
+        }
+        Err(ExecError::Runtime(e)) => Err(runtime_exit(&e)),
+        Err(e @ ExecError::Program(_)) => {
+            eprintln!("error: {e}");
+            Err(Exit::RuntimeError)
+        }
+        Err(e @ ExecError::Unsupported(_)) => {
+            eprintln!("{e}");
+            Err(Exit::Static)
+        }
+    }
 }
 
-pub fn exec(_lang: Lang, _a: &ExecArgs) -> Result<Exit, Exit> {
-    not_yet("exec")
+/// Loads, checks and lowers an FCL program; static and unsupported errors exit 2.
+fn build(lang: Lang, a: &CompileArgs, default_block: usize) -> Result<Module, Exit> {
+    if lang != Lang::Fcl {
+        eprintln!("unsupported: compiling TAIL (compile its FCL translation instead)");
+        return Err(Exit::Static);
+    }
+    let mut files = Vec::new();
+    for path in &a.input.files {
+        files.push((path.display().to_string(), read_source(path)?));
+    }
+    let program = match load_program(&files) {
+        Ok(p) => p,
+        Err((file, d)) => {
+            let src = files
+                .iter()
+                .find(|(n, _)| *n == file)
+                .map(|(_, s)| s.as_str())
+                .unwrap_or(load::PRELUDE);
+            eprint!("{}", d.render(&file, src));
+            return Err(Exit::Static);
+        }
+    };
+    let opt = if a.opt == "0" {
+        OptLevel::O0
+    } else {
+        OptLevel::O2
+    };
+    let bs = a.block_size.unwrap_or(default_block).max(1);
+    compile_fcl(&program.main, opt, bs).map_err(|e| {
+        let (file, span) = program.locate(e.span());
+        match files.iter().find(|(n, _)| *n == file) {
+            Some((name, src)) => {
+                eprint!(
+                    "{}",
+                    semantics::Diagnostic::type_error(span, e.to_string()).render(name, src)
+                )
+            }
+            None => eprintln!("error: {e}"),
+        }
+        Exit::Static
+    })
 }
 
+/// `tailfcl devices`: every OpenCL device, numbered for `--device`; none → exit 5.
 pub fn devices() -> Result<Exit, Exit> {
-    not_yet("devices")
+    match list_devices() {
+        Ok(ds) => {
+            for d in ds {
+                println!("{d}");
+            }
+            Ok(Exit::Ok)
+        }
+        Err(e) => Err(runtime_exit(&e)),
+    }
+}
+
+/// Reports a runtime error and picks its exit status.
+fn runtime_exit(e: &RuntimeError) -> Exit {
+    eprintln!("error: {e}");
+    match e {
+        RuntimeError::NoPlatform(_) => Exit::NoDevice,
+        _ => Exit::Internal,
+    }
 }

@@ -1,0 +1,255 @@
+//! Running a compiled module: the host plan on an OpenCL device, printing like the oracle.
+
+use crate::kir::emit::emit_module;
+use crate::kir::eval::{eval_host, Lit};
+use crate::kir::{HostStep, Module, Param, Ty};
+use crate::runtime::{Arg, BuiltProgram, DeviceBuffer, Runtime, RuntimeError};
+use std::collections::HashMap;
+use std::fmt;
+use std::time::Instant;
+
+pub use crate::kir::MAX_GROUPS;
+
+/// Why a run failed.
+#[derive(Debug)]
+pub enum ExecError {
+    Runtime(RuntimeError),
+    /// A run-time error of the program (exit 3).
+    Program(String),
+    /// The device cannot run the module (exit 2, "unsupported: …").
+    Unsupported(String),
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExecError::Runtime(e) => write!(f, "{e}"),
+            ExecError::Program(m) => write!(f, "run-time error: {m}"),
+            ExecError::Unsupported(m) => write!(f, "unsupported: {m}"),
+        }
+    }
+}
+
+impl From<RuntimeError> for ExecError {
+    fn from(e: RuntimeError) -> ExecError {
+        ExecError::Runtime(e)
+    }
+}
+
+/// What a run did.
+#[derive(Debug, Default)]
+pub struct ExecReport {
+    /// What the program printed.
+    pub stdout: String,
+    /// Per launch: kernel name and device nanoseconds.
+    pub launches: Vec<(String, u64)>,
+    /// What `benchmark` wrote (stderr).
+    pub stderr: String,
+    /// Bytes read back to the host.
+    pub read_bytes: usize,
+}
+
+struct Buf {
+    dev: DeviceBuffer,
+    ty: Ty,
+    host: Option<Vec<u8>>,
+}
+
+/// Builds and runs `m` on `rt`.
+pub fn execute(m: &Module, rt: &Runtime) -> Result<ExecReport, ExecError> {
+    for k in &m.kernels {
+        let bytes: usize = k.locals.iter().map(|(_, t, n)| t.size() * n).sum();
+        if bytes as u64 > rt.device.local_mem_bytes {
+            return Err(ExecError::Unsupported(format!(
+                "{} needs {bytes} bytes of local memory; the device has {}",
+                k.name, rt.device.local_mem_bytes
+            )));
+        }
+    }
+    let program = rt.build(&emit_module(m))?;
+    run_plan(m, rt, &program)
+}
+
+/// The state of a plan's run.
+struct State {
+    report: ExecReport,
+    env: HashMap<String, Lit>,
+    bufs: HashMap<String, Buf>,
+    err_flag: DeviceBuffer,
+}
+
+fn run_plan(m: &Module, rt: &Runtime, program: &BuiltProgram) -> Result<ExecReport, ExecError> {
+    let mut st = State {
+        report: ExecReport::default(),
+        env: HashMap::new(),
+        bufs: HashMap::new(),
+        err_flag: rt.alloc(4)?,
+    };
+    run_steps(m, rt, program, &m.plan, &mut st)?;
+    Ok(st.report)
+}
+
+fn run_steps(
+    m: &Module,
+    rt: &Runtime,
+    program: &BuiltProgram,
+    steps: &[HostStep],
+    st: &mut State,
+) -> Result<(), ExecError> {
+    let prog_err = ExecError::Program;
+    for step in steps {
+        let mut no_read = |b: &str, _| Err(format!("host read of {b} inside an expression"));
+        match step {
+            HostStep::Set(h, _, e) => {
+                let v = eval_host(e, &st.env, &mut no_read).map_err(prog_err)?;
+                st.env.insert(h.to_string(), v);
+            }
+            HostStep::Alloc(b, ty, len) => {
+                let n = int(eval_host(len, &st.env, &mut no_read).map_err(prog_err)?)?;
+                if n < 0 {
+                    return Err(ExecError::Program(format!("negative array size {n}")));
+                }
+                let dev = rt.alloc(n as usize * ty.size())?;
+                st.bufs.insert(
+                    b.to_string(),
+                    Buf {
+                        dev,
+                        ty: *ty,
+                        host: None,
+                    },
+                );
+            }
+            HostStep::Launch { kernel, groups } => {
+                let k = &m.kernels[*kernel];
+                let g = int(eval_host(groups, &st.env, &mut no_read).map_err(prog_err)?)?;
+                if g <= 0 {
+                    continue;
+                }
+                let mut args = vec![Arg::Buffer(&st.err_flag)];
+                for p in &k.params {
+                    match p {
+                        Param::Buffer(b, _) => match st.bufs.get(&**b) {
+                            Some(buf) => args.push(Arg::Buffer(&buf.dev)),
+                            None => return Err(ExecError::Program(format!("no buffer {b}"))),
+                        },
+                        Param::Scalar(h, _) => match st.env.get(&**h) {
+                            Some(Lit::Int(i)) => args.push(Arg::Int(*i)),
+                            Some(Lit::Bool(b)) => args.push(Arg::Int(*b as i32)),
+                            Some(Lit::Double(d)) => args.push(Arg::Double(*d)),
+                            None => return Err(ExecError::Program(format!("{h} unset"))),
+                        },
+                    }
+                }
+                let groups = (g as usize).min(MAX_GROUPS);
+                let ns = rt.launch(program, &k.name, groups, m.block_size, &args)?;
+                st.report.launches.push((k.name.clone(), ns));
+                let flag = rt.read(&st.err_flag)?;
+                let code = flag.first().copied().unwrap_or(0);
+                if code != 0 {
+                    rt.write(&mut st.err_flag, &[0; 4])?;
+                    return Err(ExecError::Program(format!(
+                        "{} in {}",
+                        if code == 1 {
+                            "division by zero"
+                        } else {
+                            "negative exponent (powi)"
+                        },
+                        k.name
+                    )));
+                }
+            }
+            HostStep::Read(h, ty, b, idx) => {
+                let i = int(eval_host(idx, &st.env, &mut no_read).map_err(prog_err)?)?;
+                let bytes = host_copy(rt, &mut st.bufs, b, &mut st.report)?;
+                let sz = ty.size();
+                let v = (i >= 0)
+                    .then(|| Lit::from_bytes(*ty, bytes.get(i as usize * sz..)?))
+                    .flatten()
+                    .ok_or_else(|| ExecError::Program(format!("index {i} out of bounds")))?;
+                st.env.insert(h.to_string(), v);
+            }
+            HostStep::Loop { var, n, body } => {
+                let n = int(eval_host(n, &st.env, &mut no_read).map_err(prog_err)?)?;
+                for i in 0..n.max(0) {
+                    st.env.insert(var.to_string(), Lit::Int(i));
+                    run_steps(m, rt, program, body, st)?;
+                }
+            }
+            HostStep::Swap(a, b) => {
+                let (Some(x), Some(y)) = (st.bufs.remove(&**a), st.bufs.remove(&**b)) else {
+                    return Err(ExecError::Program(format!("swap of {a} and {b}")));
+                };
+                st.bufs.insert(a.to_string(), y);
+                st.bufs.insert(b.to_string(), x);
+            }
+            HostStep::Benchmark { n, body } => {
+                let n = int(eval_host(n, &st.env, &mut no_read).map_err(prog_err)?)?;
+                let start = Instant::now();
+                for _ in 0..=n.max(0) {
+                    run_steps(m, rt, program, body, st)?;
+                }
+                let ms = start.elapsed().as_millis() as f64 / n.max(1) as f64;
+                st.report.stderr.push_str(&format!(
+                    "Benchmark ({n} repetitions): {ms:.6} ms per run\n"
+                ));
+            }
+            HostStep::Print { buf, ty, n, len } => {
+                let n = int(eval_host(n, &st.env, &mut no_read).map_err(prog_err)?)?;
+                let len = int(eval_host(len, &st.env, &mut no_read).map_err(prog_err)?)?;
+                if n < 1 || n > len {
+                    return Err(ExecError::Program(format!(
+                        "forceAndPrint {n} of an array of {len} elements (needs 1 <= n <= size)"
+                    )));
+                }
+                let bytes = host_copy(rt, &mut st.bufs, buf, &mut st.report)?;
+                st.report
+                    .stdout
+                    .push_str(&render(*ty, &bytes[..n as usize * ty.size()]));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn int(l: Lit) -> Result<i32, ExecError> {
+    match l {
+        Lit::Int(i) => Ok(i),
+        other => Err(ExecError::Program(format!(
+            "expected an int, got {other:?}"
+        ))),
+    }
+}
+
+/// The host copy of a buffer (buffers are written once, so one read-back serves every use).
+fn host_copy<'a>(
+    rt: &Runtime,
+    bufs: &'a mut HashMap<String, Buf>,
+    b: &str,
+    report: &mut ExecReport,
+) -> Result<&'a [u8], ExecError> {
+    let buf = bufs
+        .get_mut(b)
+        .ok_or_else(|| ExecError::Program(format!("no buffer {b}")))?;
+    if buf.host.is_none() {
+        let bytes = rt.read(&buf.dev)?;
+        report.read_bytes += bytes.len();
+        buf.host = Some(bytes);
+    }
+    let _ = buf.ty;
+    Ok(buf.host.as_deref().unwrap_or(&[]))
+}
+
+/// One printed line in the format of spec §4.4: `[a,b,c]`, ints as `%i`, doubles as `%.5f`.
+pub fn render(ty: Ty, bytes: &[u8]) -> String {
+    let items: Vec<String> = bytes
+        .chunks(ty.size())
+        .filter_map(|c| Lit::from_bytes(ty, c))
+        .map(|l| match l {
+            Lit::Int(i) => i.to_string(),
+            Lit::Double(d) if d.is_nan() => "nan".into(),
+            Lit::Double(d) => format!("{d:.5}"),
+            Lit::Bool(b) => (b as i32).to_string(),
+        })
+        .collect();
+    format!("[{}]\n", items.join(","))
+}

@@ -1,0 +1,181 @@
+//! Emission of the kernel IR as OpenCL C text. Integer operations follow the oracle (spec §4.2):
+//! wrapping `+ - *` through `uint`, truncating `/` and `%` guarded against the cases that are
+//! undefined in C, shifts masked to 5 bits, arithmetic `>>`.
+
+use super::{Expr, Geom, Kernel, Module, Param, Stmt};
+use semantics::fcl::core::ScalarOp;
+use std::fmt::Write;
+
+/// The kernel parameter (first of every kernel) flagging run-time errors: 1 division by zero,
+/// 2 a negative exponent.
+pub const ERROR_FLAG: &str = "fcl_err";
+
+/// Helpers every program starts with.
+pub const PRELUDE: &str = "\
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+inline int fcl_add(int a, int b) { return (int)((uint)a + (uint)b); }
+inline int fcl_sub(int a, int b) { return (int)((uint)a - (uint)b); }
+inline int fcl_mul(int a, int b) { return (int)((uint)a * (uint)b); }
+inline int fcl_div(int a, int b, __global int* err) { if (b == 0) { err[0] = 1; return 0; } return b == -1 ? (int)(0u - (uint)a) : a / b; }
+inline int fcl_mod(int a, int b, __global int* err) { if (b == 0) { err[0] = 1; return 0; } return b == -1 ? 0 : a % b; }
+inline int fcl_pow(int a, int b, __global int* err) { if (b < 0) { err[0] = 2; return 0; } uint r = 1u, x = (uint)a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (int)r; }
+inline int fcl_shl(int a, int b) { return (int)((uint)a << (b & 31)); }
+inline int fcl_shr(int a, int b) { return a >> (b & 31); }
+inline int fcl_sign(int a) { return (a > 0) - (a < 0); }
+";
+
+/// The OpenCL C source of a module's kernels.
+pub fn emit_module(m: &Module) -> String {
+    let mut out = String::from(PRELUDE);
+    for k in &m.kernels {
+        out.push('\n');
+        out.push_str(&emit_kernel(k));
+    }
+    out
+}
+
+/// One kernel.
+pub fn emit_kernel(k: &Kernel) -> String {
+    // the first parameter is the error flag that division by zero and negative exponents set
+    let params: Vec<String> = std::iter::once(format!("__global int* {ERROR_FLAG}"))
+        .chain(k.params.iter().map(|p| match p {
+            Param::Buffer(n, t) => format!("__global {}* {n}", t.c_elem()),
+            Param::Scalar(n, t) => format!("const {} {n}", scalar_param(*t)),
+        }))
+        .collect();
+    let mut out = format!("__kernel void {}({}) {{\n", k.name, params.join(", "));
+    for (n, t, len) in &k.locals {
+        let _ = writeln!(out, "  __local {} {n}[{len}];", t.c_elem());
+    }
+    emit_block(&k.body, 1, &mut out);
+    out.push_str("}\n");
+    out
+}
+
+/// Host scalars cross as int (bools too) or double.
+pub fn scalar_param(t: super::Ty) -> &'static str {
+    match t {
+        super::Ty::Double => "double",
+        _ => "int",
+    }
+}
+
+fn emit_block(stmts: &[Stmt], depth: usize, out: &mut String) {
+    for s in stmts {
+        emit_stmt(s, depth, out);
+    }
+}
+
+fn emit_stmt(s: &Stmt, depth: usize, out: &mut String) {
+    let pad = "  ".repeat(depth);
+    match s {
+        Stmt::Decl(n, t, e) => {
+            let _ = writeln!(out, "{pad}{} {n} = {};", t.c_name(), expr(e));
+        }
+        Stmt::Assign(n, e) => {
+            let _ = writeln!(out, "{pad}{n} = {};", expr(e));
+        }
+        Stmt::Store(b, i, v) => {
+            let _ = writeln!(out, "{pad}{b}[{}] = {};", expr(i), expr(v));
+        }
+        Stmt::Private(n, t, len) => {
+            let _ = writeln!(out, "{pad}{} {n}[{len}];", t.c_elem());
+        }
+        Stmt::For {
+            var,
+            start,
+            end,
+            step,
+            body,
+        } => {
+            let _ = writeln!(
+                out,
+                "{pad}for (int {var} = {}; {var} < {}; {var} += {}) {{",
+                expr(start),
+                expr(end),
+                expr(step)
+            );
+            emit_block(body, depth + 1, out);
+            let _ = writeln!(out, "{pad}}}");
+        }
+        Stmt::If(c, t, e) => {
+            let _ = writeln!(out, "{pad}if ({}) {{", expr(c));
+            emit_block(t, depth + 1, out);
+            if !e.is_empty() {
+                let _ = writeln!(out, "{pad}}} else {{");
+                emit_block(e, depth + 1, out);
+            }
+            let _ = writeln!(out, "{pad}}}");
+        }
+        Stmt::Barrier => {
+            let _ = writeln!(out, "{pad}barrier(CLK_LOCAL_MEM_FENCE);");
+        }
+    }
+}
+
+/// An expression in C syntax (fully parenthesised).
+pub fn expr(e: &Expr) -> String {
+    match e {
+        Expr::Int(i) if *i == i32::MIN => "(-2147483647 - 1)".into(),
+        Expr::Int(i) if *i < 0 => format!("({i})"),
+        Expr::Int(i) => i.to_string(),
+        Expr::Double(d) if d.is_nan() => "NAN".into(),
+        Expr::Double(d) if d.is_infinite() => {
+            if *d > 0.0 {
+                "INFINITY".into()
+            } else {
+                "(-INFINITY)".into()
+            }
+        }
+        Expr::Double(d) => format!("({d:?})"),
+        Expr::Bool(b) => b.to_string(),
+        Expr::Var(v) => v.to_string(),
+        Expr::Geom(g) => match g {
+            Geom::LocalId => "(int)get_local_id(0)",
+            Geom::LocalSize => "(int)get_local_size(0)",
+            Geom::GroupId => "(int)get_group_id(0)",
+            Geom::NumGroups => "(int)get_num_groups(0)",
+            Geom::GlobalId => "(int)get_global_id(0)",
+            Geom::GlobalSize => "(int)get_global_size(0)",
+        }
+        .into(),
+        Expr::Select(c, a, b) => format!("({} ? {} : {})", expr(c), expr(a), expr(b)),
+        Expr::Load(b, i) => format!("{b}[{}]", expr(i)),
+        Expr::Op(op, args) => op_expr(*op, args),
+    }
+}
+
+fn op_expr(op: ScalarOp, args: &[Expr]) -> String {
+    use ScalarOp::*;
+    let a = |i: usize| args.get(i).map(expr).unwrap_or_default();
+    let call = |f: &str| format!("{f}({}, {})", a(0), a(1));
+    match op {
+        AddI => call("fcl_add"),
+        SubI => call("fcl_sub"),
+        MulI => call("fcl_mul"),
+        DivI => format!("fcl_div({}, {}, {ERROR_FLAG})", a(0), a(1)),
+        ModI => format!("fcl_mod({}, {}, {ERROR_FLAG})", a(0), a(1)),
+        MinI => call("min"),
+        MaxI => call("max"),
+        PowI => format!("fcl_pow({}, {}, {ERROR_FLAG})", a(0), a(1)),
+        Sll => call("fcl_shl"),
+        Srl => call("fcl_shr"),
+        AndI => format!("({} & {})", a(0), a(1)),
+        OrI => format!("({} | {})", a(0), a(1)),
+        Xor => format!("({} ^ {})", a(0), a(1)),
+        EqI => format!("({} == {})", a(0), a(1)),
+        NeqI => format!("({} != {})", a(0), a(1)),
+        LtI => format!("({} < {})", a(0), a(1)),
+        AbsI => format!("(int)abs({})", a(0)),
+        SignI => format!("fcl_sign({})", a(0)),
+        Clz => format!("clz({})", a(0)),
+        NegateI => format!("fcl_sub(0, {})", a(0)),
+        I2D => format!("(double)({})", a(0)),
+        B2I => format!("(int)({})", a(0)),
+        AddD => format!("({} + {})", a(0), a(1)),
+        SubD => format!("({} - {})", a(0), a(1)),
+        MulD => format!("({} * {})", a(0), a(1)),
+        DivD => format!("({} / {})", a(0), a(1)),
+        NegateD => format!("(-{})", a(0)),
+    }
+}

@@ -1,0 +1,592 @@
+//! The -O2 passes. Every expression is pure (division helpers are total), so moving, merging or
+//! dropping a declaration never changes what a kernel writes.
+
+use super::names_in_expr;
+use crate::kir::eval::{fold_op, lit, Lit};
+use crate::kir::{Expr, Geom, Module, Stmt};
+use semantics::fcl::core::ScalarOp;
+use std::collections::HashSet;
+use std::rc::Rc;
+
+/// Largest trip count of a loop that is unrolled.
+pub const UNROLL_LIMIT: i32 = 4;
+
+/// The -O2 pipeline over every kernel, run to a fixed point (at most 8 rounds).
+pub fn optimize(m: &mut Module) {
+    let block_size = m.block_size as i32;
+    for k in &mut m.kernels {
+        k.body = single_trip_loops(std::mem::take(&mut k.body), block_size);
+        for _ in 0..8 {
+            let before = k.body.clone();
+            let mut body = std::mem::take(&mut k.body);
+            body = fold_block(body);
+            body = unroll(body);
+            body = propagate(body);
+            body = cse(body);
+            body = hoist(body);
+            body = strength_reduce(body);
+            body = dead_code(body);
+            k.body = body;
+            if k.body == before {
+                break;
+            }
+        }
+    }
+}
+
+/// Parallel loops that give each work-item (or work-group) at most one iteration lose their loop:
+/// a block loop over a literal `n ≤ block_size` becomes `if (lid < n)` (no test when equal), a
+/// grid loop over a literal `n ≤ MAX_GROUPS` becomes its body (exactly `n` groups are launched).
+pub fn single_trip_loops(stmts: Vec<Stmt>, block_size: i32) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    for s in stmts {
+        match s {
+            Stmt::For {
+                var,
+                start: Expr::Geom(g @ (Geom::LocalId | Geom::GroupId)),
+                end: Expr::Int(n),
+                step: Expr::Geom(Geom::LocalSize | Geom::NumGroups),
+                body,
+            } if (g == Geom::LocalId && n <= block_size && !has_barrier(&body))
+                || (g == Geom::GroupId && n as usize <= crate::kir::MAX_GROUPS) =>
+            {
+                let mut inner = vec![Stmt::Decl(var, crate::kir::Ty::Int, Expr::Geom(g))];
+                inner.extend(single_trip_loops(body, block_size));
+                // a group's only iteration needs no barrier to protect the next one
+                if g == Geom::GroupId && inner.last() == Some(&Stmt::Barrier) {
+                    inner.pop();
+                }
+                let whole = g == Geom::GroupId || n == block_size;
+                let cond = if whole {
+                    Expr::Bool(true)
+                } else {
+                    Expr::op(ScalarOp::LtI, vec![Expr::Geom(g), Expr::Int(n)])
+                };
+                out.push(Stmt::If(cond, inner, Vec::new()));
+            }
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+            } => out.push(Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body: single_trip_loops(body, block_size),
+            }),
+            Stmt::If(c, t, e) => out.push(Stmt::If(
+                c,
+                single_trip_loops(t, block_size),
+                single_trip_loops(e, block_size),
+            )),
+            s => out.push(s),
+        }
+    }
+    out
+}
+
+/// Rewrites every expression of a block bottom-up with `f`.
+pub fn map_exprs(stmts: Vec<Stmt>, f: &mut dyn FnMut(Expr) -> Expr) -> Vec<Stmt> {
+    stmts
+        .into_iter()
+        .map(|s| match s {
+            Stmt::Decl(n, t, e) => Stmt::Decl(n, t, map_expr(e, f)),
+            Stmt::Assign(n, e) => Stmt::Assign(n, map_expr(e, f)),
+            Stmt::Store(b, i, v) => Stmt::Store(b, map_expr(i, f), map_expr(v, f)),
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+            } => Stmt::For {
+                var,
+                start: map_expr(start, f),
+                end: map_expr(end, f),
+                step: map_expr(step, f),
+                body: map_exprs(body, f),
+            },
+            Stmt::If(c, t, e) => Stmt::If(map_expr(c, f), map_exprs(t, f), map_exprs(e, f)),
+            s => s,
+        })
+        .collect()
+}
+
+/// Rewrites an expression bottom-up with `f`.
+pub fn map_expr(e: Expr, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
+    let e = match e {
+        Expr::Op(op, args) => Expr::Op(op, args.into_iter().map(|a| map_expr(a, f)).collect()),
+        Expr::Select(c, a, b) => Expr::Select(
+            Box::new(map_expr(*c, f)),
+            Box::new(map_expr(*a, f)),
+            Box::new(map_expr(*b, f)),
+        ),
+        Expr::Load(b, i) => Expr::Load(b, Box::new(map_expr(*i, f))),
+        e => e,
+    };
+    f(e)
+}
+
+/// Constant folding, algebraic identities and static branches.
+pub fn fold_block(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let stmts = map_exprs(stmts, &mut fold_expr);
+    let mut out = Vec::new();
+    for s in stmts {
+        match s {
+            Stmt::If(Expr::Bool(true), t, e) if e.is_empty() && !declares(&t) => {
+                out.extend(fold_block(t))
+            }
+            Stmt::If(Expr::Bool(c), t, e) => {
+                let taken = fold_block(if c { t } else { e });
+                if !taken.is_empty() {
+                    out.push(Stmt::If(Expr::Bool(true), taken, Vec::new()));
+                }
+            }
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+            } => out.push(Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body: fold_block(body),
+            }),
+            Stmt::If(c, t, e) => out.push(Stmt::If(c, fold_block(t), fold_block(e))),
+            s => out.push(s),
+        }
+    }
+    out
+}
+
+fn declares(stmts: &[Stmt]) -> bool {
+    stmts
+        .iter()
+        .any(|s| matches!(s, Stmt::Decl(..) | Stmt::Private(..)))
+}
+
+/// One folding step on an expression whose operands are already folded.
+pub fn fold_expr(e: Expr) -> Expr {
+    use ScalarOp::*;
+    match e {
+        Expr::Op(op, args) => {
+            let folded = fold_op(op, args);
+            let Expr::Op(op, args) = folded else {
+                return folded;
+            };
+            let (a, b) = (args.first().and_then(lit), args.get(1).and_then(lit));
+            match (op, a, b) {
+                (AddI, Some(Lit::Int(0)), _) => args[1].clone(),
+                (AddI | SubI, _, Some(Lit::Int(0))) => args[0].clone(),
+                (MulI, Some(Lit::Int(1)), _) => args[1].clone(),
+                (MulI | DivI, _, Some(Lit::Int(1))) => args[0].clone(),
+                (MulI, Some(Lit::Int(0)), _) | (MulI, _, Some(Lit::Int(0))) => Expr::Int(0),
+                (ModI, _, Some(Lit::Int(1))) => Expr::Int(0),
+                _ => Expr::Op(op, args),
+            }
+        }
+        Expr::Select(c, a, b) => match *c {
+            Expr::Bool(true) => *a,
+            Expr::Bool(false) => *b,
+            c => Expr::Select(Box::new(c), a, b),
+        },
+        e => e,
+    }
+}
+
+/// Variables that some statement assigns after their declaration (if-results).
+fn assigned(stmts: &[Stmt], out: &mut HashSet<Rc<str>>) {
+    for s in stmts {
+        match s {
+            Stmt::Assign(n, _) => {
+                out.insert(n.clone());
+            }
+            Stmt::For { body, .. } => assigned(body, out),
+            Stmt::If(_, t, e) => {
+                assigned(t, out);
+                assigned(e, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Substitutes `by` for variable `name` in a block.
+pub fn substitute(stmts: Vec<Stmt>, name: &str, by: &Expr) -> Vec<Stmt> {
+    map_exprs(stmts, &mut |e| match e {
+        Expr::Var(v) if &*v == name => by.clone(),
+        e => e,
+    })
+}
+
+/// Constant and copy propagation: a declaration of a literal or of a variable that is never
+/// reassigned is replaced by its value in the rest of its block (the declaration stays for
+/// dead-code elimination to remove).
+pub fn propagate(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let mut fixed = HashSet::new();
+    assigned(&stmts, &mut fixed);
+    propagate_in(stmts, &fixed)
+}
+
+fn propagate_in(stmts: Vec<Stmt>, reassigned: &HashSet<Rc<str>>) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    let mut rest: std::collections::VecDeque<Stmt> = stmts.into();
+    while let Some(s) = rest.pop_front() {
+        let s = match s {
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+            } => Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body: propagate_in(body, reassigned),
+            },
+            Stmt::If(c, t, e) => {
+                Stmt::If(c, propagate_in(t, reassigned), propagate_in(e, reassigned))
+            }
+            s => s,
+        };
+        if let Stmt::Decl(n, _, e) = &s {
+            let copyable = match e {
+                Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Geom(_) => true,
+                Expr::Var(v) => !reassigned.contains(v),
+                _ => false,
+            };
+            if copyable && !reassigned.contains(n) {
+                rest = substitute(rest.into(), n, e).into();
+            }
+        }
+        out.push(s);
+    }
+    out
+}
+
+/// Common subexpressions: a later declaration of an expression already declared earlier in the
+/// same block (without loads, over variables never reassigned) becomes a copy of the first.
+pub fn cse(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let mut fixed = HashSet::new();
+    assigned(&stmts, &mut fixed);
+    cse_in(stmts, &fixed)
+}
+
+fn cse_in(stmts: Vec<Stmt>, reassigned: &HashSet<Rc<str>>) -> Vec<Stmt> {
+    let mut seen: Vec<(Expr, Rc<str>)> = Vec::new();
+    let mut out = Vec::new();
+    for s in stmts {
+        match s {
+            Stmt::Decl(n, t, e) if !e.is_atomic() && pure_of(&e, reassigned) => {
+                if let Some((_, first)) = seen.iter().find(|(x, _)| *x == e) {
+                    out.push(Stmt::Decl(n, t, Expr::Var(first.clone())));
+                } else {
+                    seen.push((e.clone(), n.clone()));
+                    out.push(Stmt::Decl(n, t, e));
+                }
+            }
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+            } => out.push(Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body: cse_in(body, reassigned),
+            }),
+            Stmt::If(c, t, e) => {
+                out.push(Stmt::If(c, cse_in(t, reassigned), cse_in(e, reassigned)))
+            }
+            s => out.push(s),
+        }
+    }
+    out
+}
+
+fn pure_of(e: &Expr, reassigned: &HashSet<Rc<str>>) -> bool {
+    let mut names = Vec::new();
+    names_in_expr(e, &mut names);
+    !has_load(e) && names.iter().all(|n| !reassigned.contains(n))
+}
+
+fn has_load(e: &Expr) -> bool {
+    match e {
+        Expr::Load(..) => true,
+        Expr::Op(_, args) => args.iter().any(has_load),
+        Expr::Select(c, a, b) => has_load(c) || has_load(a) || has_load(b),
+        _ => false,
+    }
+}
+
+/// Dead code: declarations of scalars nobody reads, repeatedly.
+pub fn dead_code(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let mut stmts = stmts;
+    loop {
+        let mut used = Vec::new();
+        super::names_in_block(&stmts, &mut used);
+        let used: HashSet<Rc<str>> = used.into_iter().collect();
+        let before = stmts.len();
+        let (next, removed) = drop_unused(stmts, &used);
+        stmts = next;
+        if !removed && stmts.len() == before {
+            return stmts;
+        }
+    }
+}
+
+fn drop_unused(stmts: Vec<Stmt>, used: &HashSet<Rc<str>>) -> (Vec<Stmt>, bool) {
+    let mut removed = false;
+    let mut out = Vec::new();
+    for s in stmts {
+        match s {
+            Stmt::Decl(n, _, _) if !used.contains(&n) => removed = true,
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+            } => {
+                let (body, r) = drop_unused(body, used);
+                removed |= r;
+                out.push(Stmt::For {
+                    var,
+                    start,
+                    end,
+                    step,
+                    body,
+                });
+            }
+            Stmt::If(c, t, e) => {
+                let (t, r1) = drop_unused(t, used);
+                let (e, r2) = drop_unused(e, used);
+                removed |= r1 || r2;
+                out.push(Stmt::If(c, t, e));
+            }
+            s => out.push(s),
+        }
+    }
+    (out, removed)
+}
+
+/// Unrolls sequential loops `0..n` step 1 with a literal `n ≤ UNROLL_LIMIT` and no barrier;
+/// each copy is its own scope.
+pub fn unroll(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    for s in stmts {
+        match s {
+            Stmt::For {
+                var,
+                start: Expr::Int(0),
+                end: Expr::Int(n),
+                step: Expr::Int(1),
+                body,
+            } if n <= UNROLL_LIMIT && !has_barrier(&body) => {
+                let body = unroll(body);
+                for i in 0..n.max(0) {
+                    let copy = substitute(body.clone(), &var, &Expr::Int(i));
+                    out.push(Stmt::If(Expr::Bool(true), copy, Vec::new()));
+                }
+            }
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+            } => out.push(Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body: unroll(body),
+            }),
+            Stmt::If(c, t, e) => out.push(Stmt::If(c, unroll(t), unroll(e))),
+            s => out.push(s),
+        }
+    }
+    out
+}
+
+fn has_barrier(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Barrier => true,
+        Stmt::For { body, .. } => has_barrier(body),
+        Stmt::If(_, t, e) => has_barrier(t) || has_barrier(e),
+        _ => false,
+    })
+}
+
+/// Loop-invariant hoisting: a declaration at the top level of a loop body whose expression has no
+/// load and mentions nothing the loop declares, assigns or counts moves in front of the loop.
+pub fn hoist(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    for s in stmts {
+        match s {
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+            } => {
+                let body = hoist(body);
+                let mut local: HashSet<Rc<str>> = HashSet::new();
+                local.insert(var.clone());
+                declared(&body, &mut local);
+                assigned(&body, &mut local);
+                let mut kept = Vec::new();
+                for b in body {
+                    match b {
+                        Stmt::Decl(n, t, e) if invariant(&e, &local) => {
+                            local.remove(&n);
+                            out.push(Stmt::Decl(n, t, e));
+                        }
+                        b => kept.push(b),
+                    }
+                }
+                out.push(Stmt::For {
+                    var,
+                    start,
+                    end,
+                    step,
+                    body: kept,
+                });
+            }
+            Stmt::If(c, t, e) => out.push(Stmt::If(c, hoist(t), hoist(e))),
+            s => out.push(s),
+        }
+    }
+    out
+}
+
+fn declared(stmts: &[Stmt], out: &mut HashSet<Rc<str>>) {
+    for s in stmts {
+        match s {
+            Stmt::Decl(n, ..) | Stmt::Private(n, ..) => {
+                out.insert(n.clone());
+            }
+            Stmt::For { var, body, .. } => {
+                out.insert(var.clone());
+                declared(body, out);
+            }
+            Stmt::If(_, t, e) => {
+                declared(t, out);
+                declared(e, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn invariant(e: &Expr, local: &HashSet<Rc<str>>) -> bool {
+    let mut names = Vec::new();
+    names_in_expr(e, &mut names);
+    !e.is_atomic() && !has_load(e) && !may_fail(e) && names.iter().all(|n| !local.contains(n))
+}
+
+/// Whether evaluating `e` may raise a run-time error (division by a non-literal or zero, a
+/// non-literal exponent), which must not move in front of a loop that might not run.
+fn may_fail(e: &Expr) -> bool {
+    match e {
+        Expr::Op(ScalarOp::DivI | ScalarOp::ModI | ScalarOp::PowI, a) => {
+            !matches!(a.get(1), Some(Expr::Int(d)) if *d > 0) || a.iter().any(may_fail)
+        }
+        Expr::Op(_, a) => a.iter().any(may_fail),
+        Expr::Select(c, a, b) => may_fail(c) || may_fail(a) || may_fail(b),
+        Expr::Load(_, i) => may_fail(i),
+        _ => false,
+    }
+}
+
+/// Strength reduction of `x / 2^k` and `x % 2^k` with the truncating semantics of the oracle:
+/// a shift and a mask where `x ≥ 0` is known (work-item geometry, loop counters from a
+/// non-negative start, literals), the sign-corrected forms otherwise.
+pub fn strength_reduce(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let mut nonneg = HashSet::new();
+    nonneg_counters(&stmts, &mut nonneg);
+    map_exprs(stmts, &mut |e| reduce_div(e, &nonneg))
+}
+
+fn nonneg_counters(stmts: &[Stmt], out: &mut HashSet<Rc<str>>) {
+    for s in stmts {
+        match s {
+            Stmt::For {
+                var,
+                start,
+                step,
+                body,
+                ..
+            } => {
+                let positive_step =
+                    matches!(step, Expr::Int(k) if *k > 0) || matches!(step, Expr::Geom(_));
+                if positive_step && known_nonneg(start, out) {
+                    out.insert(var.clone());
+                }
+                nonneg_counters(body, out);
+            }
+            Stmt::If(_, t, e) => {
+                nonneg_counters(t, out);
+                nonneg_counters(e, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether `e` is certainly `≥ 0`.
+pub fn known_nonneg(e: &Expr, nonneg: &HashSet<Rc<str>>) -> bool {
+    match e {
+        Expr::Int(i) => *i >= 0,
+        Expr::Geom(_) => true,
+        Expr::Var(v) => nonneg.contains(v),
+        Expr::Op(ScalarOp::AndI, a) => a.iter().any(|x| matches!(x, Expr::Int(i) if *i >= 0)),
+        Expr::Op(ScalarOp::Srl, a) => a.first().is_some_and(|x| known_nonneg(x, nonneg)),
+        _ => false,
+    }
+}
+
+fn reduce_div(e: Expr, nonneg: &HashSet<Rc<str>>) -> Expr {
+    use ScalarOp::*;
+    let Expr::Op(op @ (DivI | ModI), args) = &e else {
+        return e;
+    };
+    let Some(Lit::Int(d)) = args.get(1).and_then(lit) else {
+        return e;
+    };
+    if d < 2 || d.count_ones() != 1 {
+        return e;
+    }
+    let k = Expr::Int(d.trailing_zeros() as i32);
+    let mask = Expr::Int(d - 1);
+    let x = args[0].clone();
+    let bin = |op, a, b| Expr::Op(op, vec![a, b]);
+    if known_nonneg(&x, nonneg) {
+        return match op {
+            DivI => bin(Srl, x, k),
+            _ => bin(AndI, x, mask),
+        };
+    }
+    if !x.is_atomic() {
+        return e;
+    }
+    // truncation toward zero: add 2^k − 1 to negative dividends before shifting
+    let bias = bin(AndI, bin(Srl, x.clone(), Expr::Int(31)), mask);
+    let q = bin(Srl, bin(AddI, x.clone(), bias), k.clone());
+    match op {
+        DivI => q,
+        _ => bin(SubI, x, bin(Sll, q, k)),
+    }
+}

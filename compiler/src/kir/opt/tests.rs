@@ -1,0 +1,226 @@
+//! Unit tests of the -O2 passes on hand-built IR.
+
+use super::*;
+use crate::kir::eval::{eval_host, Lit};
+use crate::kir::{Expr, Geom, Stmt, Ty};
+use semantics::fcl::core::ScalarOp::*;
+use std::collections::{HashMap, HashSet};
+
+fn v(n: &str) -> Expr {
+    Expr::var(n)
+}
+fn op(o: semantics::fcl::core::ScalarOp, a: Expr, b: Expr) -> Expr {
+    Expr::op(o, vec![a, b])
+}
+fn store(b: &str, i: Expr, x: Expr) -> Stmt {
+    Stmt::Store(b.into(), i, x)
+}
+fn decl(n: &str, e: Expr) -> Stmt {
+    Stmt::Decl(n.into(), Ty::Int, e)
+}
+
+#[test]
+fn constant_folding_and_identities() {
+    let s = vec![store(
+        "g",
+        Expr::Int(0),
+        op(
+            AddI,
+            op(MulI, Expr::Int(2), Expr::Int(3)),
+            op(MulI, v("x"), Expr::Int(1)),
+        ),
+    )];
+    let s = fold_block(s);
+    assert_eq!(
+        s,
+        vec![store("g", Expr::Int(0), op(AddI, Expr::Int(6), v("x")))]
+    );
+}
+
+#[test]
+fn constant_and_copy_propagation_then_dead_code() {
+    let s = vec![
+        decl("a", Expr::Int(4)),
+        decl("b", v("a")),
+        store("g", v("b"), v("a")),
+    ];
+    let s = dead_code(propagate(propagate(s)));
+    assert_eq!(s, vec![store("g", Expr::Int(4), Expr::Int(4))]);
+}
+
+#[test]
+fn propagation_skips_reassigned_variables() {
+    let s = vec![
+        decl("r", Expr::Int(0)),
+        Stmt::If(v("c"), vec![Stmt::Assign("r".into(), Expr::Int(1))], vec![]),
+        store("g", Expr::Int(0), v("r")),
+    ];
+    assert_eq!(propagate(s.clone()), s);
+}
+
+#[test]
+fn common_subexpressions_are_shared() {
+    let e = op(MulI, v("x"), v("y"));
+    let s = cse(vec![
+        decl("a", e.clone()),
+        decl("b", e.clone()),
+        store("g", v("a"), v("b")),
+    ]);
+    assert_eq!(s[1], decl("b", v("a")));
+}
+
+#[test]
+fn dead_declarations_go() {
+    let s = dead_code(vec![
+        decl("a", op(AddI, v("x"), Expr::Int(1))),
+        decl("b", v("a")),
+        store("g", Expr::Int(0), v("x")),
+    ]);
+    assert_eq!(s, vec![store("g", Expr::Int(0), v("x"))]);
+}
+
+#[test]
+fn short_static_loops_unroll() {
+    let s = vec![Stmt::For {
+        var: "i".into(),
+        start: Expr::Int(0),
+        end: Expr::Int(3),
+        step: Expr::Int(1),
+        body: vec![store("g", v("i"), v("i"))],
+    }];
+    let s = fold_block(unroll(s));
+    assert_eq!(
+        s,
+        vec![
+            store("g", Expr::Int(0), Expr::Int(0)),
+            store("g", Expr::Int(1), Expr::Int(1)),
+            store("g", Expr::Int(2), Expr::Int(2))
+        ]
+    );
+}
+
+#[test]
+fn loops_with_barriers_do_not_unroll() {
+    let s = vec![Stmt::For {
+        var: "i".into(),
+        start: Expr::Int(0),
+        end: Expr::Int(2),
+        step: Expr::Int(1),
+        body: vec![Stmt::Barrier],
+    }];
+    assert_eq!(unroll(s.clone()), s);
+}
+
+/// The reduced forms agree with truncating division on negative and positive dividends.
+#[test]
+fn strength_reduction_keeps_truncating_semantics() {
+    for d in [2, 4, 8, 1024] {
+        for o in [DivI, ModI] {
+            let s = strength_reduce(vec![decl("r", op(o, v("x"), Expr::Int(d)))]);
+            let Stmt::Decl(_, _, reduced) = &s[0] else {
+                panic!()
+            };
+            assert!(!matches!(reduced, Expr::Op(DivI | ModI, _)), "{reduced:?}");
+            for x in [
+                -1025,
+                -9,
+                -8,
+                -7,
+                -1,
+                0,
+                1,
+                7,
+                8,
+                9,
+                1025,
+                i32::MIN,
+                i32::MAX,
+            ] {
+                let env: HashMap<String, Lit> = [("x".to_string(), Lit::Int(x))].into();
+                let mut no = |_: &str, _| Err(String::new());
+                let want = if o == DivI {
+                    x.wrapping_div(d)
+                } else {
+                    x.wrapping_rem(d)
+                };
+                assert_eq!(
+                    eval_host(reduced, &env, &mut no),
+                    Ok(Lit::Int(want)),
+                    "{x} {o:?} {d}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn nonnegative_dividends_get_a_plain_shift_and_mask() {
+    let s = strength_reduce(vec![Stmt::For {
+        var: "i".into(),
+        start: Expr::Geom(Geom::LocalId),
+        end: Expr::Int(64),
+        step: Expr::Geom(Geom::LocalSize),
+        body: vec![store(
+            "g",
+            op(DivI, v("i"), Expr::Int(4)),
+            op(ModI, v("i"), Expr::Int(4)),
+        )],
+    }]);
+    let Stmt::For { body, .. } = &s[0] else {
+        panic!()
+    };
+    assert_eq!(
+        body[0],
+        store(
+            "g",
+            op(Srl, v("i"), Expr::Int(2)),
+            op(AndI, v("i"), Expr::Int(3))
+        )
+    );
+    assert!(known_nonneg(&v("i"), &HashSet::from(["i".into()])));
+}
+
+#[test]
+fn invariant_declarations_leave_the_loop() {
+    let s = hoist(vec![Stmt::For {
+        var: "i".into(),
+        start: Expr::Int(0),
+        end: v("n"),
+        step: Expr::Int(1),
+        body: vec![
+            decl("a", op(MulI, v("n"), v("m"))),
+            decl("b", op(AddI, v("i"), v("a"))),
+            store("g", v("i"), v("b")),
+        ],
+    }]);
+    assert_eq!(s[0], decl("a", op(MulI, v("n"), v("m"))));
+    let Stmt::For { body, .. } = &s[1] else {
+        panic!()
+    };
+    assert_eq!(body.len(), 2);
+}
+
+#[test]
+fn single_trip_parallel_loops_lose_their_loop() {
+    let lp = |start, step, n| Stmt::For {
+        var: "i".into(),
+        start: Expr::Geom(start),
+        end: Expr::Int(n),
+        step: Expr::Geom(step),
+        body: vec![store("g", v("i"), Expr::Int(1))],
+    };
+    let s = single_trip_loops(vec![lp(Geom::LocalId, Geom::LocalSize, 100)], 256);
+    let Stmt::If(c, t, _) = &s[0] else {
+        panic!("{s:?}")
+    };
+    assert_eq!(*c, op(LtI, Expr::Geom(Geom::LocalId), Expr::Int(100)));
+    assert_eq!(
+        t[0],
+        Stmt::Decl("i".into(), Ty::Int, Expr::Geom(Geom::LocalId))
+    );
+    // more iterations than work-items: the loop stays
+    let big = vec![lp(Geom::LocalId, Geom::LocalSize, 1000)];
+    assert_eq!(single_trip_loops(big.clone(), 256), big);
+    let s = single_trip_loops(vec![lp(Geom::GroupId, Geom::NumGroups, 4096)], 256);
+    assert!(matches!(&s[0], Stmt::If(Expr::Bool(true), _, _)));
+}

@@ -1,0 +1,373 @@
+//! Running programs at compile time: binds, returns, forces (grid → a kernel launch into a global
+//! buffer, block → `__local` memory and a barrier, thread → private memory), loops and printing.
+
+use super::value::{Index, Prog, Pull, Push, Val};
+use super::{Lower, Res};
+use crate::kir::eval::lit;
+use crate::kir::eval::Lit;
+use crate::kir::{Expr, HostStep, Stmt, Ty};
+use semantics::fcl::core::Level;
+use std::rc::Rc;
+
+/// Compile-time iteration bound of `while` loops.
+const MAX_ITERATIONS: usize = 1 << 16;
+
+/// Grid-level `power` loops of at most this many steps are unrolled at compile time.
+const HOST_UNROLL: i32 = 4;
+
+/// Largest private (thread-level) array, in elements.
+const MAX_PRIVATE: usize = 4096;
+
+impl Lower {
+    /// Runs a program value and returns its result.
+    pub(super) fn run_val(&mut self, v: &Val) -> Res<Val> {
+        match v {
+            Val::Prog(p) => self.run(p),
+            _ => self.internal("expected a program"),
+        }
+    }
+
+    fn run(&mut self, p: &Prog) -> Res<Val> {
+        match p {
+            // (5.62) return
+            Prog::Return(v) => Ok(v.clone()),
+            // (5.63) bind
+            Prog::Bind(p, f) => {
+                let r = self.run_val(p)?;
+                let next = self.apply(f, r)?;
+                self.run_val(&next)
+            }
+            // (5.76–5.84) force
+            Prog::Force(l, a) => {
+                let a = self.push_arr(a.clone())?;
+                self.force(*l, &a)
+            }
+            Prog::Interleave(push) => Ok(Val::Push(push.clone())),
+            // (5.87/5.88) power, unrolled at compile time
+            Prog::Power {
+                level,
+                n,
+                step,
+                init,
+                indexed,
+            } => {
+                let Some(Lit::Int(n)) = lit(n) else {
+                    return self.unsupported(format!(
+                        "power<{level}> with an iteration count known only at run time"
+                    ));
+                };
+                let first = self.run_val(init)?;
+                let first = self.push_arr(first)?;
+                let mut arr = self.force(*level, &first)?;
+                if !self.in_kernel() && n > HOST_UNROLL {
+                    let outer = std::mem::take(&mut self.plan);
+                    let r = self.host_power_loop(n, step, *indexed, &arr);
+                    let body = std::mem::replace(&mut self.plan, outer);
+                    match r {
+                        Ok(var) => {
+                            self.plan.push(HostStep::Loop {
+                                var,
+                                n: Expr::Int(n),
+                                body,
+                            });
+                            return Ok(arr);
+                        }
+                        Err(super::LowerError::Unsupported(..)) => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                if self.in_kernel() && n > 1 {
+                    let locals = self.kernel.as_ref().map_or(0, |k| k.locals.len());
+                    match self.power_loop(*level, n, step, *indexed, &arr) {
+                        Ok(()) => return Ok(arr),
+                        Err(super::LowerError::Unsupported(..)) => {
+                            if let Some(k) = self.kernel.as_mut() {
+                                k.locals.truncate(locals);
+                            }
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                for i in 0..n.max(0) {
+                    let body = if *indexed {
+                        let f = self.apply(step, Val::Scalar(Expr::Int(i), Ty::Int))?;
+                        self.apply(&f, arr)?
+                    } else {
+                        self.apply(step, arr)?
+                    };
+                    let next = self.run_val(&body)?;
+                    let next = self.push_arr(next)?;
+                    arr = self.force(*level, &next)?;
+                }
+                Ok(arr)
+            }
+            // (5.89) while, unrolled at compile time
+            Prog::While {
+                level,
+                cond,
+                step,
+                init,
+            } => {
+                let first = self.run_val(init)?;
+                let mut cur = self.push_arr(first)?;
+                for _ in 0..MAX_ITERATIONS {
+                    let arr = self.force(*level, &cur)?;
+                    let c = self.apply(cond, arr.clone())?;
+                    match self.scalar(c)? {
+                        Expr::Bool(true) => {}
+                        Expr::Bool(false) => return Ok(arr),
+                        _ => {
+                            return self.unsupported(format!(
+                                "while<{level}> whose condition depends on run-time data"
+                            ))
+                        }
+                    }
+                    let body = self.apply(step, arr)?;
+                    let next = self.run_val(&body)?;
+                    cur = self.push_arr(next)?;
+                }
+                self.unsupported(format!(
+                    "while<{level}> running more than {MAX_ITERATIONS} iterations"
+                ))
+            }
+            // §4.4 benchmark: the program's host steps, repeated by the plan
+            Prog::Benchmark(n, p) => {
+                if self.in_kernel() {
+                    return self.internal("benchmark inside a kernel");
+                }
+                let outer = std::mem::take(&mut self.plan);
+                let r = self.run_val(p);
+                let body = std::mem::replace(&mut self.plan, outer);
+                r?;
+                self.plan.push(HostStep::Benchmark { n: n.clone(), body });
+                Ok(Val::Unit)
+            }
+            // §4.4 forceAndPrint / forceAndPrintDouble
+            Prog::Print { n, arr, double } => {
+                if self.in_kernel() {
+                    return self.internal("printing inside a kernel");
+                }
+                let a = self.push_arr(arr.clone())?;
+                let v = self.force(Level::GRID, &a)?;
+                let Val::Pull(p) = &v else {
+                    return self.internal("force gave no array");
+                };
+                let Index::Buffer(buf, ty) = &p.index else {
+                    return self.internal("force gave no buffer");
+                };
+                if *double != (*ty == Ty::Double) && p.len != Expr::Int(0) {
+                    return self.internal("printing an array of the wrong element type");
+                }
+                self.plan.push(HostStep::Print {
+                    buf: buf.clone(),
+                    ty: *ty,
+                    n: n.clone(),
+                    len: p.len.clone(),
+                });
+                Ok(v)
+            }
+        }
+    }
+
+    /// `power<grid>` as a host loop of launches: the step's kernel is generated once, reads the
+    /// state buffer and writes a second one, and the two are swapped after each iteration.
+    /// Returns the loop variable; the caller collects the loop body from the plan.
+    fn host_power_loop(
+        &mut self,
+        n: i32,
+        step: &Val,
+        indexed: bool,
+        arr: &Val,
+    ) -> Res<std::rc::Rc<str>> {
+        let Val::Pull(a) = arr else {
+            return self.internal("power state is not an array");
+        };
+        let Index::Buffer(a_name, ty) = &a.index else {
+            return self.unsupported("power over an unmaterialised state");
+        };
+        let var = self.fresh("h");
+        self.host_tys.insert(var.clone(), Ty::Int);
+        let body = if indexed {
+            let f = self.apply(step, Val::Scalar(Expr::Var(var.clone()), Ty::Int))?;
+            self.apply(&f, arr.clone())?
+        } else {
+            self.apply(step, arr.clone())?
+        };
+        let next = self.run_val(&body)?;
+        let next = self.push_arr(next)?;
+        if Lower::push_len(&next) != a.len {
+            return self.unsupported(format!(
+                "a power<grid> step that changes the length ({n} steps)"
+            ));
+        }
+        let Val::Pull(b) = self.force(Level::GRID, &next)? else {
+            return self.internal("force gave no array");
+        };
+        match &b.index {
+            Index::Buffer(b_name, t) if t == ty => {
+                self.plan
+                    .push(HostStep::Swap(a_name.clone(), b_name.clone()));
+                Ok(var)
+            }
+            _ => self.unsupported("a power<grid> step that changes the element type"),
+        }
+    }
+
+    /// `power<l>` inside a kernel as a run-time loop over one buffer pair: each iteration writes
+    /// the step's result from buffer A into B (a barrier at block level), then copies B back
+    /// into A. Unsupported (and the caller unrolls) when the step changes the length or type.
+    fn power_loop(&mut self, l: Level, n: i32, step: &Val, indexed: bool, arr: &Val) -> Res<()> {
+        let Val::Pull(a) = arr else {
+            return self.internal("power state is not an array");
+        };
+        let (Index::Buffer(a_name, ty), Some(Lit::Int(len))) = (&a.index, lit(&a.len)) else {
+            return self.unsupported("power over an unsized state");
+        };
+        let (a_name, ty) = (a_name.clone(), *ty);
+        let b_name = self.fresh(if l == Level::BLOCK { "l" } else { "p" });
+        let var = self.fresh("i");
+        let ((), body) = self.in_block(|lw| {
+            let body = if indexed {
+                let f = lw.apply(step, Val::Scalar(Expr::Var(var.clone()), Ty::Int))?;
+                lw.apply(&f, arr.clone())?
+            } else {
+                lw.apply(step, arr.clone())?
+            };
+            let next = lw.run_val(&body)?;
+            let next = lw.push_arr(next)?;
+            if Lower::push_len(&next) != Expr::Int(len) {
+                return lw.unsupported("a power step that changes the array length");
+            }
+            let mut elem = None;
+            lw.write(&next, &mut |lw: &mut Lower, i, v| {
+                lw.store(&b_name, &mut elem, i, v)
+            })?;
+            if elem.is_some_and(|t| t != ty) {
+                return lw.unsupported("a power step that changes the element type");
+            }
+            if l == Level::BLOCK {
+                lw.emit(Stmt::Barrier);
+            }
+            lw.par_loop(l, Expr::Int(len), &mut |lw: &mut Lower, i| {
+                let v = Expr::Load(b_name.clone(), Box::new(i.clone()));
+                lw.emit(Stmt::Store(a_name.clone(), i, v));
+                Ok(())
+            })?;
+            if l == Level::BLOCK {
+                lw.emit(Stmt::Barrier);
+            }
+            Ok(())
+        })?;
+        if l == Level::BLOCK {
+            if let Some(k) = self.kernel.as_mut() {
+                k.locals.push((b_name, ty, len.max(1) as usize));
+            }
+        } else {
+            self.emit(Stmt::Private(b_name, ty, len.max(1) as usize));
+        }
+        self.emit(Stmt::For {
+            var,
+            start: Expr::Int(0),
+            end: Expr::Int(n),
+            step: Expr::Int(1),
+            body,
+        });
+        Ok(())
+    }
+
+    /// Materialises a push array at level `l` and returns the pull array reading it.
+    pub(super) fn force(&mut self, l: Level, a: &Rc<Push>) -> Res<Val> {
+        let len = Lower::push_len(a);
+        if !self.in_kernel() {
+            if l != Level::GRID {
+                return self.internal(format!("force<{l}> on the host"));
+            }
+            return self.force_grid(a, len);
+        }
+        let n = match lit(&len) {
+            Some(Lit::Int(n)) if n >= 0 => n as usize,
+            _ => {
+                return self.unsupported(format!(
+                    "force<{l}> of an array whose length is known only at run time"
+                ))
+            }
+        };
+        match l {
+            Level::BLOCK => {
+                let name = self.fresh("l");
+                let mut elem = None;
+                self.write(a, &mut |lw: &mut Lower, i, v| {
+                    lw.store(&name, &mut elem, i, v)
+                })?;
+                let ty = elem.unwrap_or(Ty::Int);
+                if let Some(k) = self.kernel.as_mut() {
+                    k.locals.push((name.clone(), ty, n.max(1)));
+                }
+                self.emit(Stmt::Barrier);
+                Ok(buffer_pull(name, ty, len))
+            }
+            Level::THREAD => {
+                if n > MAX_PRIVATE {
+                    return self.unsupported(format!(
+                        "force<thread> of {n} elements (private arrays hold at most {MAX_PRIVATE})"
+                    ));
+                }
+                let name = self.fresh("p");
+                let mut elem = None;
+                let ((), body) = self.in_block(|lw| {
+                    lw.write(a, &mut |lw: &mut Lower, i, v| {
+                        lw.store(&name, &mut elem, i, v)
+                    })
+                })?;
+                let ty = elem.unwrap_or(Ty::Int);
+                self.emit(Stmt::Private(name.clone(), ty, n.max(1)));
+                for s in body {
+                    self.emit(s);
+                }
+                Ok(buffer_pull(name, ty, len))
+            }
+            _ => self.unsupported(format!("force<{l}> inside a kernel")),
+        }
+    }
+
+    /// A grid-level force: one kernel writing a fresh global buffer, and its launch.
+    fn force_grid(&mut self, a: &Rc<Push>, len: Expr) -> Res<Val> {
+        let name = self.fresh("g");
+        self.begin_kernel()?;
+        let mut elem = None;
+        let r = self.write(a, &mut |lw: &mut Lower, i, v| {
+            lw.store(&name, &mut elem, i, v)
+        });
+        if let Err(e) = r {
+            self.kernel = None;
+            self.blocks.clear();
+            return Err(e);
+        }
+        let ty = elem.unwrap_or(Ty::Int);
+        self.buf_tys.insert(name.clone(), ty);
+        let (kernel, groups) = self.end_kernel()?;
+        self.plan
+            .push(HostStep::Alloc(name.clone(), ty, len.clone()));
+        self.plan.push(HostStep::Launch { kernel, groups });
+        Ok(buffer_pull(name, ty, len))
+    }
+
+    /// `buf[i] = v`, recording the element type.
+    fn store(&mut self, buf: &Rc<str>, elem: &mut Option<Ty>, i: Expr, v: Val) -> Res<()> {
+        match v {
+            Val::Scalar(e, ty) => {
+                *elem = Some(ty);
+                self.emit(Stmt::Store(buf.clone(), i, e));
+                Ok(())
+            }
+            _ => self.unsupported("materialising an array whose elements are not scalars"),
+        }
+    }
+}
+
+fn buffer_pull(name: Rc<str>, ty: Ty, len: Expr) -> Val {
+    Val::Pull(Rc::new(Pull {
+        len,
+        index: Index::Buffer(name, ty),
+    }))
+}

@@ -1,0 +1,199 @@
+//! Writing push arrays: the first-order tree of writers (push, interleave, interleaveSeq,
+//! mapPush, seqfor) becomes loops at the array's level: work-groups (virtualised) for grid,
+//! work-items for block, sequential loops for thread.
+
+use super::value::{Push, Val};
+use super::{Lower, Res};
+use crate::kir::eval::{lit, Lit};
+use crate::kir::{Expr, Geom, Stmt, Ty};
+use semantics::fcl::core::Level;
+use std::rc::Rc;
+
+/// Where written elements go: `(index, value)`.
+pub(super) type Sink<'a> = dyn FnMut(&mut Lower, Expr, Val) -> Res<()> + 'a;
+
+impl Lower {
+    /// Emits the code that writes every element of `p` into `sink`.
+    pub(super) fn write(&mut self, p: &Push, sink: &mut Sink) -> Res<()> {
+        match p {
+            // (5.57) push<l>: a parallel loop at level l
+            Push::Push(l, a) => {
+                let a = a.clone();
+                self.par_loop(*l, a.len.clone(), &mut |lw, i| {
+                    let v = lw.index(&a, i.clone())?;
+                    sink(lw, i, v)
+                })
+            }
+            // (5.54, 5.55) interleave / interleaveSeq: sub-program b writes at f (b, j)
+            Push::Interleave {
+                sub,
+                k: _,
+                f,
+                ps,
+                seq,
+            } => {
+                let outer = if *seq { None } else { Some(sub.succ()) };
+                let ps = ps.clone();
+                let f = f.clone();
+                let sub = *sub;
+                let mut body = |lw: &mut Lower, b: Expr| -> Res<()> {
+                    let prog = lw.index(&ps, b.clone())?;
+                    let arr = lw.run_val(&prog)?;
+                    let arr = lw.push_arr(arr)?;
+                    lw.write(&arr, &mut |lw: &mut Lower, j, v| {
+                        let pair = Val::Pair(
+                            Rc::new(Val::Scalar(b.clone(), Ty::Int)),
+                            Rc::new(Val::Scalar(j, Ty::Int)),
+                        );
+                        let d = lw.apply(&f, pair)?;
+                        let d = lw.scalar(d)?;
+                        sink(lw, d, v)
+                    })
+                };
+                match outer {
+                    Some(l) => self.par_loop(l, ps.len.clone(), &mut body),
+                    None if sub == Level::GRID || !self.in_kernel() => {
+                        self.unsupported("interleaveSeq<grid> (a host loop of launches)")
+                    }
+                    None => self.seq_loop(ps.len.clone(), &mut body),
+                }
+            }
+            // (5.68–5.71) mapPush: h i x
+            Push::MapPush(h, a) => {
+                let h = h.clone();
+                self.write(a, &mut |lw: &mut Lower, i: Expr, v| {
+                    let g = lw.apply(&h, Val::Scalar(i.clone(), Ty::Int))?;
+                    let v = lw.apply(&g, v)?;
+                    sink(lw, i, v)
+                })
+            }
+            // (5.56, 5.78–5.80) seqfor: a private array filled sequentially, then written out
+            Push::SeqFor { n, m, step } => {
+                let size = match lit(n) {
+                    Some(Lit::Int(s)) if (0..=4096).contains(&s) => s as usize,
+                    _ => {
+                        return self.unsupported(
+                            "seqfor whose size is not a compile-time constant of at most 4096",
+                        )
+                    }
+                };
+                let name = self.fresh("p");
+                // a dry run learns the element type (the reader must know it)
+                let ty = {
+                    let mut ty = Ty::Int;
+                    let counter = self.counter;
+                    let locals = self.kernel.as_ref().map(|k| k.locals.len());
+                    let probe = self.in_block(|lw| {
+                        let f = lw.apply(step, Val::ReadPrivate(name.clone(), Ty::Int))?;
+                        lw.apply(&f, Val::Scalar(Expr::Int(0), Ty::Int))
+                    });
+                    if let Ok((Val::Pair(_, v), _)) = probe {
+                        if let Val::Scalar(_, t) = &*v {
+                            ty = *t;
+                        }
+                    }
+                    self.counter = counter + 1000;
+                    if let (Some(k), Some(n)) = (self.kernel.as_mut(), locals) {
+                        k.locals.truncate(n);
+                    }
+                    ty
+                };
+                self.emit(Stmt::Private(name.clone(), ty, size.max(1)));
+                let reader = Val::ReadPrivate(name.clone(), ty);
+                let step = step.clone();
+                self.seq_loop(m.clone(), &mut |lw: &mut Lower, i| {
+                    let f = lw.apply(&step, reader.clone())?;
+                    let r = lw.apply(&f, Val::Scalar(i, Ty::Int))?;
+                    let Val::Pair(ix, v) = r else {
+                        return lw.internal("seqfor step did not give a pair");
+                    };
+                    let ix = lw.scalar((*ix).clone())?;
+                    let v = lw.scalar((*v).clone())?;
+                    lw.emit(Stmt::Store(name.clone(), ix, v));
+                    Ok(())
+                })?;
+                self.seq_loop(n.clone(), &mut |lw: &mut Lower, i| {
+                    let v = Val::Scalar(Expr::Load(name.clone(), Box::new(i.clone())), ty);
+                    sink(lw, i, v)
+                })
+            }
+        }
+    }
+
+    /// A loop over `0..n` at level `l`: grid → over work-groups (each iteration ends with a
+    /// barrier, as local memory is reused by the next), block → over work-items, thread →
+    /// sequential.
+    pub(super) fn par_loop(
+        &mut self,
+        l: Level,
+        n: Expr,
+        body: &mut dyn FnMut(&mut Lower, Expr) -> Res<()>,
+    ) -> Res<()> {
+        match l {
+            Level::THREAD => self.seq_loop(n, body),
+            Level::BLOCK => self.loop_(
+                n,
+                Expr::Geom(Geom::LocalId),
+                Expr::Geom(Geom::LocalSize),
+                false,
+                body,
+            ),
+            Level::GRID => {
+                if let Some(k) = self.kernel.as_mut() {
+                    if k.groups.is_none() {
+                        k.groups = Some(n.clone());
+                    }
+                }
+                self.loop_(
+                    n,
+                    Expr::Geom(Geom::GroupId),
+                    Expr::Geom(Geom::NumGroups),
+                    true,
+                    body,
+                )
+            }
+            _ => self.unsupported(format!("a parallel loop at level {l}")),
+        }
+    }
+
+    fn seq_loop(&mut self, n: Expr, body: &mut dyn FnMut(&mut Lower, Expr) -> Res<()>) -> Res<()> {
+        self.loop_(n, Expr::Int(0), Expr::Int(1), false, body)
+    }
+
+    fn loop_(
+        &mut self,
+        n: Expr,
+        start: Expr,
+        step: Expr,
+        barrier: bool,
+        body: &mut dyn FnMut(&mut Lower, Expr) -> Res<()>,
+    ) -> Res<()> {
+        if !self.in_kernel() {
+            return self.unsupported("a grid-level push array written outside a kernel");
+        }
+        if let (Some(Lit::Int(0)), Expr::Int(0)) = (lit(&n), &start) {
+            return Ok(());
+        }
+        let var = self.fresh("i");
+        let ((), mut stmts) = self.in_block(|lw| body(lw, Expr::Var(var.clone())))?;
+        if barrier {
+            stmts.push(Stmt::Barrier);
+        }
+        // a one-trip sequential loop is its body
+        if lit(&n) == Some(Lit::Int(1)) && start == Expr::Int(0) {
+            self.emit(Stmt::Decl(var, Ty::Int, Expr::Int(0)));
+            for s in stmts {
+                self.emit(s);
+            }
+            return Ok(());
+        }
+        self.emit(Stmt::For {
+            var,
+            start,
+            end: n,
+            step,
+            body: stmts,
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,83 @@
+//! Every FCL example with an expected output gives that output under the compiler at -O0 and -O2;
+//! programs the lowering does not handle must fail with "unsupported: …", never print wrongly.
+//! Skips (with a message) when there is no OpenCL platform.
+
+use compiler::exec::execute;
+use compiler::runtime::{Runtime, RuntimeError};
+use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
+use semantics::fcl::lower::load_program;
+use std::path::{Path, PathBuf};
+
+fn programs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut out = Vec::new();
+    let mut dirs = vec![root.join("examples/fcl")];
+    for e in std::fs::read_dir(root.join("paper-examples"))
+        .unwrap()
+        .flatten()
+    {
+        if e.file_name().to_string_lossy().starts_with("seed") {
+            dirs.push(e.path());
+        }
+    }
+    for d in dirs {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "fcl") && p.with_extension("expected").exists() {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn examples_agree_with_their_expected_output() {
+    let rt = match Runtime::new(0) {
+        Ok(rt) => rt,
+        Err(RuntimeError::NoPlatform(_)) => {
+            println!("skipped: no OpenCL platform");
+            return;
+        }
+        Err(e) => panic!("{e}"),
+    };
+    let mut passed = 0;
+    let mut unsupported = Vec::new();
+    let mut wrong = Vec::new();
+    for path in programs() {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let expected = std::fs::read_to_string(path.with_extension("expected")).unwrap();
+        let Ok(program) = load_program(&[(path.display().to_string(), src)]) else {
+            wrong.push(format!("{}: does not load", path.display()));
+            continue;
+        };
+        for opt in [OptLevel::O0, OptLevel::O2] {
+            match compile_fcl(&program.main, opt, DEFAULT_BLOCK_SIZE) {
+                Err(e) => {
+                    let msg = e.to_string();
+                    if msg.starts_with("unsupported: ") {
+                        unsupported.push(format!("{} {opt:?}: {msg}", path.display()));
+                    } else {
+                        wrong.push(format!("{} {opt:?}: {msg}", path.display()));
+                    }
+                }
+                Ok(m) => match execute(&m, &rt) {
+                    Ok(r) if r.stdout == expected => passed += 1,
+                    Ok(r) => wrong.push(format!(
+                        "{} {opt:?}: printed\n{}expected\n{expected}",
+                        path.display(),
+                        r.stdout
+                    )),
+                    Err(e) => wrong.push(format!("{} {opt:?}: {e}", path.display())),
+                },
+            }
+        }
+    }
+    println!("{passed} runs agree; unsupported:");
+    for u in &unsupported {
+        println!("  {u}");
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(passed >= 14, "only {passed} runs agree");
+}

@@ -1,0 +1,174 @@
+//! Guarantees of the lowering: fused pull chains need no intermediate buffer, the tiled
+//! transpose is one kernel, and every block-level force ends with a barrier.
+
+use compiler::kir::{Expr, Geom, HostStep, Module, Param, Stmt};
+use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
+use semantics::fcl::lower::load_program;
+use std::path::Path;
+
+fn compile(name: &str, src: &str, opt: OptLevel) -> Module {
+    let p = load_program(&[(name.to_string(), src.to_string())]).expect("loads");
+    compile_fcl(&p.main, opt, DEFAULT_BLOCK_SIZE).expect("compiles")
+}
+
+fn example(rel: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)).unwrap()
+}
+
+#[test]
+fn a_fused_map_generate_chain_has_no_intermediate_buffer() {
+    let src = "
+sig main : Program <grid> [int]
+val main =
+  do<grid>
+  { r <- generate 1024 (fn i => i)
+  |> mapPull (fn x => x * 2)
+  |> mapPull (fn x => x + 1)
+  |> splitUp 256
+  |> mapPull (fn a => return<block> (push<block> (mapPull (fn x => x - 3) a)))
+  |> concat<block> 256
+  ; forceAndPrint 4 r
+  }
+";
+    for opt in [OptLevel::O0, OptLevel::O2] {
+        let m = compile("chain.fcl", src, opt);
+        let allocs = m
+            .plan
+            .iter()
+            .filter(|s| matches!(s, HostStep::Alloc(..)))
+            .count();
+        assert_eq!(allocs, 1, "only the result is allocated");
+        assert_eq!(m.kernels.len(), 1);
+        let bufs: Vec<_> = m.kernels[0]
+            .params
+            .iter()
+            .filter(|p| matches!(p, Param::Buffer(..)))
+            .collect();
+        assert_eq!(bufs.len(), 1, "the kernel reads no buffer: {bufs:?}");
+        assert!(m.kernels[0].locals.is_empty());
+    }
+}
+
+#[test]
+fn transpose_tiled_is_one_kernel_through_local_memory() {
+    for opt in [OptLevel::O0, OptLevel::O2] {
+        let m = compile("transpose.fcl", &example("examples/fcl/transpose.fcl"), opt);
+        assert_eq!(m.kernels.len(), 1);
+        assert_eq!(m.kernels[0].locals.len(), 1, "one tile in local memory");
+        let launches = m
+            .plan
+            .iter()
+            .filter(|s| matches!(s, HostStep::Launch { .. }))
+            .count();
+        assert_eq!(launches, 1);
+    }
+}
+
+/// Whether the block-parallel loops that store into local memory are each followed by a barrier.
+fn local_writes_end_with_barriers(stmts: &[Stmt]) -> Result<(), String> {
+    for (i, s) in stmts.iter().enumerate() {
+        match s {
+            Stmt::For { start, body, .. } => {
+                if *start == Expr::Geom(Geom::LocalId)
+                    && stores_local(body)
+                    && stmts.get(i + 1) != Some(&Stmt::Barrier)
+                {
+                    return Err(format!("no barrier after {s:?}"));
+                }
+                local_writes_end_with_barriers(body)?;
+            }
+            Stmt::If(_, t, e) => {
+                local_writes_end_with_barriers(t)?;
+                local_writes_end_with_barriers(e)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn stores_local(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Store(b, ..) => b.starts_with('l'),
+        Stmt::For { body, .. } => stores_local(body),
+        Stmt::If(_, t, e) => stores_local(t) || stores_local(e),
+        _ => false,
+    })
+}
+
+#[test]
+fn every_block_level_force_ends_with_a_barrier() {
+    let mut checked = 0;
+    for rel in [
+        "examples/fcl/transpose.fcl",
+        "examples/fcl/reduce.fcl",
+        "examples/fcl/scan.fcl",
+        "examples/fcl/matmul.fcl",
+    ] {
+        for opt in [OptLevel::O0, OptLevel::O2] {
+            let m = compile(rel, &example(rel), opt);
+            for k in &m.kernels {
+                if !k.locals.is_empty() {
+                    checked += 1;
+                }
+                local_writes_end_with_barriers(&k.body).unwrap_or_else(|e| panic!("{rel}: {e}"));
+            }
+        }
+    }
+    assert!(checked >= 8, "kernels with local memory checked: {checked}");
+}
+
+fn loops_with_barrier(stmts: &[Stmt], trips: i32) -> usize {
+    stmts
+        .iter()
+        .map(|s| match s {
+            Stmt::For {
+                start: Expr::Int(0),
+                end: Expr::Int(n),
+                body,
+                ..
+            } if *n == trips && body.contains(&Stmt::Barrier) => {
+                1 + loops_with_barrier(body, trips)
+            }
+            Stmt::For { body, .. } => loops_with_barrier(body, trips),
+            Stmt::If(_, t, e) => loops_with_barrier(t, trips) + loops_with_barrier(e, trips),
+            _ => 0,
+        })
+        .sum()
+}
+
+#[test]
+fn block_level_power_is_a_loop_over_one_buffer_pair() {
+    for opt in [OptLevel::O0, OptLevel::O2] {
+        let m = compile("scan.fcl", &example("examples/fcl/scan.fcl"), opt);
+        // sklansky: power<block> 2 over chunks of 4
+        let k = &m.kernels[0];
+        assert_eq!(k.locals.len(), 2, "the state and its pair: {:?}", k.locals);
+        assert_eq!(loops_with_barrier(&k.body, 2), 1);
+    }
+}
+
+const GRID_POWER: &str = "
+fun step i a = concat<block> 4 (generate (lengthPull a / 4) (fn b => return<block> (push<block> (generate 4 (fn t => index a (b * 4 + t) * 2 + i)))))
+sig main : Program <grid> unit
+val main = do<grid>
+  { x <- power<grid> 10 step (concat<block> 4 (generate 4 (fn b => return<block> (push<block> (generate 4 (fn t => b * 4 + t))))))
+  ; y <- computeInSingleBlock x
+  ; a <- forceAndPrint 16 y
+  ; return<grid> ()
+  }
+";
+
+#[test]
+fn grid_level_power_is_a_host_loop_of_launches() {
+    let m = compile("power.fcl", GRID_POWER, OptLevel::O2);
+    assert_eq!(m.kernels.len(), 3, "init, the step (once), the print");
+    let body = m.plan.iter().find_map(|s| match s {
+        HostStep::Loop { n, body, .. } => Some((n.clone(), body.clone())),
+        _ => None,
+    });
+    let (n, body) = body.expect("a host loop");
+    assert_eq!(n, Expr::Int(10));
+    assert!(body.iter().any(|s| matches!(s, HostStep::Launch { .. })));
+    assert!(body.iter().any(|s| matches!(s, HostStep::Swap(..))));
+}

@@ -1,0 +1,134 @@
+//! `tailfcl compile`, `exec` and `devices` end to end through the binary.
+
+use std::process::Command;
+
+fn tailfcl(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tailfcl"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn have_device() -> bool {
+    let (code, _, _) = tailfcl(&["devices"]);
+    if code == 5 {
+        println!("skipped: no OpenCL platform");
+    }
+    code == 0
+}
+
+#[test]
+fn compile_prints_opencl_kernels_at_both_levels() {
+    for o in ["-O0", "-O2"] {
+        let (code, out, err) = tailfcl(&["compile", o, "examples/fcl/transpose.fcl"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("__kernel void kernel_0("), "{out}");
+        assert!(out.contains("barrier(CLK_LOCAL_MEM_FENCE);"));
+    }
+}
+
+#[test]
+fn exec_prints_what_run_prints() {
+    if !have_device() {
+        return;
+    }
+    for f in ["examples/fcl/reduce.fcl", "examples/fcl/scan.fcl"] {
+        let (code, out, err) = tailfcl(&["exec", f]);
+        assert_eq!(code, 0, "{err}");
+        let (_, want, _) = tailfcl(&["run", f]);
+        assert_eq!(out, want);
+    }
+}
+
+#[test]
+fn unsupported_programs_exit_2_with_a_clear_message() {
+    let path = std::env::temp_dir().join("tailfcl_device_cli_bench.fcl");
+    std::fs::write(
+        &path,
+        "sig main : Program <grid> unit\nval main = do<grid> { a <- readIntCSV \"x.csv\" ; return<grid> () }\n",
+    )
+    .unwrap();
+    let (code, out, err) = tailfcl(&["compile", path.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("unsupported: the built-in readIntCSV"),
+        "{err}"
+    );
+}
+
+#[test]
+fn print_of_too_many_elements_is_a_run_time_error() {
+    if !have_device() {
+        return;
+    }
+    let path = std::env::temp_dir().join("tailfcl_device_cli_print.fcl");
+    std::fs::write(
+        &path,
+        "sig main : Program <grid> [int]\nval main = do<grid> { p <- concat<block> 4 (generate 1 (fn b => return<block> (push<block> (generate 4 (fn i => i))))) ; forceAndPrint 5 p }\n",
+    )
+    .unwrap();
+    let (code, _, err) = tailfcl(&["exec", path.to_str().unwrap()]);
+    assert_eq!(code, 3, "{err}");
+}
+
+#[test]
+fn division_by_zero_in_a_kernel_is_a_run_time_error() {
+    if !have_device() {
+        return;
+    }
+    let path = std::env::temp_dir().join("tailfcl_device_cli_div.fcl");
+    std::fs::write(
+        &path,
+        "sig main : Program <grid> [int]\nval main = do<grid> { p <- concat<block> 4 (generate 1 (fn b => return<block> (push<block> (generate 4 (fn i => 8 / (i - 2)))))) ; forceAndPrint 4 p }\n",
+    )
+    .unwrap();
+    let (code, out, err) = tailfcl(&["exec", path.to_str().unwrap()]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("division by zero"), "{err}");
+    let (code, _, _) = tailfcl(&["run", path.to_str().unwrap()]);
+    assert_eq!(code, 3, "the oracle agrees");
+}
+
+#[test]
+fn benchmark_runs_its_program_n_plus_one_times() {
+    if !have_device() {
+        return;
+    }
+    let path = std::env::temp_dir().join("tailfcl_device_cli_benchmark.fcl");
+    std::fs::write(
+        &path,
+        "sig main : Program <grid> unit\nval main = benchmark 2 (do<grid> { p <- concat<block> 4 (generate 1 (fn b => return<block> (push<block> (generate 4 (fn i => i * 3))))) ; forceAndPrint 4 p })\n",
+    )
+    .unwrap();
+    let (code, out, err) = tailfcl(&["exec", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (_, want, _) = tailfcl(&["run", path.to_str().unwrap()]);
+    assert_eq!(out, want);
+    assert_eq!(out, "[0,3,6,9]\n".repeat(3));
+    assert!(err.contains("Benchmark (2 repetitions): "), "{err}");
+}
+
+#[test]
+fn a_host_loop_of_launches_prints_what_run_prints() {
+    if !have_device() {
+        return;
+    }
+    let path = std::env::temp_dir().join("tailfcl_device_cli_power.fcl");
+    std::fs::write(
+        &path,
+        "fun step i a = concat<block> 4 (generate (lengthPull a / 4) (fn b => return<block> (push<block> (generate 4 (fn t => index a (b * 4 + t) * 2 + i)))))\nsig main : Program <grid> unit\nval main = do<grid> { x <- power<grid> 10 step (concat<block> 4 (generate 4 (fn b => return<block> (push<block> (generate 4 (fn t => b * 4 + t)))))) ; y <- computeInSingleBlock x ; a <- forceAndPrint 16 y ; return<grid> () }\n",
+    )
+    .unwrap();
+    let (_, want, _) = tailfcl(&["run", path.to_str().unwrap()]);
+    for o in ["-O0", "-O2"] {
+        let (code, out, err) = tailfcl(&["exec", o, path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, want);
+    }
+}
