@@ -13,6 +13,7 @@ fn campaign(count: u64, seed: u64) -> Campaign {
         save: None,
         config: FclConfig::default(),
         shrink_tries: 50,
+        device: None,
     }
 }
 
@@ -73,4 +74,21 @@ fn shrinking_keeps_programs_valid_and_failing() {
         shrunk_some > 5,
         "shrinking made only {shrunk_some} programs smaller"
     );
+}
+
+/// The compiled side: generated programs compiled at -O0 and -O2 print what the oracle printed
+/// (skipped, with a note, where no OpenCL device exists).
+#[test]
+fn compiled_programs_agree_with_the_oracle() {
+    let mut c = campaign(12, 21);
+    c.jobs = 1;
+    c.device = Some(0);
+    let r = run_fcl_campaign(&c, &|_, _| {});
+    if let Some(note) = &r.compiled_note {
+        println!("{note}");
+        return;
+    }
+    let declined: u64 = r.stats.unsupported.values().sum();
+    assert!(declined < 12, "the compiler declined every program");
+    assert_eq!(r.stats.failed, 0, "{:?}", r.results);
 }

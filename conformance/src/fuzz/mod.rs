@@ -5,12 +5,14 @@
 //! [`program_seed`]`(S, k)`, so the same seed gives the same programs whatever the shard or job
 //! count; program k belongs to shard `k mod N`.
 
+pub mod compiled;
 pub mod oracle;
 pub mod stats;
 
 use crate::gen::{generate_fcl, print_program, FclConfig, Rng};
 use crate::shrink;
-pub use oracle::{check_fcl, Verdict};
+use compiler::runtime::Runtime;
+pub use oracle::{check_fcl, check_fcl_on, Verdict};
 use stats::Stats;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,6 +36,8 @@ pub struct Campaign {
     pub config: FclConfig,
     /// Candidates tried at most while shrinking one failure.
     pub shrink_tries: usize,
+    /// Also compile each program at -O0 and -O2 and run it on this OpenCL device index.
+    pub device: Option<usize>,
 }
 
 /// The outcome of one program, one CSV row.
@@ -54,6 +58,8 @@ pub struct CampaignResult {
     /// Files written for failures.
     pub saved: Vec<PathBuf>,
     pub seconds: f64,
+    /// Why the compiled comparison did not run (no device), when it was asked for.
+    pub compiled_note: Option<String>,
 }
 
 impl CampaignResult {
@@ -96,29 +102,25 @@ pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> C
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let collected = Mutex::new((Vec::new(), Stats::default(), Vec::new()));
+    let note = Mutex::new(None);
+    // the OpenCL platform layer is not safe to initialise from several threads at once
+    let opening = Mutex::new(());
     std::thread::scope(|s| {
         for _ in 0..c.jobs.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst) as usize;
-                let Some(&k) = mine.get(i) else { break };
-                let (result, src, rules, saved) = one_program(c, k);
-                let mut g = collected.lock().unwrap_or_else(|e| e.into_inner());
-                g.1.add_program(&src, &rules);
-                match &result.verdict {
-                    Verdict::Pass => {
-                        g.1.valid += 1;
-                        g.1.passed += 1
+            s.spawn(|| {
+                // one runtime per worker (a runtime cannot move between threads)
+                let rt = c.device.and_then(|d| {
+                    let _one_at_a_time = opening.lock().unwrap_or_else(|e| e.into_inner());
+                    match Runtime::new(d) {
+                        Ok(rt) => Some(rt),
+                        Err(e) => {
+                            *note.lock().unwrap_or_else(|e| e.into_inner()) =
+                                Some(format!("compiled comparison skipped: {e}"));
+                            None
+                        }
                     }
-                    Verdict::Mismatch { .. } => {
-                        g.1.valid += 1;
-                        g.1.failed += 1
-                    }
-                    Verdict::Invalid(_) => {}
-                }
-                g.0.push(result);
-                g.2.extend(saved);
-                drop(g);
-                progress(done.fetch_add(1, Ordering::SeqCst) + 1, mine.len() as u64);
+                });
+                worker(c, &mine, &next, &done, &collected, rt.as_ref(), progress)
             });
         }
     });
@@ -129,22 +131,56 @@ pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> C
         stats,
         saved,
         seconds: start.elapsed().as_secs_f64(),
+        compiled_note: note.into_inner().unwrap_or_else(|e| e.into_inner()),
     }
 }
 
-type OneProgram = (
-    ProgramResult,
-    String,
-    std::collections::BTreeMap<String, u64>,
-    Vec<PathBuf>,
-);
+type Collected = Mutex<(Vec<ProgramResult>, Stats, Vec<PathBuf>)>;
 
-fn one_program(c: &Campaign, k: u64) -> OneProgram {
+fn worker(
+    c: &Campaign,
+    mine: &[u64],
+    next: &AtomicU64,
+    done: &AtomicU64,
+    collected: &Collected,
+    rt: Option<&Runtime>,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) {
+    loop {
+        let i = next.fetch_add(1, Ordering::SeqCst) as usize;
+        let Some(&k) = mine.get(i) else { break };
+        let (result, src, checked, saved) = one_program(c, k, rt);
+        let mut g = collected.lock().unwrap_or_else(|e| e.into_inner());
+        g.1.add_program(&src, &checked.rules);
+        if let Some(why) = &checked.unsupported {
+            g.1.add_unsupported(why);
+        }
+        match &result.verdict {
+            Verdict::Pass => {
+                g.1.valid += 1;
+                g.1.passed += 1
+            }
+            Verdict::Mismatch { .. } => {
+                g.1.valid += 1;
+                g.1.failed += 1
+            }
+            Verdict::Invalid(_) => {}
+        }
+        g.0.push(result);
+        g.2.extend(saved);
+        drop(g);
+        progress(done.fetch_add(1, Ordering::SeqCst) + 1, mine.len() as u64);
+    }
+}
+
+type OneProgram = (ProgramResult, String, oracle::Checked, Vec<PathBuf>);
+
+fn one_program(c: &Campaign, k: u64, rt: Option<&Runtime>) -> OneProgram {
     let seed = program_seed(c.seed, k);
     let program = generate_fcl(&mut Rng::new(seed), &c.config);
     let src = print_program(&program);
     let t = std::time::Instant::now();
-    let checked = check_fcl(&src, seed);
+    let checked = check_fcl_on(&src, seed, rt);
     let millis = t.elapsed().as_millis();
     let mut saved = Vec::new();
     if let (Verdict::Mismatch { .. }, Some(dir)) = (&checked.verdict, &c.save) {
@@ -153,10 +189,10 @@ fn one_program(c: &Campaign, k: u64) -> OneProgram {
         saved.extend(save_failure(dir, &stem, &src, seed, &checked.verdict));
         let same_failure = |v: &Verdict| matches!(v, Verdict::Mismatch { .. });
         let shrunk = shrink::fcl::shrink(&program, c.shrink_tries, &mut |cand| {
-            same_failure(&check_fcl(&print_program(cand), seed).verdict)
+            same_failure(&check_fcl_on(&print_program(cand), seed, rt).verdict)
         });
         let small = print_program(&shrunk);
-        let verdict = check_fcl(&small, seed).verdict;
+        let verdict = check_fcl_on(&small, seed, rt).verdict;
         saved.extend(save_failure(
             dir,
             &format!("{stem}-shrunk"),
@@ -168,11 +204,11 @@ fn one_program(c: &Campaign, k: u64) -> OneProgram {
     let result = ProgramResult {
         index: k,
         seed,
-        verdict: checked.verdict,
+        verdict: checked.verdict.clone(),
         bytes: src.len(),
         millis,
     };
-    (result, src, checked.rules, saved)
+    (result, src, checked, saved)
 }
 
 /// Writes `STEM.fcl` (the program) and `STEM.txt` (seed and both outputs) under `dir`.

@@ -2,6 +2,8 @@
 //! (machine shape, schedule) configuration must give the same observable result as the reference
 //! (1x1, in-order). The reference run also counts rule firings for the coverage statistics.
 
+use super::compiled::{compare_compiled, CompiledOutcome};
+use compiler::runtime::Runtime;
 use interpreter::fcl::{self as oracle, Config};
 use semantics::fcl::lower::load_program;
 use semantics::fcl::machine::{Machine, Schedule, Scheduler};
@@ -56,10 +58,19 @@ pub struct Checked {
     pub reference: String,
     /// Rule firings of the reference run, by `number name`.
     pub rules: BTreeMap<String, u64>,
+    /// Why the compiler declined the program, when it did (the compiled side was then skipped).
+    pub unsupported: Option<String>,
 }
 
-/// Loads `src` and runs the differential check.
+/// Loads `src` and runs the differential check on the oracle only.
 pub fn check_fcl(src: &str, seed: u64) -> Checked {
+    check_fcl_on(src, seed, None)
+}
+
+/// Loads `src` and runs the differential check: oracle configurations, then, with a device
+/// runtime, the compiled program at -O0 and -O2 (a compiler limitation counts as unsupported,
+/// not as a mismatch).
+pub fn check_fcl_on(src: &str, seed: u64, device: Option<&Runtime>) -> Checked {
     let program = match load_program(&[("generated.fcl".to_string(), src.to_string())]) {
         Ok(p) => p,
         Err((_, d)) => {
@@ -67,17 +78,19 @@ pub fn check_fcl(src: &str, seed: u64) -> Checked {
                 verdict: Verdict::Invalid(format!("front end: {}", d.message)),
                 reference: String::new(),
                 rules: BTreeMap::new(),
+                unsupported: None,
             }
         }
     };
     let mut rules = BTreeMap::new();
-    let reference = match counted_reference(&program.main, &mut rules) {
+    let (reference, stdout) = match counted_reference(&program.main, &mut rules) {
         Ok(r) => r,
         Err(why) => {
             return Checked {
                 verdict: Verdict::Invalid(why),
                 reference: String::new(),
                 rules,
+                unsupported: None,
             }
         }
     };
@@ -92,22 +105,44 @@ pub fn check_fcl(src: &str, seed: u64) -> Checked {
                 },
                 reference,
                 rules,
+                unsupported: None,
             };
+        }
+    }
+    let mut unsupported = None;
+    if let Some(rt) = device {
+        match compare_compiled(&program.main, &stdout, rt) {
+            CompiledOutcome::Agree => {}
+            CompiledOutcome::Unsupported(why) => unsupported = Some(why),
+            CompiledOutcome::Differs { opt, got } => {
+                return Checked {
+                    verdict: Verdict::Mismatch {
+                        config: format!("compiled {opt}"),
+                        expected: stdout,
+                        got,
+                    },
+                    reference,
+                    rules,
+                    unsupported: None,
+                }
+            }
         }
     }
     Checked {
         verdict: Verdict::Pass,
         reference,
         rules,
+        unsupported,
     }
 }
 
 /// The reference run (1x1, in-order) with rule counting: the oracle's own stepping, with the
 /// context tracing so group steps report their parts and every leaf firing is counted.
+/// Gives the observable result and the stdout.
 fn counted_reference(
     main: &semantics::fcl::core::Expr,
     rules: &mut BTreeMap<String, u64>,
-) -> Result<String, String> {
+) -> Result<(String, String), String> {
     let term = resolve(main).map_err(|d| format!("static: {}", d.message))?;
     let machine = Machine {
         blocks: 1,
@@ -124,7 +159,10 @@ fn counted_reference(
         match task.step(&mut ctx) {
             Err(e) => return Err(format!("run-time error on the reference: {e}")),
             // the observable result exactly as `RunOutput::observable` renders it
-            Ok(Outcome::Done(v)) => return Ok(format!("{}=> {}", ctx.stdout, render_full(&v))),
+            Ok(Outcome::Done(v)) => {
+                let observable = format!("{}=> {}", ctx.stdout, render_full(&v));
+                return Ok((observable, ctx.stdout));
+            }
             Ok(Outcome::Fired(f)) => count(&f, rules),
         }
     }

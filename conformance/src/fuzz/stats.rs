@@ -110,6 +110,8 @@ pub struct Stats {
     pub max_depth: u64,
     pub operators: BTreeMap<String, u64>,
     pub rules: BTreeMap<String, u64>,
+    /// Programs the compiler declined, by reason (the compiled side was skipped for them).
+    pub unsupported: BTreeMap<String, u64>,
 }
 
 impl Stats {
@@ -130,6 +132,11 @@ impl Stats {
         for (r, n) in rules {
             *self.rules.entry(r.clone()).or_default() += n;
         }
+    }
+
+    /// Counts a program the compiler declined.
+    pub fn add_unsupported(&mut self, why: &str) {
+        *self.unsupported.entry(why.to_string()).or_default() += 1;
     }
 
     /// The percentage of generated programs that loaded and ran without error.
@@ -177,6 +184,13 @@ impl Stats {
         let rules: Vec<String> = self.rules.iter().map(|(k, v)| format!("{k}:{v}")).collect();
         let _ = writeln!(s, "rule coverage: {}", rules.join(", "));
         let _ = writeln!(s, "rules never reached: {}", self.unreached().join(", "));
+        if !self.unsupported.is_empty() {
+            let n: u64 = self.unsupported.values().sum();
+            let _ = writeln!(s, "compiler declined {n} programs (compiled side skipped):");
+            for (why, k) in &self.unsupported {
+                let _ = writeln!(s, "  {k} x {why}");
+            }
+        }
         s
     }
 }
