@@ -1,11 +1,13 @@
 //! A short FCL campaign: generated programs are valid (>= 99%) and the oracle agrees with itself
 //! on every machine shape and schedule.
 
+use conformance::fuzz::oracle::Checked;
 use conformance::fuzz::{run_fcl_campaign, Campaign, Verdict};
 use conformance::gen::FclConfig;
 
 fn campaign(count: u64, seed: u64) -> Campaign {
     Campaign {
+        checker: conformance::fuzz::check_fcl_on,
         count,
         seed,
         jobs: 2,
@@ -91,4 +93,47 @@ fn compiled_programs_agree_with_the_oracle() {
     let declined: u64 = r.stats.unsupported.values().sum();
     assert!(declined < 12, "the compiler declined every program");
     assert_eq!(r.stats.failed, 0, "{:?}", r.results);
+}
+
+/// A stand-in engine bug: programs using `interleaveSeq` "differ".
+fn buggy_check(src: &str, seed: u64, _: Option<&compiler::runtime::Runtime>) -> Checked {
+    let mut c = conformance::fuzz::check_fcl(src, seed);
+    if c.verdict == Verdict::Pass && src.contains("interleaveSeq") {
+        c.verdict = Verdict::Mismatch {
+            config: "stand-in".into(),
+            expected: c.reference.clone(),
+            got: "something else".into(),
+        };
+    }
+    c
+}
+
+/// On a mismatch the campaign saves the original program with seed and both outputs, shrinks
+/// it (the shrunk program still fails and is smaller), and saves the shrunk program.
+#[test]
+fn failures_are_saved_then_shrunk() {
+    let dir = std::env::temp_dir().join(format!("tailfcl-fuzz-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut c = campaign(30, 5);
+    c.checker = buggy_check;
+    c.save = Some(dir.clone());
+    let r = run_fcl_campaign(&c, &|_, _| {});
+    assert!(r.stats.failed > 0, "no stand-in failure in 30 programs");
+    let first = r
+        .results
+        .iter()
+        .find(|x| matches!(x.verdict, Verdict::Mismatch { .. }))
+        .expect("a failure");
+    let stem = dir.join(format!("fcl-5-{}", first.index));
+    let original = std::fs::read_to_string(stem.with_extension("fcl")).expect("original saved");
+    let info = std::fs::read_to_string(stem.with_extension("txt")).expect("details saved");
+    assert!(info.contains(&format!("seed: {}", first.seed)) && info.contains("something else"));
+    let shrunk = std::fs::read_to_string(dir.join(format!("fcl-5-{}-shrunk.fcl", first.index)))
+        .expect("shrunk saved");
+    assert!(shrunk.len() < original.len(), "{shrunk}");
+    assert!(matches!(
+        buggy_check(&shrunk, first.seed, None).verdict,
+        Verdict::Mismatch { .. }
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -26,6 +26,7 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         })?,
     };
     let campaign = Campaign {
+        checker: conformance::fuzz::check_fcl_on,
         count: a.count,
         seed: a.seed,
         jobs: a.jobs.max(1),

@@ -23,9 +23,14 @@ pub fn program_seed(seed: u64, k: u64) -> u64 {
     Rng::new(seed ^ k.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64()
 }
 
+/// The differential check a campaign applies to each program (source, program seed, device).
+pub type Checker = fn(&str, u64, Option<&Runtime>) -> oracle::Checked;
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Campaign {
+    /// Normally [`check_fcl_on`]; tests substitute a stand-in to exercise the failure path.
+    pub checker: Checker,
     pub count: u64,
     pub seed: u64,
     pub jobs: usize,
@@ -180,7 +185,8 @@ fn one_program(c: &Campaign, k: u64, rt: Option<&Runtime>) -> OneProgram {
     let program = generate_fcl(&mut Rng::new(seed), &c.config);
     let src = print_program(&program);
     let t = std::time::Instant::now();
-    let checked = check_fcl_on(&src, seed, rt);
+    let check = c.checker;
+    let checked = check(&src, seed, rt);
     let millis = t.elapsed().as_millis();
     let mut saved = Vec::new();
     if let (Verdict::Mismatch { .. }, Some(dir)) = (&checked.verdict, &c.save) {
@@ -189,10 +195,10 @@ fn one_program(c: &Campaign, k: u64, rt: Option<&Runtime>) -> OneProgram {
         saved.extend(save_failure(dir, &stem, &src, seed, &checked.verdict));
         let same_failure = |v: &Verdict| matches!(v, Verdict::Mismatch { .. });
         let shrunk = shrink::fcl::shrink(&program, c.shrink_tries, &mut |cand| {
-            same_failure(&check_fcl_on(&print_program(cand), seed, rt).verdict)
+            same_failure(&check(&print_program(cand), seed, rt).verdict)
         });
         let small = print_program(&shrunk);
-        let verdict = check_fcl_on(&small, seed, rt).verdict;
+        let verdict = check(&small, seed, rt).verdict;
         saved.extend(save_failure(
             dir,
             &format!("{stem}-shrunk"),

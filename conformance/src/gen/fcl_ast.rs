@@ -171,6 +171,9 @@ pub enum ProgE {
         b: String,
         sub: Box<ProgE>,
     },
+    /// `do<l> { v <- prog ; return<l> (mapPush<l> (fn i => fn x => e) v) }`: maps over the push
+    /// array a program yields (an interleave, a seqfor), which `PushE::MapPush` cannot reach.
+    MapResult(Level, String, String, String, Box<IntE>, Box<ProgE>),
     /// `do<l> { y <- power<l> n (fn i => fn x => step) init ; return<l> (push<l> y) }`.
     Power {
         level: Level,
@@ -203,6 +206,7 @@ impl ProgE {
         match self {
             ProgE::Return(_, a) => a.len(),
             ProgE::Force(_, _, _, rest) => rest.len(),
+            ProgE::MapResult(_, _, _, _, _, p) => p.len(),
             ProgE::Interleave { nb, sub, .. } => nb * sub.len(),
             ProgE::Power { init, .. } => init.len(),
             ProgE::While { n, .. } => *n,

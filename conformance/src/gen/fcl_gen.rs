@@ -20,6 +20,8 @@ pub struct Weights {
     /// compile it, spec §4.6).
     pub grid_push: u32,
     pub map_push: u32,
+    /// `mapPush` over the push array a program yields.
+    pub map_result: u32,
     pub scan: u32,
 }
 
@@ -34,6 +36,7 @@ impl Default for Weights {
             while_loop: 1,
             grid_push: 1,
             map_push: 2,
+            map_result: 1,
             scan: 2,
         }
     }
@@ -300,6 +303,7 @@ impl Generator<'_> {
             nested(w.interleave_seq),
             nested(w.power),
             nested(w.while_loop),
+            nested(w.map_result),
         ];
         if weights.iter().all(|&x| x == 0) {
             // nothing else fits (grid level at depth 0 without grid push): allow the direct form
@@ -369,6 +373,12 @@ impl Generator<'_> {
                     body: Box::new(body),
                     init: Box::new(init),
                 }
+            }
+            6 => {
+                let (v, i, x) = (self.name("m"), self.name("j"), self.name("x"));
+                let inner = self.prog(level, env, d, n);
+                let e = self.int(&with(&with(env, &i, Ty::Int), &x, Ty::Int), ed);
+                ProgE::MapResult(level, v, i, x, Box::new(e), Box::new(inner))
             }
             _ => ProgE::Return(level, self.push(level, env, d, n)),
         }

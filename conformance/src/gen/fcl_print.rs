@@ -161,6 +161,12 @@ pub fn prog(p: &ProgE) -> String {
             prog(rest),
             l = l.name()
         ),
+        ProgE::MapResult(l, v, i, x, e, p) => format!(
+            "(do<{l}> {{ {v} <- {} ; return<{l}> (mapPush<{l}> (fn {i} => fn {x} => {}) {v}) }})",
+            prog(p),
+            int(e),
+            l = l.name()
+        ),
         ProgE::Interleave {
             level,
             seq,

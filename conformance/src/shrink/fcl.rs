@@ -74,6 +74,17 @@ fn prog_candidates(level: Level, p: &ProgE) -> Vec<ProgE> {
                 }
             }
         }
+        ProgE::MapResult(l, v, i, x, e, inner) => {
+            out.push((**inner).clone());
+            for c in int_candidates(e) {
+                let (v, i, x) = (v.clone(), i.clone(), x.clone());
+                out.push(ProgE::MapResult(*l, v, i, x, Box::new(c), inner.clone()));
+            }
+            for c in prog_candidates(*l, inner) {
+                let (v, i, x) = (v.clone(), i.clone(), x.clone());
+                out.push(ProgE::MapResult(*l, v, i, x, e.clone(), Box::new(c)));
+            }
+        }
         ProgE::Interleave {
             level: l,
             seq,
