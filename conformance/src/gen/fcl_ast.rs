@@ -75,6 +75,8 @@ pub enum IntE {
     Index(Box<PullE>, Box<IntE>),
     /// `lengthPull arr`.
     Length(Box<PullE>),
+    /// `lengthPush<thread> a` ([T] rules 5.64–5.67; the compiler declines it, spec §4.6).
+    LengthPush(Box<PushE>),
     If(CmpOp, Box<IntE>, Box<IntE>, Box<IntE>, Box<IntE>),
     /// `b2i (cmp a b)`.
     B2i(CmpOp, Box<IntE>, Box<IntE>),
@@ -174,6 +176,17 @@ pub enum ProgE {
     /// `do<l> { v <- prog ; return<l> (mapPush<l> (fn i => fn x => e) v) }`: maps over the push
     /// array a program yields (an interleave, a seqfor), which `PushE::MapPush` cannot reach.
     MapResult(Level, String, String, String, Box<IntE>, Box<ProgE>),
+    /// `do<l> { v <- inner ; let q = lengthPush<l> v in return<l> (push<l> (generate n (fn j
+    /// => e))) }` with `q` and `j` in scope of `e`: the size of any program's push array.
+    LengthOf {
+        level: Level,
+        v: String,
+        q: String,
+        j: String,
+        n: usize,
+        e: Box<IntE>,
+        inner: Box<ProgE>,
+    },
     /// `do<l> { y <- power<l> n (fn i => fn x => step) init ; return<l> (push<l> y) }`.
     Power {
         level: Level,
@@ -209,7 +222,7 @@ impl ProgE {
             ProgE::MapResult(_, _, _, _, _, p) => p.len(),
             ProgE::Interleave { nb, sub, .. } => nb * sub.len(),
             ProgE::Power { init, .. } => init.len(),
-            ProgE::While { n, .. } => *n,
+            ProgE::While { n, .. } | ProgE::LengthOf { n, .. } => *n,
         }
     }
 

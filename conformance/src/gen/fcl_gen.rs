@@ -23,6 +23,9 @@ pub struct Weights {
     /// `mapPush` over the push array a program yields.
     pub map_result: u32,
     pub scan: u32,
+    /// The percentage of programs that may use `lengthPush` (which the compiler declines, so
+    /// it is kept to a few programs).
+    pub length_push_percent: u32,
 }
 
 impl Default for Weights {
@@ -38,6 +41,7 @@ impl Default for Weights {
             map_push: 2,
             map_result: 1,
             scan: 2,
+            length_push_percent: 10,
         }
     }
 }
@@ -82,11 +86,19 @@ struct Generator<'a> {
     rng: &'a mut Rng,
     cfg: &'a FclConfig,
     fresh: usize,
+    /// Whether this program may use `lengthPush`.
+    length_push: bool,
 }
 
 /// Generates one program.
 pub fn generate_fcl(rng: &mut Rng, cfg: &FclConfig) -> FclProgram {
-    let mut g = Generator { rng, cfg, fresh: 0 };
+    let length_push = rng.chance(cfg.weights.length_push_percent);
+    let mut g = Generator {
+        rng,
+        cfg,
+        fresh: 0,
+        length_push,
+    };
     let count = g.rng.range(1, cfg.max_stmts.max(1));
     let mut env: Env = Vec::new();
     let mut stmts = Vec::new();
@@ -147,7 +159,8 @@ impl Generator<'_> {
         }
         let d = depth - 1;
         let b = |e: IntE| Box::new(e);
-        match self.rng.weighted(&[3, 6, 1, 1, 1, 3, 1, 1, 1]) {
+        let length_push = u32::from(self.length_push);
+        match self.rng.weighted(&[3, 6, 1, 1, 1, 3, 1, 1, 1, length_push]) {
             0 => self.int_leaf(env),
             1 => {
                 let op = *self.rng.pick(&[
@@ -184,9 +197,13 @@ impl Generator<'_> {
                     b(self.int(env, d)),
                 )
             }
-            _ => {
+            8 => {
                 let c = self.cmp();
                 IntE::B2i(c, b(self.int(env, d)), b(self.int(env, d)))
+            }
+            _ => {
+                let n = self.length(8);
+                IntE::LengthPush(Box::new(self.push(Level::Thread, env, d, n)))
             }
         }
     }
@@ -304,6 +321,7 @@ impl Generator<'_> {
             nested(w.power),
             nested(w.while_loop),
             nested(w.map_result),
+            if self.length_push { nested(1) } else { 0 },
         ];
         if weights.iter().all(|&x| x == 0) {
             // nothing else fits (grid level at depth 0 without grid push): allow the direct form
@@ -379,6 +397,21 @@ impl Generator<'_> {
                 let inner = self.prog(level, env, d, n);
                 let e = self.int(&with(&with(env, &i, Ty::Int), &x, Ty::Int), ed);
                 ProgE::MapResult(level, v, i, x, Box::new(e), Box::new(inner))
+            }
+            7 => {
+                let (v, q, j) = (self.name("v"), self.name("q"), self.name("j"));
+                let m = self.length(16);
+                let inner = self.prog(level, env, d, m);
+                let e = self.int(&with(&with(env, &q, Ty::Int), &j, Ty::Int), ed);
+                ProgE::LengthOf {
+                    level,
+                    v,
+                    q,
+                    j,
+                    n,
+                    e: Box::new(e),
+                    inner: Box::new(inner),
+                }
             }
             _ => ProgE::Return(level, self.push(level, env, d, n)),
         }

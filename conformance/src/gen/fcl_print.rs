@@ -90,6 +90,7 @@ pub fn int(e: &IntE) -> String {
             arr.len()
         ),
         IntE::Length(arr) => format!("(lengthPull {})", pull(arr)),
+        IntE::LengthPush(a) => format!("(lengthPush<thread> {})", push(a)),
         IntE::If(c, a, b, t, f) => format!(
             "(if {} {} {} then {} else {})",
             cmp_name(*c),
@@ -166,6 +167,20 @@ pub fn prog(p: &ProgE) -> String {
             prog(p),
             int(e),
             l = l.name()
+        ),
+        ProgE::LengthOf {
+            level,
+            v,
+            q,
+            j,
+            n,
+            e,
+            inner,
+        } => format!(
+            "(do<{l}> {{ {v} <- {} ; let {q} = lengthPush<{l}> {v} in return<{l}> (push<{l}> (generate {n} (fn {j} => {}))) }})",
+            prog(inner),
+            int(e),
+            l = level.name()
         ),
         ProgE::Interleave {
             level,

@@ -85,6 +85,27 @@ fn prog_candidates(level: Level, p: &ProgE) -> Vec<ProgE> {
                 out.push(ProgE::MapResult(*l, v, i, x, e.clone(), Box::new(c)));
             }
         }
+        ProgE::LengthOf {
+            level: l,
+            v,
+            q,
+            j,
+            n,
+            e,
+            inner,
+        } => {
+            for c in int_candidates(e) {
+                out.push(ProgE::LengthOf {
+                    level: *l,
+                    v: v.clone(),
+                    q: q.clone(),
+                    j: j.clone(),
+                    n: *n,
+                    e: Box::new(c),
+                    inner: inner.clone(),
+                });
+            }
+        }
         ProgE::Interleave {
             level: l,
             seq,
@@ -357,6 +378,7 @@ pub fn int_candidates(e: &IntE) -> Vec<IntE> {
             }
         }
         IntE::Length(arr) => out.push(IntE::Lit(arr.len() as i32)),
+        IntE::LengthPush(a) => out.push(IntE::Lit(a.len() as i32)),
         IntE::If(c, x, y, t, f) => {
             out.extend([(**t).clone(), (**f).clone()]);
             for s in int_candidates(t) {
