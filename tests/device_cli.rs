@@ -51,13 +51,13 @@ fn unsupported_programs_exit_2_with_a_clear_message() {
     let path = std::env::temp_dir().join("tailfcl_device_cli_bench.fcl");
     std::fs::write(
         &path,
-        "sig main : Program <grid> unit\nval main = do<grid> { a <- readIntCSV \"x.csv\" ; return<grid> () }\n",
+        "fun one f = concat<block> 1 (generate 1 (fn b => return<block> (push<block> (generate 1 f))))\nsig main : Program <grid> unit\nval main = do<grid> { a <- while<grid> (fn a => lti (index a 0) 100) (fn a => one (fn i => index a 0 * 2)) (one (fn i => 1)) ; return<grid> () }\n",
     )
     .unwrap();
     let (code, out, err) = tailfcl(&["compile", path.to_str().unwrap()]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
-        err.contains("unsupported: the built-in readIntCSV"),
+        err.contains(":3:49: unsupported: while<grid> whose condition depends on run-time data"),
         "{err}"
     );
 }
@@ -131,4 +131,25 @@ fn a_host_loop_of_launches_prints_what_run_prints() {
         assert_eq!(code, 0, "{err}");
         assert_eq!(out, want);
     }
+}
+
+#[test]
+fn read_int_csv_feeds_a_kernel() {
+    if !have_device() {
+        return;
+    }
+    let dir = std::env::temp_dir();
+    let csv = dir.join("tailfcl_device_cli_ints.csv");
+    std::fs::write(&csv, "1, 2,3\n-4 x 5.5\n").unwrap();
+    let path = dir.join("tailfcl_device_cli_csv.fcl");
+    std::fs::write(
+        &path,
+        format!("sig main : Program <grid> unit\nval main = do<grid> {{ a <- readIntCSV \"{}\" ; p <- concat<block> 1 (generate (lengthPull a) (fn b => return<block> (push<block> (generate 1 (fn i => index a b * 10))))) ; r <- forceAndPrint 6 p ; return<grid> () }}\n", csv.display()),
+    )
+    .unwrap();
+    let (code, out, err) = tailfcl(&["exec", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "[10,20,30,-40,0,50]\n");
+    let (_, want, _) = tailfcl(&["run", path.to_str().unwrap()]);
+    assert_eq!(out, want);
 }

@@ -13,7 +13,9 @@ fn tailfcl(args: &[&str], files: &[(&str, &str)]) -> Output {
     cmd.current_dir(&dir).args(args);
     for (name, src) in files {
         std::fs::write(dir.join(name), src).unwrap();
-        cmd.arg(name);
+        if name.ends_with(".fcl") {
+            cmd.arg(name);
+        }
     }
     cmd.output().unwrap()
 }
@@ -31,7 +33,10 @@ const SQUARES: &str = "val main = do<grid>
 
 #[test]
 fn run_prints_only_what_the_program_prints() {
-    let out = tailfcl(&["run", "--machine", "4x32"], &[("squares.fcl", SQUARES)]);
+    let out = tailfcl(
+        &["run", "--machine", "4x32", "--check-types"],
+        &[("squares.fcl", SQUARES)],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "[0,1,4,9]\n[0.00000,0.50000]\n");
 }
@@ -111,9 +116,67 @@ fn step_limit_exits_4_and_step_prints_rules() {
 }
 
 #[test]
+fn oversized_array_exits_4() {
+    let src = "val main = do<grid>
+  { a <- forceAndPrint 1 (push<grid> (generate 2000000000 (fn i => i)))
+  ; return<grid> ()
+  }
+";
+    let out = tailfcl(&["run"], &[("huge.fcl", src)]);
+    assert_eq!(out.status.code(), Some(4));
+    assert!(
+        text(&out.stderr).contains("limit array-size"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn bad_machine_or_type_error_exits_2() {
     let out = tailfcl(&["run", "--machine", "0x4"], &[("m.fcl", SQUARES)]);
     assert_eq!(out.status.code(), Some(2));
     let out = tailfcl(&["run"], &[("ty.fcl", "val main = 1 + true\n")]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+const LOOPS: &str = r#"sig step : int -> [int] -> Program <block> [int]<block>
+fun step i x = return<block> (push<block> (generate (lengthPull x) (fn j => index x j + i)))
+
+sig blk : [int] -> Program <block> [int]<block>
+fun blk x = do<block>
+  { y <- power<block> 3 step (return<block> (push<block> x))
+  ; z <- while<block> (fn a => lti (index a 0) 100) (fn a => return<block> (push<block> (mapPull (fn v => v * 2) a))) (return<block> (push<block> y))
+  ; return<block> (push<block> z)
+  }
+
+val main = do<grid>
+  { d <- readIntCSV "data.csv"
+  ; r <- concat<block> 6 (generate 1 (fn b => blk d))
+  ; a <- forceAndPrint 6 r
+  ; s <- interleaveSeq<grid> 2 (fn p => fst p * 2 + snd p) (generate 3 (fn b => computeInSingleBlock (generate 2 (fn j => b * 10 + j))))
+  ; q <- forceAndPrint 6 s
+  ; benchmark 2 (forceAndPrint 1 s)
+  ; return<grid> ()
+  }
+"#;
+
+#[test]
+fn loops_interleave_seq_and_host_operations_end_to_end() {
+    let files = [("loops.fcl", LOOPS), ("data.csv", "1,2,3\n4 5 6\n")];
+    let out = tailfcl(&["run"], &files);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // power adds 0+1+2, while doubles until the first element reaches 100
+    assert_eq!(
+        text(&out.stdout),
+        "[128,160,192,224,256,288]\n[0,1,10,11,20,21]\n[0]\n[0]\n[0]\n"
+    );
+    assert!(text(&out.stderr).starts_with("Benchmark (2 repetitions): "));
+    for machine in ["1x1", "16x256"] {
+        let again = tailfcl(
+            &["run", "--machine", machine, "--check-schedules", "2"],
+            &files,
+        );
+        assert_eq!(again.status.code(), Some(0));
+        assert_eq!(again.stdout, out.stdout);
+    }
 }

@@ -175,6 +175,23 @@ fn run_steps(
                     run_steps(m, rt, program, body, st)?;
                 }
             }
+            HostStep::ReadCsv { buf, len, path } => {
+                let text = std::fs::read_to_string(&**path)
+                    .map_err(|e| ExecError::Program(format!("cannot read {path}: {e}")))?;
+                let data = semantics::fcl::step::host::parse_int_csv(&text);
+                let bytes: Vec<u8> = data.iter().flat_map(|x| x.to_le_bytes()).collect();
+                let mut dev = rt.alloc(bytes.len())?;
+                rt.write(&mut dev, &bytes)?;
+                st.env.insert(len.to_string(), Lit::Int(data.len() as i32));
+                st.bufs.insert(
+                    buf.to_string(),
+                    Buf {
+                        dev,
+                        ty: Ty::Int,
+                        host: None,
+                    },
+                );
+            }
             HostStep::Swap(a, b) => {
                 let (Some(x), Some(y)) = (st.bufs.remove(&**a), st.bufs.remove(&**b)) else {
                     return Err(ExecError::Program(format!("swap of {a} and {b}")));
@@ -246,8 +263,7 @@ pub fn render(ty: Ty, bytes: &[u8]) -> String {
         .filter_map(|c| Lit::from_bytes(ty, c))
         .map(|l| match l {
             Lit::Int(i) => i.to_string(),
-            Lit::Double(d) if d.is_nan() => "nan".into(),
-            Lit::Double(d) => format!("{d:.5}"),
+            Lit::Double(d) => semantics::fcl::step::host::format_double(d),
             Lit::Bool(b) => (b as i32).to_string(),
         })
         .collect();

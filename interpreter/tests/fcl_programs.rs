@@ -20,6 +20,20 @@ fn expected_reverse(n: i32) -> String {
 }
 
 #[test]
+fn example_core_programs_are_well_typed() {
+    use semantics::fcl::core::{Level, Type};
+    use semantics::fcl::core_type::type_of;
+    let printed = Type::program(Level::GRID, Type::pull(Type::Int));
+    for p in [
+        reverse(64, 8, Some(4)),
+        transpose(4, 8, None),
+        reduction(64, 8, true),
+    ] {
+        assert_eq!(type_of(&p), Ok(printed.clone()));
+    }
+}
+
+#[test]
 fn reverse_prints_the_reversed_array() {
     let out = run(&reverse(16, 4, Some(16)), &Config::default());
     assert!(out.result.is_ok(), "{:?}", out.result);
@@ -75,6 +89,18 @@ fn reverse_cost_falls_as_the_machine_grows() {
         })
         .collect();
     assert!(costs[0] > costs[1] && costs[1] > costs[2], "{costs:?}");
+}
+
+#[test]
+fn peak_memory_counts_live_cells() {
+    // the input (64 cells) and the reversed output (64) are live together at the end; the
+    // destination index array (64) is freed by then
+    let out = run(&reverse(64, 8, Some(64)), &Config::default());
+    assert!(
+        out.stats.peak >= 128 && out.stats.peak <= out.stats.allocated,
+        "{:?}",
+        out.stats
+    );
 }
 
 #[test]

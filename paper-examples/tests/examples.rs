@@ -1,9 +1,9 @@
-//! The paper examples: well-formed, reproducible from the scripts, and passing on every engine
-//! that can run them.
+//! The paper examples: well-formed and reproducible from the scripts. That they pass on every
+//! engine is tested by the root package (tests/conformance_suites.rs), where the tailfcl binary is
+//! always built first.
 
-use conformance::suite::{discover, run_suite, CliEngine, Engine, Expectation, Lang, Status};
+use conformance::suite::{discover, Expectation, Lang};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::process::Command;
 
 #[test]
@@ -60,39 +60,4 @@ fn every_seed_has_well_formed_examples() {
             "{folder} has too few examples"
         );
     }
-}
-
-/// The tailfcl binary: `$TAILFCL_BIN`, else the workspace's target/{debug,release}/tailfcl.
-fn tailfcl() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("TAILFCL_BIN") {
-        return Some(PathBuf::from(p));
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| paper_examples::root().join("..").join("target"));
-    ["debug", "release"]
-        .iter()
-        .map(|p| target.join(p).join("tailfcl"))
-        .find(|p| p.is_file())
-}
-
-#[test]
-fn every_example_passes_on_every_engine_that_runs_it() {
-    let Some(binary) = tailfcl() else {
-        eprintln!("no tailfcl binary built (cargo build, or set TAILFCL_BIN): engines not run");
-        return;
-    };
-    let tests = discover(&paper_examples::seed_dirs()).unwrap();
-    let oracle = CliEngine::oracle(binary.clone());
-    let opencl = CliEngine::opencl(binary, 0);
-    let engines: [&dyn Engine; 2] = [&oracle, &opencl];
-    let report = run_suite(&tests, &engines);
-    let problems: Vec<String> = report
-        .rows
-        .iter()
-        .filter(|r| matches!(r.status, Status::Fail | Status::Error))
-        .map(|r| format!("{} {} on {}: {}", r.status, r.test, r.engine, r.detail))
-        .collect();
-    eprintln!("paper examples: {}", report.summary());
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -7,3 +7,4 @@ pub mod span;
 
 pub use diagnostic::{Diagnostic, Phase};
 pub use span::Span;
+pub mod tail;

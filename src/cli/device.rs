@@ -90,10 +90,9 @@ fn build(lang: Lang, a: &CompileArgs, default_block: usize) -> Result<Module, Ex
         let (file, span) = program.locate(e.span());
         match files.iter().find(|(n, _)| *n == file) {
             Some((name, src)) => {
-                eprint!(
-                    "{}",
-                    semantics::Diagnostic::type_error(span, e.to_string()).render(name, src)
-                )
+                // rendered like a static error, but named for what it is
+                let d = semantics::Diagnostic::type_error(span, e.to_string()).render(name, src);
+                eprint!("{}", d.replacen("type error: ", "", 1))
             }
             None => eprintln!("error: {e}"),
         }

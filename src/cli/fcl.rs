@@ -3,8 +3,10 @@
 use super::{read_source, CheckArgs, Exit, RunArgs, StepArgs};
 use interpreter::fcl::{self as oracle, Config, Failure, RunOutput};
 use interpreter::{TraceFormat, TraceWriter};
+use semantics::fcl::core_type::type_of;
 use semantics::fcl::load;
 use semantics::fcl::lower::{load_program, Program};
+use semantics::fcl::value::has_type;
 use semantics::span::line_col;
 use semantics::Span;
 
@@ -41,11 +43,23 @@ pub fn check(a: &CheckArgs) -> Result<Exit, Exit> {
 pub fn run(a: &RunArgs) -> Result<Exit, Exit> {
     let (files, program) = load(a)?;
     let cfg = config(a)?;
+    if a.check_types {
+        check_core_type(&program)?;
+    }
     let out = oracle::run(&program.main, &cfg);
     print!("{}", out.stdout);
     eprint!("{}", out.stderr);
     if a.stats {
         print_stats(&out, &cfg);
+    }
+    if let (true, Ok(v)) = (a.check_types, &out.result) {
+        if !has_type(v, &program.ty) {
+            eprintln!(
+                "internal error: main's value {v} does not have main's type {}",
+                program.ty
+            );
+            return Err(Exit::Internal);
+        }
     }
     if let Some(k) = a.check_schedules {
         let diffs = oracle::check_schedules(&program.main, &cfg, k);
@@ -103,6 +117,27 @@ pub fn step(a: &StepArgs) -> Result<Exit, Exit> {
     }
 }
 
+/// The lowered program must have main's type (a front-end bug otherwise).
+fn check_core_type(program: &Program) -> Result<(), Exit> {
+    match type_of(&program.main) {
+        Ok(t) if t == program.ty => Ok(()),
+        Ok(t) => {
+            eprintln!(
+                "internal error: the lowered program has type {t}, main has {}",
+                program.ty
+            );
+            Err(Exit::Internal)
+        }
+        Err(d) => {
+            eprintln!(
+                "internal error: the lowered program is ill typed: {}",
+                d.message
+            );
+            Err(Exit::Internal)
+        }
+    }
+}
+
 /// Reads, checks and lowers the input files; a static error is rendered against its file (exit 2).
 fn load(a: &RunArgs) -> Result<(Vec<(String, String)>, Program), Exit> {
     let mut files = Vec::new();
@@ -142,10 +177,12 @@ fn config(a: &RunArgs) -> Result<Config, Exit> {
 }
 
 fn print_stats(out: &RunOutput, cfg: &Config) {
+    // the program's output first, so that a terminal shows the two in order
+    let _ = std::io::Write::flush(&mut std::io::stdout());
     let s = &out.stats;
     eprintln!(
-        "machine: {}  schedule: {}  steps: {}  rule firings: {}  cost: {}  work: {}  cells allocated: {}  largest array: {}",
-        cfg.machine, cfg.schedule, s.steps, s.firings, s.cost, s.work, s.allocated, s.largest
+        "machine: {}  schedule: {}  steps: {}  rule firings: {}  cost: {}  work: {}  peak cells: {}  cells allocated: {}  largest array: {}",
+        cfg.machine, cfg.schedule, s.steps, s.firings, s.cost, s.work, s.peak, s.allocated, s.largest
     );
 }
 
@@ -159,6 +196,10 @@ fn outcome(out: &RunOutput, program: &Program, files: &[(String, String)]) -> Re
         }
         Err(Failure::StepLimit(n)) => {
             eprintln!("error: step limit reached after {n} steps (--max-steps)");
+            Err(Exit::Limit)
+        }
+        Err(Failure::SizeLimit(e)) => {
+            eprintln!("{}: error: {e}", place(program, files, e.span));
             Err(Exit::Limit)
         }
         Err(Failure::Static(d)) => {

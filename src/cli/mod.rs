@@ -173,6 +173,10 @@ pub struct RunArgs {
     /// Print steps and costs to stderr.
     #[arg(long)]
     pub stats: bool,
+    /// FCL: type-check the lowered core program before running, and the final value after
+    /// (type soundness, thesis Figure 5.9); a failure is an internal error (exit 70).
+    #[arg(long)]
+    pub check_types: bool,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -169,6 +169,12 @@ pub enum HostStep {
         n: Expr,
         body: Vec<HostStep>,
     },
+    /// `readIntCSV path`: the file's integers into a new buffer, their count into host `len`.
+    ReadCsv {
+        buf: Rc<str>,
+        len: Rc<str>,
+        path: Rc<str>,
+    },
     /// Exchange two buffers (the state of a host loop and the step's result).
     Swap(Rc<str>, Rc<str>),
     /// `benchmark n p`: run `body` n+1 times (a warm-up and n timed runs), then report the time

@@ -303,7 +303,11 @@ impl Lower {
                 let n = self.scalar(next())?;
                 Val::Prog(Rc::new(Prog::Benchmark(n, next())))
             }
-            Builtin::Ifp(_) | Builtin::Permute(_) | Builtin::ReadIntCsv => {
+            Builtin::ReadIntCsv => match next() {
+                Val::Str(path) => Val::Prog(Rc::new(Prog::ReadCsv(path))),
+                _ => return self.internal("readIntCSV of a non-string"),
+            },
+            Builtin::Ifp(_) | Builtin::Permute(_) => {
                 return self.unsupported(format!("the built-in {}", b.name()))
             }
         })

@@ -130,6 +130,22 @@ impl Lower {
                     "while<{level}> running more than {MAX_ITERATIONS} iterations"
                 ))
             }
+            // §4.4 readIntCSV: a buffer and a host length known at run time
+            Prog::ReadCsv(path) => {
+                if self.in_kernel() {
+                    return self.internal("readIntCSV inside a kernel");
+                }
+                let buf = self.fresh("g");
+                let len = self.fresh("h");
+                self.buf_tys.insert(buf.clone(), Ty::Int);
+                self.host_tys.insert(len.clone(), Ty::Int);
+                self.plan.push(HostStep::ReadCsv {
+                    buf: buf.clone(),
+                    len: len.clone(),
+                    path: path.clone(),
+                });
+                Ok(buffer_pull(buf, Ty::Int, Expr::Var(len)))
+            }
             // §4.4 benchmark: the program's host steps, repeated by the plan
             Prog::Benchmark(n, p) => {
                 if self.in_kernel() {

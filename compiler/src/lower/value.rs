@@ -88,6 +88,8 @@ pub enum Prog {
         step: Val,
         init: Val,
     },
+    /// `readIntCSV path`.
+    ReadCsv(Rc<str>),
     /// `benchmark n p`.
     Benchmark(Expr, Val),
     Print {

@@ -74,8 +74,23 @@ impl fmt::Display for DeviceInfo {
     }
 }
 
+/// Serializes platform discovery, context creation and program builds across threads: PoCL
+/// (seen with 3.1 on Debian 12) crashes when several threads create contexts or build at once,
+/// as the test harness does. Launches and transfers on separate contexts need no lock.
+static DRIVER_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn driver_lock() -> std::sync::MutexGuard<'static, ()> {
+    // A panic while holding the lock leaves no OpenCL state half-made that we rely on.
+    DRIVER_LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Every device of every platform, numbered in order.
 pub fn list_devices() -> Result<Vec<DeviceInfo>, RuntimeError> {
+    let _guard = driver_lock();
+    list_devices_locked()
+}
+
+fn list_devices_locked() -> Result<Vec<DeviceInfo>, RuntimeError> {
     let platforms = get_platforms().map_err(|e| RuntimeError::NoPlatform(e.to_string()))?;
     if platforms.is_empty() {
         return Err(RuntimeError::NoPlatform("no OpenCL platform found".into()));
@@ -133,7 +148,8 @@ pub enum Arg<'a> {
 impl Runtime {
     /// Opens device `index` of [`list_devices`].
     pub fn new(index: usize) -> Result<Runtime, RuntimeError> {
-        let devices = list_devices()?;
+        let _guard = driver_lock();
+        let devices = list_devices_locked()?;
         let n = devices.len();
         let device = devices.into_iter().nth(index).ok_or_else(|| {
             RuntimeError::NoPlatform(format!("no device {index} (there are {n})"))
@@ -151,6 +167,7 @@ impl Runtime {
 
     /// Builds OpenCL C source; a failure carries the build log and the source lines it names.
     pub fn build(&self, src: &str) -> Result<BuiltProgram, RuntimeError> {
+        let _guard = driver_lock();
         Program::create_and_build_from_source(&self.context, src, "")
             .map(|program| BuiltProgram { program })
             .map_err(|log| RuntimeError::Build(format!("{log}\n{}", offending_lines(&log, src))))

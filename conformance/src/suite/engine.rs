@@ -92,6 +92,12 @@ pub trait Engine {
     /// Whether this engine runs programs of this language at all; tests it does not apply to
     /// are reported as `skip`.
     fn applies_to(&self, lang: Lang) -> bool;
+    /// Whether the engine detects run-time errors (bounds, races, holes). Compiled code does not
+    /// check them — what it does there is undefined, as on a GPU — so tests that expect one are
+    /// skipped on such engines; the oracle is the judge of run-time errors.
+    fn detects_runtime_errors(&self) -> bool {
+        true
+    }
     /// Runs one test. Must not panic on bad programs: failures are [`RunStatus`]es.
     fn run(&self, test: &TestCase) -> Outcome;
 }

@@ -93,12 +93,30 @@ pub fn judge(test: &TestCase, outcome: &Outcome) -> (Status, String) {
     }
 }
 
+fn expects_runtime_error(test: &TestCase) -> bool {
+    matches!(&test.expectation, Expectation::Error(kind) if ErrorClass::of_kind(kind) == ErrorClass::Runtime)
+}
+
 /// Runs every test on every engine, in order, one row each.
 pub fn run_suite(tests: &[TestCase], engines: &[&dyn Engine]) -> Report {
     let mut report = Report::default();
     for test in tests {
         for engine in engines {
-            let row = if engine.applies_to(test.lang) {
+            let skip_reason = if !engine.applies_to(test.lang) {
+                Some(format!(
+                    "{} does not run {:?} programs",
+                    engine.name(),
+                    test.lang
+                ))
+            } else if !engine.detects_runtime_errors() && expects_runtime_error(test) {
+                Some(format!(
+                    "{} does not check run-time errors; the oracle judges this test",
+                    engine.name()
+                ))
+            } else {
+                None
+            };
+            let row = if skip_reason.is_none() {
                 let outcome = engine.run(test);
                 let (status, detail) = judge(test, &outcome);
                 Row {
@@ -122,7 +140,7 @@ pub fn run_suite(tests: &[TestCase], engines: &[&dyn Engine]) -> Report {
                     steps: None,
                     cost: None,
                     work: None,
-                    detail: format!("{} does not run {:?} programs", engine.name(), test.lang),
+                    detail: skip_reason.unwrap_or_default(),
                 }
             };
             report.rows.push(row);

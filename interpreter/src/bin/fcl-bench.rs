@@ -1,7 +1,7 @@
 //! Benchmark of the FCL oracle: reverse, transpose and a tree reduction over 2^10 … 2^20 elements on
 //! machines 1x1, 4x32 and 16x256, printing rule firings (at every location), firings/s, wall time, cost and work.
 //!
-//! `cargo run --release -p interpreter --bin fcl-bench [-- MAX_LOG2 [MIN_LOG2]]`
+//! `cargo run --release -p interpreter --bin fcl-bench [-- MAX_LOG2 [MIN_LOG2 [PROGRAM [MACHINE]]]]`
 
 use interpreter::fcl::examples::{reduction, reverse, transpose};
 use interpreter::fcl::{run, Config};
@@ -21,20 +21,31 @@ fn program(name: &str, log2: u32) -> Expr {
 }
 
 fn main() {
-    let args: Vec<u32> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<u32> = all.iter().filter_map(|a| a.parse().ok()).collect();
+    let words: Vec<&str> = all
+        .iter()
+        .filter(|a| a.parse::<u32>().is_err())
+        .map(String::as_str)
         .collect();
     let max = args.first().copied().unwrap_or(20).min(24);
     let min = args.get(1).copied().unwrap_or(10).min(max);
+    // optional filters: a program name, then a machine
+    let wanted = |x: &str, i: usize| words.get(i).is_none_or(|w| *w == x);
     println!(
         "{:<10} {:>8} {:>7} {:>11} {:>9} {:>12} {:>10} {:>11}",
         "program", "n", "machine", "rules", "wall s", "rules/s", "cost", "work"
     );
     for name in ["reverse", "transpose", "reduction"] {
+        if !wanted(name, 0) {
+            continue;
+        }
         for log2 in (min..=max).step_by(2) {
             let prog = program(name, log2);
             for machine in ["1x1", "4x32", "16x256"] {
+                if !wanted(machine, 1) {
+                    continue;
+                }
                 let cfg = Config {
                     machine: machine.parse().expect("machine"),
                     ..Config::default()

@@ -8,10 +8,10 @@ pub mod examples;
 use crate::trace::StepRecord;
 use semantics::fcl::core::Expr;
 use semantics::fcl::machine::{Machine, Schedule, Scheduler};
-use semantics::fcl::step::rules::RunError;
+use semantics::fcl::step::rules::{self, RunError};
 use semantics::fcl::step::term::resolve;
 use semantics::fcl::step::{Ctx, Outcome, Task};
-use semantics::fcl::value::{render_full, Value};
+use semantics::fcl::value::{peak_cells, render_full, reset_peak_cells, Value};
 use semantics::Diagnostic;
 
 /// How to run.
@@ -46,8 +46,10 @@ pub struct Stats {
     pub work: u64,
     /// Array cells materialised in total.
     pub allocated: u64,
-    /// The largest materialised array, in cells (the peak single allocation).
+    /// The largest materialised array, in cells.
     pub largest: u64,
+    /// Peak memory: the most materialised array cells live at once.
+    pub peak: u64,
 }
 
 /// Why a run stopped without a value.
@@ -57,6 +59,8 @@ pub enum Failure {
     Error(RunError),
     /// `max_steps` was reached (exit 4).
     StepLimit(u64),
+    /// An array would exceed the oracle's size limit (exit 4).
+    SizeLimit(RunError),
     /// The core term is not closed or is nested too deeply (exit 2).
     Static(Diagnostic),
 }
@@ -102,6 +106,7 @@ fn drive(
 ) -> RunOutput {
     let mut ctx = Ctx::new(Scheduler::new(cfg.schedule), on_step.is_some());
     let mut stats = Stats::default();
+    reset_peak_cells();
     let result = match resolve(main) {
         Err(d) => Err(Failure::Static(d)),
         Ok(term) => {
@@ -111,6 +116,7 @@ fn drive(
                     break Err(Failure::StepLimit(stats.steps));
                 }
                 match task.step(&mut ctx) {
+                    Err(e) if e.rule == rules::SIZE_LIMIT => break Err(Failure::SizeLimit(e)),
                     Err(e) => break Err(Failure::Error(e)),
                     Ok(Outcome::Done(v)) => break Ok(v),
                     Ok(Outcome::Fired(f)) => {
@@ -119,13 +125,15 @@ fn drive(
                         stats.work += f.work;
                         stats.firings += f.firings;
                         if let Some(cb) = on_step.as_mut() {
+                            let (redex, result) =
+                                f.trace.map(|t| (t.redex, t.result)).unwrap_or_default();
                             let record = StepRecord {
                                 step: stats.steps,
                                 rule: f.rule.to_string(),
                                 costs: vec![("cost", f.cost as u64), ("work", f.work)],
                                 location: Some(f.loc.to_string()),
-                                redex: f.redex,
-                                result: f.result,
+                                redex,
+                                result,
                                 effects: Vec::new(),
                             };
                             if !cb(record) {
@@ -139,6 +147,7 @@ fn drive(
     };
     stats.allocated = ctx.allocated;
     stats.largest = ctx.largest;
+    stats.peak = peak_cells();
     RunOutput {
         stdout: ctx.stdout,
         stderr: ctx.stderr,

@@ -7,7 +7,9 @@
 //!   application (`mapPull (addi 1) a`) is eta-expanded into typed lambdas by the lowering.
 //! * Every `Lam` and `Let` carries the (monomorphic) type of its variable. The oracle uses it to
 //!   pass `Program`-typed arguments **by name** (spec §7.1 "programs are suspended actions"), and
-//!   [`Expr::type_of`]-style checks and the compiler use it to recover every node's type.
+//!   [`super::core_type::type_of`] recovers every node's type from it (for the compiler and for
+//!   soundness checks).
+//! * The oracle binds every `Let` by name ([T]'s monomorphization inlines lets, 5.31).
 //! * `fst`/`snd` and `if` are syntax, not calls. Infix operators are `Call(Scalar(op), [a, b])`.
 //! * Levels are concrete: `thread` = 0, `block` = 1, `grid` = 2 (deeper levels are representable;
 //!   they have no GPU meaning).
@@ -385,7 +387,9 @@ pub enum ExprKind {
         body: Box<Expr>,
     },
     App(Box<Expr>, Box<Expr>),
-    /// `let x : ty = bound in body` (monomorphic; `Program`-typed lets are by name).
+    /// `let x : ty = bound in body` (monomorphic). The oracle binds by name, as [T]'s
+    /// monomorphization inlines lets (5.31) and [O] inlines everything: `bound` is evaluated at
+    /// each use of x, and not at all when x is unused.
     Let {
         name: Name,
         ty: Type,

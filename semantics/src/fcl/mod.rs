@@ -6,6 +6,7 @@
 pub mod build;
 pub mod builtins;
 pub mod core;
+pub mod core_type;
 pub mod desugar;
 pub mod infer;
 pub mod lexer;

@@ -19,7 +19,8 @@ pub enum Value {
     Double(f64),
     Bool(bool),
     Unit,
-    Str(Rc<str>),
+    /// A string (boxed once more so that a value stays two words).
+    Str(Rc<String>),
     Pair(Rc<(Value, Value)>),
     /// `fn x => e` closed over its environment.
     Closure(Rc<Closure>),
@@ -75,6 +76,49 @@ pub enum InternalFn {
     Partial { f: Rc<InternalFn>, first: Value },
 }
 
+/// The storage of a materialised array. Live cells are counted per thread so that a run can
+/// report its peak memory ([`peak_cells`]).
+#[derive(Debug)]
+pub struct Cells(Vec<Value>);
+
+thread_local! {
+    static LIVE_CELLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    static PEAK_CELLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+impl Cells {
+    /// Storage holding `data`.
+    pub fn new(data: Vec<Value>) -> Cells {
+        let live = LIVE_CELLS.get() + data.len() as u64;
+        LIVE_CELLS.set(live);
+        PEAK_CELLS.set(PEAK_CELLS.get().max(live));
+        Cells(data)
+    }
+}
+
+impl Drop for Cells {
+    fn drop(&mut self) {
+        LIVE_CELLS.set(LIVE_CELLS.get().saturating_sub(self.0.len() as u64));
+    }
+}
+
+impl std::ops::Deref for Cells {
+    type Target = [Value];
+    fn deref(&self) -> &[Value] {
+        &self.0
+    }
+}
+
+/// Starts measuring peak memory on this thread from what is live now.
+pub fn reset_peak_cells() {
+    PEAK_CELLS.set(LIVE_CELLS.get());
+}
+
+/// The most materialised array cells live at once on this thread since [`reset_peak_cells`].
+pub fn peak_cells() -> u64 {
+    PEAK_CELLS.get()
+}
+
 /// A pull array `[e0, …, e(n−1)]`.
 #[derive(Debug)]
 pub enum Pull {
@@ -85,7 +129,7 @@ pub enum Pull {
     /// `[h 0 e0, h 1 e1, …]` (5.68, 5.80).
     MapIx { h: Value, inner: Rc<Pull> },
     /// Materialised base values (5.82).
-    Mem(Rc<Vec<Value>>),
+    Mem(Rc<Cells>),
     /// `inner[start .. start+len]`: the sub-arrays of the partition in 5.81.
     Slice {
         inner: Rc<Pull>,
@@ -114,7 +158,7 @@ impl Pull {
     }
 
     /// The materialised storage, when every element is already a value.
-    pub fn as_mem(&self) -> Option<&Rc<Vec<Value>>> {
+    pub fn as_mem(&self) -> Option<&Rc<Cells>> {
         match self {
             Pull::Mem(v) => Some(v),
             _ => None,
@@ -174,6 +218,13 @@ pub fn zero_of(ty: &Type) -> Value {
         Type::Double => Value::Double(0.0),
         Type::Bool => Value::Bool(false),
         _ => Value::Int(0),
+    }
+}
+
+impl Default for Value {
+    /// `()`, the filler of unused argument slots.
+    fn default() -> Value {
+        Value::Unit
     }
 }
 

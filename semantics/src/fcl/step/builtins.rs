@@ -4,9 +4,9 @@
 
 use super::force::ForceFrame;
 use super::rules::{self, Rule, RunError};
-use super::{as_int, run, scalar, stuck, Control, Ctx, Fired, Frame, Task};
+use super::{as_int, run, scalar, stuck, Args, Control, Ctx, Fired, Frame, Task};
 use crate::fcl::core::{Builtin, Level, Type};
-use crate::fcl::value::{zero_of, InternalFn, Pull, PushArr, Value};
+use crate::fcl::value::{zero_of, Cells, InternalFn, Pull, PushArr, Value};
 use crate::Span;
 use std::rc::Rc;
 
@@ -15,13 +15,13 @@ impl Task {
     pub(crate) fn call(
         &mut self,
         builtin: Builtin,
-        vals: Vec<Value>,
+        vals: Args,
         span: Span,
         ctx: &mut Ctx,
     ) -> Result<Option<Fired>, RunError> {
         let redex = if ctx.trace {
-            let args: Vec<String> = vals.iter().map(|v| format!("({v})")).collect();
-            super::clip(format!("{} {}", builtin.name(), args.join(" ")))
+            let args = Shown(&vals[..builtin.arity()]);
+            super::show(format_args!("{} {args}", builtin.name()))
         } else {
             String::new()
         };
@@ -35,7 +35,7 @@ impl Task {
     fn call_rule(
         &mut self,
         builtin: Builtin,
-        mut vals: Vec<Value>,
+        mut vals: Args,
         span: Span,
         ctx: &mut Ctx,
     ) -> Result<Option<(Rule, u32)>, RunError> {
@@ -44,7 +44,7 @@ impl Task {
         Ok(Some(match builtin {
             // (5.72) addi, (5.73) muli, … : scalar operations, cost 1
             Builtin::Scalar(op) => {
-                let v = scalar::apply(op, &vals, span)?;
+                let v = scalar::apply(op, &vals[..op.signature().0.len()], span)?;
                 ret(self, v);
                 (rules::scalar(op), 1)
             }
@@ -96,11 +96,13 @@ impl Task {
             }
             // (5.62) return<l> v → Program<l> v
             Builtin::Return(l) => {
+                self.check_level(rules::RETURN, l, span)?;
                 ret(self, Value::Program(l, Rc::new(arg(0))));
                 (rules::RETURN, 0)
             }
             // (5.63) bind<l> (Program<l> v) f → f v
-            Builtin::Bind(_) => {
+            Builtin::Bind(l) => {
+                self.check_level(rules::BIND, l, span)?;
                 let p = arg(0);
                 let f = arg(1);
                 let Value::Program(_, v) = p else {
@@ -158,6 +160,7 @@ impl Task {
                     },
                     _ => Value::Int(0),
                 };
+                rules::check_size(n as i64, span)?;
                 ctx.alloc(n);
                 let buf = im::Vector::from(vec![zero; n]);
                 let g = Value::Internal(Rc::new(InternalFn::IndexedIdentity));
@@ -277,7 +280,7 @@ impl Task {
                     Value::Str(s) => s,
                     other => return Err(stuck(span, "readIntCSV", &other)),
                 };
-                let text = std::fs::read_to_string(&*path).map_err(|e| {
+                let text = std::fs::read_to_string(path.as_str()).map_err(|e| {
                     RunError::new(
                         rules::READ_INT_CSV,
                         span,
@@ -289,7 +292,7 @@ impl Task {
                     .map(Value::Int)
                     .collect();
                 ctx.alloc(data.len());
-                let arr = Value::Pull(Rc::new(Pull::Mem(Rc::new(data))));
+                let arr = Value::Pull(Rc::new(Pull::Mem(Rc::new(Cells::new(data)))));
                 ret(self, Value::Program(Level::GRID, Rc::new(arr)));
                 (rules::READ_INT_CSV, 1)
             }
@@ -299,6 +302,20 @@ impl Task {
                 (rules::BLOCK_SIZE, 0)
             }
         }))
+    }
+}
+
+impl Task {
+    /// The premise `loc ▷ l` of 5.62/5.63: a level-l program runs only where l is respected.
+    fn check_level(&self, rule: Rule, l: Level, span: Span) -> Result<(), RunError> {
+        if self.loc.respects(l) {
+            return Ok(());
+        }
+        Err(RunError::new(
+            rule,
+            span,
+            format!("location {} does not respect level {l}", self.loc),
+        ))
     }
 }
 
@@ -392,5 +409,20 @@ fn push(v: &Value, span: Span, what: &str) -> Result<Rc<PushArr>, RunError> {
     match v {
         Value::Push(p) => Ok(p.clone()),
         _ => Err(stuck(span, what, v)),
+    }
+}
+
+/// Call arguments printed `(a) (b)`, lazily, for [`super::show`].
+struct Shown<'a>(&'a [Value]);
+
+impl std::fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "({v})")?;
+        }
+        Ok(())
     }
 }

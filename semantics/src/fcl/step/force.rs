@@ -13,7 +13,7 @@ use super::rules::{self, RunError};
 use super::{stuck, Control, Ctx, Fired, Frame, Task};
 use crate::fcl::core::Level;
 use crate::fcl::machine::Loc;
-use crate::fcl::value::{InternalFn, Pull, PushArr, Value};
+use crate::fcl::value::{Cells, InternalFn, Pull, PushArr, Value};
 use crate::Span;
 use std::rc::Rc;
 
@@ -27,14 +27,7 @@ pub(crate) enum ForceFrame {
         span: Span,
     },
     /// (5.79) waiting for `f (fn k => v_k) i` = (p, u).
-    SeqForWrite {
-        buf: im::Vector<Value>,
-        m: i32,
-        i: i32,
-        f: Value,
-        g: Value,
-        span: Span,
-    },
+    SeqForWrite { state: Rc<PushArr>, span: Span },
     /// A sub-program of an interleaving, run at level `level`; its push array gets forced.
     RunSub { span: Span },
     /// `InterleaveSeq`: sub-programs done so far, run one after another here.
@@ -43,13 +36,13 @@ pub(crate) enum ForceFrame {
         k: i32,
         f: Value,
         ps: Rc<Pull>,
-        results: Vec<Rc<Vec<Value>>>,
+        results: Vec<Rc<Cells>>,
         span: Span,
     },
     /// (5.84) `bind (force (Push [f(b,j)…])) (fn d => permute d (Push [bv…]))`.
     Permute {
         level: Level,
-        data: Rc<Vec<Value>>,
+        data: Rc<Cells>,
         /// Where each sub-result starts in `data`, to name writers as (b, j).
         starts: Rc<Vec<usize>>,
         out_len: usize,
@@ -117,6 +110,11 @@ impl Task {
         span: Span,
         ctx: &mut Ctx,
     ) -> Result<Option<Fired>, RunError> {
+        rules::check_size(a.size(), span)?;
+        if let PushArr::Interleave { ps, .. } | PushArr::InterleaveSeq { ps, .. } = &*a {
+            // one part per sub-program, whatever k is
+            rules::check_size(ps.len() as i64, span)?;
+        }
         let here = self.loc.level();
         let wrong_level = |rule, l: Level, loc: &Loc| {
             RunError::new(
@@ -222,11 +220,7 @@ impl Task {
                 if i < m {
                     // (5.79) evaluate f (fn k => v_k) i; the step fires on the write
                     self.stack.push(Frame::Force(ForceFrame::SeqForWrite {
-                        buf: buf.clone(),
-                        m: *m,
-                        i: *i,
-                        f: f.clone(),
-                        g: g.clone(),
+                        state: a.clone(),
                         span,
                     }));
                     self.stack.push(Frame::ApplyTo(Value::Int(*i), span));
@@ -238,7 +232,9 @@ impl Task {
                     return Ok(None);
                 }
                 // (5.80) force (SeqFor [v⃗] m m f g) →1 force (Push<thread> [g 0 v0, …])
-                let mem = Rc::new(Pull::Mem(Rc::new(buf.iter().cloned().collect())));
+                let mem = Rc::new(Pull::Mem(Rc::new(Cells::new(
+                    buf.iter().cloned().collect(),
+                ))));
                 let arr = Rc::new(Pull::MapIx {
                     h: g.clone(),
                     inner: mem,
@@ -265,7 +261,7 @@ impl Task {
         level: Level,
         k: i32,
         f: &Value,
-        results: Vec<Rc<Vec<Value>>>,
+        results: Vec<Rc<Cells>>,
         span: Span,
         ctx: &mut Ctx,
     ) -> Result<Fired, RunError> {
@@ -276,13 +272,14 @@ impl Task {
         };
         let n = results.len() as i64;
         let out_len = k as i64 * n;
-        if out_len < 0 || out_len > i32::MAX as i64 {
+        if out_len < 0 {
             return Err(RunError::new(
                 rule,
                 span,
                 format!("size {k}·{n} out of range"),
             ));
         }
+        rules::check_size(out_len, span)?;
         let mut starts = Vec::with_capacity(results.len() + 1);
         let mut total = 0;
         starts.push(0);
@@ -294,7 +291,7 @@ impl Task {
         let starts = Rc::new(starts);
         self.stack.push(Frame::Force(ForceFrame::Permute {
             level,
-            data: Rc::new(data),
+            data: Rc::new(Cells::new(data)),
             starts: starts.clone(),
             out_len: out_len as usize,
             span,
@@ -329,7 +326,7 @@ impl Task {
                         format!(
                             "element {} is not a base value: {}",
                             out.len(),
-                            super::clip(v.to_string())
+                            super::show(format_args!("{v}"))
                         ),
                     ));
                 }
@@ -352,14 +349,11 @@ impl Task {
                     format!("force (Push<thread> {arr})")
                 })))
             }
-            ForceFrame::SeqForWrite {
-                buf,
-                m,
-                i,
-                f,
-                g,
-                span,
-            } => {
+            ForceFrame::SeqForWrite { state, span } => {
+                let PushArr::SeqFor { buf, m, i, f, g } = &*state else {
+                    return Err(stuck(span, "seqfor state", &v));
+                };
+                let (m, i, f, g) = (*m, *i, f.clone(), g.clone());
                 // (5.79, fixed) write u at p, then the next iteration; err when p ∉ [0, n)
                 let Value::Pair(pu) = &v else {
                     return Err(stuck(span, "seqfor step", &v));
@@ -468,12 +462,12 @@ impl Task {
 pub(crate) fn program(level: Level, data: Vec<Value>) -> Value {
     Value::Program(
         level,
-        Rc::new(Value::Pull(Rc::new(Pull::Mem(Rc::new(data))))),
+        Rc::new(Value::Pull(Rc::new(Pull::Mem(Rc::new(Cells::new(data)))))),
     )
 }
 
 /// The storage of `Program<l> [bv…]` (or of a bare materialised array).
-pub(crate) fn materialised(v: &Value, span: Span) -> Result<Rc<Vec<Value>>, RunError> {
+pub(crate) fn materialised(v: &Value, span: Span) -> Result<Rc<Cells>, RunError> {
     let inner = match v {
         Value::Program(_, inner) => &**inner,
         other => other,
@@ -516,7 +510,7 @@ pub(crate) fn scatter(
     out_len: usize,
     span: Span,
     starts: Option<&[usize]>,
-) -> Result<Rc<Vec<Value>>, RunError> {
+) -> Result<Rc<Cells>, RunError> {
     // element i, named as (sub-program b, position j) when it comes from an interleaving
     let who = |i: usize| match starts {
         Some(st) => {
@@ -567,5 +561,5 @@ pub(crate) fn scatter(
             format!("hole: index {h} of {out_len} never written"),
         ));
     }
-    Ok(Rc::new(out))
+    Ok(Rc::new(Cells::new(out)))
 }

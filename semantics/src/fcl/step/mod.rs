@@ -18,6 +18,10 @@ pub mod term;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_host;
+#[cfg(test)]
+mod tests_random;
 
 use super::machine::{Loc, Scheduler};
 use super::value::{InternalFn, Pull, PushArr, Thunk, Value};
@@ -38,10 +42,17 @@ pub struct Fired {
     /// Rule firings this step made: 1 for a leaf step, the sum of its parts for a group step.
     pub firings: u64,
     pub loc: Loc,
-    /// The redex and its result, printed; empty unless the context traces.
+    /// What a trace shows; `None` unless the context traces.
+    pub trace: Option<Box<StepTrace>>,
+}
+
+/// The printed side of a step, for traces.
+#[derive(Clone, Debug)]
+pub struct StepTrace {
+    /// The redex and its result, printed.
     pub redex: String,
     pub result: String,
-    /// The steps of the parts of a group step; empty unless the context traces.
+    /// The steps of the parts of a group step.
     pub parts: Vec<Fired>,
 }
 
@@ -87,6 +98,9 @@ impl Ctx {
     }
 }
 
+/// The evaluated arguments of a built-in call (arity ≤ 3), kept inline: no allocation per call.
+pub(crate) type Args = [Value; 3];
+
 /// The focus of a task.
 #[derive(Debug)]
 pub(crate) enum Control {
@@ -115,8 +129,6 @@ pub(crate) enum Frame {
     ApplyTo(Value, Span),
     /// Apply `h i` to the result.
     ApplyIx(Value, Value, Span),
-    /// `let x = E in e`.
-    Let(Rc<Term>, Env),
     /// `if E then e1 else e2`.
     If(Rc<Term>, Rc<Term>, Env, Span),
     /// `(E, e)`.
@@ -130,7 +142,9 @@ pub(crate) enum Frame {
         builtin: crate::fcl::core::Builtin,
         args: Rc<[Rc<Term>]>,
         env: Env,
-        vals: Vec<Value>,
+        vals: Args,
+        /// How many of `vals` are evaluated.
+        done: u8,
         span: Span,
     },
     /// The loops, forces and host operations of [`force`] and [`builtins`].
@@ -210,35 +224,34 @@ impl Task {
         ctx: &Ctx,
         redex: impl FnOnce() -> String,
     ) -> Fired {
-        let (redex, result) = if ctx.trace {
-            (redex(), self.describe())
-        } else {
-            (String::new(), String::new())
-        };
+        let trace = ctx.trace.then(|| {
+            Box::new(StepTrace {
+                redex: redex(),
+                result: self.describe(),
+                parts: Vec::new(),
+            })
+        });
         Fired {
             rule,
             cost,
             work: cost as u64,
             firings: 1,
             loc: self.loc.clone(),
-            redex,
-            result,
-            parts: Vec::new(),
+            trace,
         }
     }
 
     /// The focus, printed (for traces).
     pub(crate) fn describe(&self) -> String {
-        let s = match &self.control {
-            Control::Eval(t, _) => t.to_string(),
-            Control::Ret(v) => v.to_string(),
-            Control::Apply(f, a, _) => format!("({f}) ({a})"),
-            Control::Elem(p, i, _) => format!("{p}[{i}]"),
-            Control::Force(a, _) => format!("force ({a})"),
+        match &self.control {
+            Control::Eval(t, _) => show(format_args!("{t}")),
+            Control::Ret(v) => show(format_args!("{v}")),
+            Control::Apply(f, a, _) => show(format_args!("({f}) ({a})")),
+            Control::Elem(p, i, _) => show(format_args!("{p}[{i}]")),
+            Control::Force(a, _) => show(format_args!("force ({a})")),
             Control::Par(p) => p.describe(),
             Control::Taken => String::new(),
-        };
-        clip(s)
+        }
     }
 
     fn eval(&mut self, t: Rc<Term>, env: Env, ctx: &mut Ctx) -> Result<Option<Fired>, RunError> {
@@ -277,21 +290,15 @@ impl Task {
                 self.stack.push(Frame::AppArg(a.clone(), env.clone()));
                 self.control = Control::Eval(f.clone(), env);
             }
-            TermKind::Let {
-                by_name: true,
-                bound,
-                body,
-                ..
-            } => {
-                // (5.50, let) a `Program`-typed let binds the program itself, by name.
-                let redex = || clip(t.to_string());
+            TermKind::Let { bound, body, .. } => {
+                // (5.50, let) let x = e1 in e2 → e2[e1/x], by name: [T] inlines lets when it
+                // monomorphizes (5.31) and [O] inlines everything, so the bound expression is
+                // evaluated at each use (a program re-runs, spec §7.1) and an unused erroneous
+                // binding never fails (spec §7.1 "prefer by-name lets").
+                let redex = || show(format_args!("{t}"));
                 let v = thunk(bound, &env);
                 self.control = Control::Eval(body.clone(), term::bind(&env, v));
                 return Ok(Some(self.fire(rules::LET, 0, ctx, redex)));
-            }
-            TermKind::Let { bound, body, .. } => {
-                self.stack.push(Frame::Let(body.clone(), env.clone()));
-                self.control = Control::Eval(bound.clone(), env);
             }
             TermKind::If(c, a, b) => {
                 self.stack
@@ -311,7 +318,7 @@ impl Task {
                 self.control = Control::Eval(a.clone(), env);
             }
             TermKind::Call(b, args) => {
-                return self.next_arg(*b, args.clone(), env, Vec::new(), t.span, ctx)
+                return self.next_arg(*b, args.clone(), env, Args::default(), 0, t.span, ctx)
             }
         }
         Ok(None)
@@ -319,28 +326,32 @@ impl Task {
 
     /// Evaluates the next argument of a call left to right (`v E`); `Program`-typed arguments are
     /// taken unevaluated. When all are values the call's rule fires.
+    #[allow(clippy::too_many_arguments)]
     fn next_arg(
         &mut self,
         builtin: crate::fcl::core::Builtin,
         args: Rc<[Rc<Term>]>,
         env: Env,
-        mut vals: Vec<Value>,
+        mut vals: Args,
+        mut done: usize,
         span: Span,
         ctx: &mut Ctx,
     ) -> Result<Option<Fired>, RunError> {
-        while vals.len() < args.len() && builtin.by_name(vals.len()) {
-            vals.push(thunk(&args[vals.len()], &env));
+        while done < args.len() && builtin.by_name(done) {
+            vals[done] = thunk(&args[done], &env);
+            done += 1;
         }
-        if vals.len() == args.len() {
+        if done == args.len() {
             return self.call(builtin, vals, span, ctx);
         }
-        let next = args[vals.len()].clone();
+        let next = args[done].clone();
         self.control = Control::Eval(next, env.clone());
         self.stack.push(Frame::Args {
             builtin,
             args,
             env,
             vals,
+            done: done as u8,
             span,
         });
         Ok(None)
@@ -364,12 +375,6 @@ impl Task {
             Frame::ApplyIx(h, i, span) => {
                 self.stack.push(Frame::ApplyTo(v, span));
                 self.control = Control::Apply(h, i, span);
-            }
-            Frame::Let(body, env) => {
-                // (5.50, let) let x = v in e → e[v/x]
-                let redex = || format!("let _ = {v} in {body}");
-                self.control = Control::Eval(body.clone(), term::bind(&env, v.clone()));
-                return Ok(Some(self.fire(rules::LET, 0, ctx, || clip(redex()))));
             }
             Frame::If(a, b, env, span) => {
                 let (rule, branch) = match v {
@@ -399,7 +404,7 @@ impl Task {
                 self.control = Control::Ret(out);
                 let name = if is_fst { "fst" } else { "snd" };
                 return Ok(Some(
-                    self.fire(rule, 0, ctx, || clip(format!("{name} {v}"))),
+                    self.fire(rule, 0, ctx, || show(format_args!("{name} {v}"))),
                 ));
             }
             Frame::Args {
@@ -407,10 +412,11 @@ impl Task {
                 args,
                 env,
                 mut vals,
+                done,
                 span,
             } => {
-                vals.push(v);
-                return self.next_arg(builtin, args, env, vals, span, ctx);
+                vals[done as usize] = v;
+                return self.next_arg(builtin, args, env, vals, done as usize + 1, span, ctx);
             }
             Frame::Force(f) => return self.cont_force(f, v, ctx),
         }
@@ -419,7 +425,7 @@ impl Task {
 
     /// `f a`: (5.50) β for closures; the rules' internal functions otherwise.
     fn apply(&mut self, f: Value, a: Value, span: Span, ctx: &mut Ctx) -> Result<Fired, RunError> {
-        let redex = |f: &Value, a: &Value| clip(format!("({f}) ({a})"));
+        let redex = |f: &Value, a: &Value| show(format_args!("({f}) ({a})"));
         match &f {
             Value::Closure(c) => {
                 // (5.50) (fn x => e) v → e[v/x]
@@ -577,19 +583,37 @@ pub(crate) fn stuck(span: Span, what: &str, v: &Value) -> RunError {
     RunError::new(
         rules::STUCK,
         span,
-        format!("{what}: unexpected value {}", clip(v.to_string())),
+        format!("{what}: unexpected value {}", show(format_args!("{v}"))),
     )
 }
 
-/// Traces keep redexes to one readable line.
-pub(crate) fn clip(s: String) -> String {
-    const MAX: usize = 160;
-    if s.len() <= MAX {
-        return s;
+/// How many bytes of a printed term or value traces and messages keep.
+const SHOWN: usize = 160;
+
+/// Prints to one readable line of at most [`SHOWN`] bytes plus `…`. Printing stops as soon as the
+/// line is full, so showing a redex costs O(line), not O(term), however large the term.
+pub(crate) fn show(args: std::fmt::Arguments) -> String {
+    struct Bounded(String, bool);
+    impl std::fmt::Write for Bounded {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            let room = SHOWN.saturating_sub(self.0.len());
+            if s.len() <= room {
+                self.0.push_str(s);
+                return Ok(());
+            }
+            let mut end = room;
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.0.push_str(&s[..end]);
+            self.1 = true;
+            Err(std::fmt::Error)
+        }
     }
-    let mut end = MAX;
-    while !s.is_char_boundary(end) {
-        end -= 1;
+    let mut b = Bounded(String::new(), false);
+    let _ = std::fmt::Write::write_fmt(&mut b, args);
+    if b.1 {
+        b.0.push('…');
     }
-    format!("{}…", &s[..end])
+    b.0
 }

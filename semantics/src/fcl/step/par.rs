@@ -10,7 +10,7 @@ use super::rules::{self, RunError};
 use super::{Control, Ctx, Fired, Frame, Outcome, Task};
 use crate::fcl::core::Level;
 use crate::fcl::machine::Loc;
-use crate::fcl::value::{Pull, PushArr, Value};
+use crate::fcl::value::{Cells, Pull, PushArr, Value};
 use crate::Span;
 use std::rc::Rc;
 
@@ -23,7 +23,7 @@ pub(crate) struct Par {
     span: Span,
     n_parts: usize,
     subs: Vec<Sub>,
-    results: Vec<Option<Rc<Vec<Value>>>>,
+    results: Vec<Option<Rc<Cells>>>,
     ready: Vec<usize>,
     chosen: Vec<usize>,
 }
@@ -95,13 +95,17 @@ impl Par {
 
     pub(crate) fn describe(&self) -> String {
         let done = self.results.iter().filter(|r| r.is_some()).count();
-        let what = match &self.kind {
-            ParKind::Chunks { arr, .. } => format!("force (Push<{}> {arr})", self.level),
-            ParKind::Programs { k, ps, .. } => {
-                format!("force (Interleave<{}> {k} _ {ps})", Level(self.level.0 - 1))
-            }
-        };
-        super::clip(format!("{what} [{done}/{} parts done]", self.n_parts))
+        let n = self.n_parts;
+        match &self.kind {
+            ParKind::Chunks { arr, .. } => super::show(format_args!(
+                "force (Push<{}> {arr}) [{done}/{n} parts done]",
+                self.level
+            )),
+            ParKind::Programs { k, ps, .. } => super::show(format_args!(
+                "force (Interleave<{}> {k} _ {ps}) [{done}/{n} parts done]",
+                Level(self.level.0 - 1)
+            )),
+        }
     }
 }
 
@@ -159,18 +163,23 @@ impl Task {
                     ParKind::Chunks { .. } => rules::FORCE_PAR,
                     ParKind::Programs { .. } => rules::INTERLEAVE_PAR,
                 };
-                let redex = if ctx.trace {
-                    par.describe()
-                } else {
-                    String::new()
-                };
-                let notes: Vec<String> = parts
-                    .iter()
-                    .take(4)
-                    .map(|f| format!("{}: {}", f.loc, f.rule))
-                    .collect();
-                let more = if parts.len() > 4 { "; …" } else { "" };
-                let result = format!("{}{more}", notes.join("; "));
+                // the printed side only when tracing: this runs once per group step
+                let trace = ctx.trace.then(|| {
+                    // the leaf steps underneath, where the work happened
+                    let mut leaves = Vec::new();
+                    leaf_steps(&parts, &mut leaves);
+                    let notes: Vec<String> = leaves
+                        .iter()
+                        .take(4)
+                        .map(|f| format!("{}: {}", f.loc, f.rule))
+                        .collect();
+                    let more = if leaves.len() > 4 { "; …" } else { "" };
+                    Box::new(super::StepTrace {
+                        redex: par.describe(),
+                        result: format!("{}{more}", notes.join("; ")),
+                        parts,
+                    })
+                });
                 self.control = Control::Par(par);
                 return Ok(Fired {
                     rule,
@@ -178,9 +187,7 @@ impl Task {
                     work,
                     firings,
                     loc: self.loc.clone(),
-                    redex,
-                    result,
-                    parts,
+                    trace,
                 });
             }
         }
@@ -192,7 +199,7 @@ impl Task {
         } else {
             String::new()
         };
-        let results: Vec<Rc<Vec<Value>>> = par.results.into_iter().flatten().collect();
+        let results: Vec<Rc<Cells>> = par.results.into_iter().flatten().collect();
         match par.kind {
             ParKind::Chunks { .. } => {
                 // (5.82) force (Push<1+l> [bv…]) →0 Program<1+l> [bv…]: the barrier
@@ -203,6 +210,16 @@ impl Task {
             ParKind::Programs { k, f, .. } => {
                 self.scatter_step(false, par.level, k, &f, results, par.span, ctx)
             }
+        }
+    }
+}
+
+/// The leaf steps (those without parts) under `parts`, in order.
+fn leaf_steps<'a>(parts: &'a [Fired], out: &mut Vec<&'a Fired>) {
+    for f in parts {
+        match f.trace.as_ref().filter(|t| !t.parts.is_empty()) {
+            Some(t) => leaf_steps(&t.parts, out),
+            None => out.push(f),
         }
     }
 }

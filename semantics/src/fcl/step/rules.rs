@@ -1,6 +1,14 @@
 //! The rules of thesis Figures 5.10–5.15 (5.48–5.91), by number, as steps report them, plus the
 //! rules the thesis leaves out (named after the rule they mirror) and the host operations of
 //! spec §4.4.
+//!
+//! Two rules never appear in a step record, by construction:
+//! * (5.48)/(5.49), the context rules, are the frames of a [`super::Task`]: a step reports the
+//!   rule of its redex, and an error inside a context is that redex's error (5.49, and 5.77 for
+//!   the elements of a thread-level force).
+//! * (5.78) forces [T]'s *initial array* of `seqfor`. The core has [O]'s form (size, iterations,
+//!   step), whose buffer starts as zeros, so there is never an unevaluated initial array to force
+//!   (spec §7.3: "Not needed for the [O] form").
 
 use crate::Span;
 use std::fmt;
@@ -77,6 +85,25 @@ pub const PRINT: Rule = rule("host", "print");
 pub const BENCHMARK: Rule = rule("host", "benchmark");
 pub const READ_INT_CSV: Rule = rule("host", "readIntCSV");
 pub const BLOCK_SIZE: Rule = rule("host", "#BlockSize");
+/// An array larger than [`MAX_CELLS`]: a size limit (exit 4), not an `err` of the program.
+pub const SIZE_LIMIT: Rule = rule("limit", "array-size");
+
+/// The most cells one materialised array may have (2^26, 1 GiB of values): the oracle stops with
+/// [`SIZE_LIMIT`] rather than exhaust memory.
+pub const MAX_CELLS: i64 = 1 << 26;
+
+/// Checks an array size against [`MAX_CELLS`].
+pub fn check_size(cells: i64, span: Span) -> Result<(), RunError> {
+    if cells > MAX_CELLS {
+        return Err(RunError::new(
+            SIZE_LIMIT,
+            span,
+            format!("an array of {cells} cells exceeds the limit of {MAX_CELLS}"),
+        ));
+    }
+    Ok(())
+}
+
 /// A term that is not a value where the rules need one (only ill-typed core terms get here).
 pub const STUCK: Rule = rule("stuck", "ill-typed");
 
@@ -104,6 +131,29 @@ impl RunError {
             rule,
             reason: reason.into(),
             span,
+        }
+    }
+}
+
+impl RunError {
+    /// A stable kebab-case name of the kind of error, for `NAME.expected-error` files
+    /// (DESIGN.md, conformance tests): `index-out-of-bounds`, `division-by-zero`, `race`, `hole`,
+    /// `destination-out-of-range`, `level-mismatch`, `print-count-out-of-range`, `non-scalar-element`,
+    /// `io-error`, `size-limit`, `ill-typed`.
+    pub fn kind(&self) -> &'static str {
+        let r = self.reason.as_str();
+        match self.rule.number {
+            _ if r.contains("does not respect level") => "level-mismatch",
+            "5.61" | "5.79" => "index-out-of-bounds",
+            "5.72" | "5.73" if r.starts_with("division by zero") => "division-by-zero",
+            "5.86" if r.starts_with("race") => "race",
+            "5.86" if r.starts_with("hole") => "hole",
+            "5.85" | "5.84" | "5.84s" => "destination-out-of-range",
+            "5.82" => "non-scalar-element",
+            "host" if self.rule == PRINT => "print-count-out-of-range",
+            "host" if self.rule == READ_INT_CSV => "io-error",
+            "limit" => "size-limit",
+            _ => "ill-typed",
         }
     }
 }

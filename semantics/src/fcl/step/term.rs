@@ -28,9 +28,9 @@ pub enum TermKind {
         body: Rc<Term>,
     },
     App(Rc<Term>, Rc<Term>),
+    /// `let x = bound in body`, always by name.
     Let {
         name: Name,
-        by_name: bool,
         bound: Rc<Term>,
         body: Rc<Term>,
     },
@@ -51,6 +51,25 @@ pub struct EnvNode {
     pub next: Env,
 }
 
+impl Drop for EnvNode {
+    /// Unlinks a long environment iteratively (10^5 nested lets make a 10^5-long list).
+    fn drop(&mut self) {
+        // the value first: a by-name binding's thunk holds the rest of this same list, which
+        // must be left with one owner (`next`) to be unlinked here rather than recursively
+        drop(std::mem::take(&mut self.value));
+        let mut next = self.next.take();
+        while let Some(rc) = next {
+            match Rc::try_unwrap(rc) {
+                Ok(mut node) => {
+                    drop(std::mem::take(&mut node.value));
+                    next = node.next.take();
+                }
+                Err(_) => break,
+            }
+        }
+    }
+}
+
 /// `env` extended with `v`.
 pub fn bind(env: &Env, value: Value) -> Env {
     Some(Rc::new(EnvNode {
@@ -68,96 +87,163 @@ pub fn lookup(env: &Env, i: u32) -> Option<&Value> {
     Some(&node.value)
 }
 
-/// The deepest term nesting [`resolve`] accepts; deeper input is a diagnostic, not a stack overflow.
-pub const MAX_DEPTH: usize = 20_000;
-
-/// Resolves a closed core expression into a term. Free variables, unsaturated calls and nesting
-/// deeper than [`MAX_DEPTH`] are diagnostics.
+/// Resolves a closed core expression into a term. Free variables and unsaturated calls are
+/// diagnostics. The walk is iterative (an explicit work stack), so nesting depth is bounded only
+/// by memory.
 pub fn resolve(e: &Expr) -> Result<Rc<Term>, Diagnostic> {
-    let mut scope = Vec::new();
-    go(e, &mut scope, 0)
+    enum Work<'a> {
+        Visit(&'a Expr),
+        Build(&'a Expr),
+        Bind(&'a Name),
+        Unbind,
+    }
+    let mut scope: Vec<Name> = Vec::new();
+    let mut work = vec![Work::Visit(e)];
+    let mut out: Vec<Rc<Term>> = Vec::new();
+    while let Some(w) = work.pop() {
+        match w {
+            Work::Bind(x) => scope.push(x.clone()),
+            Work::Unbind => {
+                scope.pop();
+            }
+            Work::Visit(e) => {
+                let leaf = match &e.kind {
+                    ExprKind::Var(x) => match scope.iter().rev().position(|y| y == x) {
+                        Some(i) => Some(TermKind::Var(i as u32, x.clone())),
+                        None => {
+                            return Err(Diagnostic::type_error(
+                                e.span,
+                                format!("unbound variable `{x}` in core term"),
+                            ))
+                        }
+                    },
+                    ExprKind::Int(i) => Some(TermKind::Lit(Value::Int(*i))),
+                    ExprKind::Double(x) => Some(TermKind::Lit(Value::Double(*x))),
+                    ExprKind::Bool(b) => Some(TermKind::Lit(Value::Bool(*b))),
+                    ExprKind::Str(s) => Some(TermKind::Lit(Value::Str(Rc::new(s.to_string())))),
+                    ExprKind::Unit => Some(TermKind::Lit(Value::Unit)),
+                    _ => None,
+                };
+                if let Some(kind) = leaf {
+                    out.push(Rc::new(Term { kind, span: e.span }));
+                    continue;
+                }
+                // children are pushed last-first so that they are resolved first-first
+                work.push(Work::Build(e));
+                match &e.kind {
+                    ExprKind::Lam { param, body, .. } => {
+                        work.extend([Work::Unbind, Work::Visit(body), Work::Bind(param)]);
+                    }
+                    ExprKind::Let {
+                        name, bound, body, ..
+                    } => work.extend([
+                        Work::Unbind,
+                        Work::Visit(body),
+                        Work::Bind(name),
+                        Work::Visit(bound),
+                    ]),
+                    ExprKind::App(a, b) | ExprKind::Pair(a, b) => {
+                        work.extend([Work::Visit(b), Work::Visit(a)])
+                    }
+                    ExprKind::If(c, t, f) => {
+                        work.extend([Work::Visit(f), Work::Visit(t), Work::Visit(c)])
+                    }
+                    ExprKind::Fst(a) | ExprKind::Snd(a) => work.push(Work::Visit(a)),
+                    ExprKind::Call(b, args) => {
+                        if args.len() != b.arity() {
+                            return Err(Diagnostic::type_error(
+                                e.span,
+                                format!(
+                                    "`{}` takes {} arguments in the core, got {}",
+                                    b.name(),
+                                    b.arity(),
+                                    args.len()
+                                ),
+                            ));
+                        }
+                        work.extend(args.iter().rev().map(Work::Visit));
+                    }
+                    _ => {}
+                }
+            }
+            Work::Build(e) => {
+                let mut take = |n: usize| out.split_off(out.len() - n);
+                let kind = match &e.kind {
+                    ExprKind::Lam {
+                        param, param_ty, ..
+                    } => TermKind::Lam {
+                        name: param.clone(),
+                        by_name: param_ty.is_program(),
+                        param_ty: Rc::new(param_ty.clone()),
+                        body: take(1).remove(0),
+                    },
+                    ExprKind::Let { name, .. } => {
+                        let mut c = take(2).into_iter();
+                        TermKind::Let {
+                            name: name.clone(),
+                            bound: c.next().expect("bound"),
+                            body: c.next().expect("body"),
+                        }
+                    }
+                    ExprKind::App(..) | ExprKind::Pair(..) => {
+                        let mut c = take(2).into_iter();
+                        let (a, b) = (c.next().expect("a"), c.next().expect("b"));
+                        match e.kind {
+                            ExprKind::App(..) => TermKind::App(a, b),
+                            _ => TermKind::Pair(a, b),
+                        }
+                    }
+                    ExprKind::If(..) => {
+                        let mut c = take(3).into_iter();
+                        TermKind::If(
+                            c.next().expect("c"),
+                            c.next().expect("t"),
+                            c.next().expect("e"),
+                        )
+                    }
+                    ExprKind::Fst(_) => TermKind::Fst(take(1).remove(0)),
+                    ExprKind::Snd(_) => TermKind::Snd(take(1).remove(0)),
+                    ExprKind::Call(b, args) => TermKind::Call(*b, take(args.len()).into()),
+                    _ => continue,
+                };
+                out.push(Rc::new(Term { kind, span: e.span }));
+            }
+        }
+    }
+    out.pop()
+        .ok_or_else(|| Diagnostic::type_error(e.span, "empty core term"))
 }
 
-fn go(e: &Expr, scope: &mut Vec<Name>, depth: usize) -> Result<Rc<Term>, Diagnostic> {
-    if depth > MAX_DEPTH {
-        return Err(Diagnostic::type_error(
-            e.span,
-            format!("term nested deeper than {MAX_DEPTH} levels"),
-        ));
+impl Drop for Term {
+    /// Drops the children of a deep term iteratively: a chain of 10^5 nested terms would
+    /// otherwise recurse 10^5 deep.
+    fn drop(&mut self) {
+        let mut pending: Vec<Rc<Term>> = Vec::new();
+        let mut kind = std::mem::replace(&mut self.kind, TermKind::Lit(Value::Unit));
+        loop {
+            match kind {
+                TermKind::Lam { body, .. } => pending.push(body),
+                TermKind::App(a, b) | TermKind::Pair(a, b) => pending.extend([a, b]),
+                TermKind::Let { bound, body, .. } => pending.extend([bound, body]),
+                TermKind::If(a, b, c) => pending.extend([a, b, c]),
+                TermKind::Fst(a) | TermKind::Snd(a) => pending.push(a),
+                TermKind::Call(_, args) => pending.extend(args.iter().cloned()),
+                TermKind::Var(..) | TermKind::Lit(_) => {}
+            }
+            // only the last owner takes a child apart; shared children just lose a count
+            let next = loop {
+                match pending.pop() {
+                    None => return,
+                    Some(rc) => {
+                        if let Ok(mut t) = Rc::try_unwrap(rc) {
+                            break std::mem::replace(&mut t.kind, TermKind::Lit(Value::Unit));
+                        }
+                    }
+                }
+            };
+            kind = next;
+        }
     }
-    let d = depth + 1;
-    let kind = match &e.kind {
-        ExprKind::Var(x) => match scope.iter().rev().position(|y| y == x) {
-            Some(i) => TermKind::Var(i as u32, x.clone()),
-            None => {
-                return Err(Diagnostic::type_error(
-                    e.span,
-                    format!("unbound variable `{x}` in core term"),
-                ))
-            }
-        },
-        ExprKind::Int(i) => TermKind::Lit(Value::Int(*i)),
-        ExprKind::Double(x) => TermKind::Lit(Value::Double(*x)),
-        ExprKind::Bool(b) => TermKind::Lit(Value::Bool(*b)),
-        ExprKind::Str(s) => TermKind::Lit(Value::Str(s.clone())),
-        ExprKind::Unit => TermKind::Lit(Value::Unit),
-        ExprKind::Lam {
-            param,
-            param_ty,
-            body,
-        } => {
-            scope.push(param.clone());
-            let body = go(body, scope, d);
-            scope.pop();
-            TermKind::Lam {
-                name: param.clone(),
-                by_name: param_ty.is_program(),
-                param_ty: Rc::new(param_ty.clone()),
-                body: body?,
-            }
-        }
-        ExprKind::App(f, a) => TermKind::App(go(f, scope, d)?, go(a, scope, d)?),
-        ExprKind::Let {
-            name,
-            ty,
-            bound,
-            body,
-        } => {
-            let bound = go(bound, scope, d)?;
-            scope.push(name.clone());
-            let body = go(body, scope, d);
-            scope.pop();
-            TermKind::Let {
-                name: name.clone(),
-                by_name: ty.is_program(),
-                bound,
-                body: body?,
-            }
-        }
-        ExprKind::If(c, t, f) => TermKind::If(go(c, scope, d)?, go(t, scope, d)?, go(f, scope, d)?),
-        ExprKind::Pair(a, b) => TermKind::Pair(go(a, scope, d)?, go(b, scope, d)?),
-        ExprKind::Fst(a) => TermKind::Fst(go(a, scope, d)?),
-        ExprKind::Snd(a) => TermKind::Snd(go(a, scope, d)?),
-        ExprKind::Call(b, args) => {
-            if args.len() != b.arity() {
-                return Err(Diagnostic::type_error(
-                    e.span,
-                    format!(
-                        "`{}` takes {} arguments in the core, got {}",
-                        b.name(),
-                        b.arity(),
-                        args.len()
-                    ),
-                ));
-            }
-            let args = args
-                .iter()
-                .map(|a| go(a, scope, d))
-                .collect::<Result<Vec<_>, _>>()?;
-            TermKind::Call(*b, args.into())
-        }
-    };
-    Ok(Rc::new(Term { kind, span: e.span }))
 }
 
 impl fmt::Display for Term {

@@ -9,44 +9,47 @@ use crate::fcl::core::{Builtin, Expr, Level, ScalarOp, Type};
 use crate::fcl::machine::{Loc, Machine, Schedule, Scheduler};
 use crate::fcl::value::{render_full, Value};
 
-const T: Level = Level::THREAD;
-const B: Level = Level::BLOCK;
-const G: Level = Level::GRID;
+pub(super) const T: Level = Level::THREAD;
+pub(super) const B: Level = Level::BLOCK;
+pub(super) const G: Level = Level::GRID;
 
-struct Ran {
-    result: Result<Value, RunError>,
-    steps: Vec<Fired>,
-    stdout: String,
-    stderr: String,
+pub(super) struct Ran {
+    pub(super) result: Result<Value, RunError>,
+    pub(super) steps: Vec<Fired>,
+    pub(super) stdout: String,
+    pub(super) stderr: String,
 }
 
 impl Ran {
-    fn value(&self) -> String {
+    pub(super) fn value(&self) -> String {
         match &self.result {
             Ok(v) => render_full(v),
             Err(e) => panic!("expected a value, got {e}"),
         }
     }
-    fn err(&self) -> &RunError {
+    pub(super) fn err(&self) -> &RunError {
         self.result.as_ref().expect_err("expected an error")
     }
     /// The (rule, cost) of every step, at every location (parts of group steps included), rule
     /// printed as `5.72 addi`.
-    fn rules(&self) -> Vec<(String, u32)> {
+    pub(super) fn rules(&self) -> Vec<(String, u32)> {
         fn walk(f: &Fired, out: &mut Vec<(String, u32)>) {
             out.push((f.rule.to_string(), f.cost));
-            f.parts.iter().for_each(|p| walk(p, out));
+            f.trace
+                .iter()
+                .flat_map(|t| &t.parts)
+                .for_each(|p| walk(p, out));
         }
         let mut out = Vec::new();
         self.steps.iter().for_each(|f| walk(f, &mut out));
         out
     }
-    fn fired(&self, rule: &str, cost: u32) -> bool {
+    pub(super) fn fired(&self, rule: &str, cost: u32) -> bool {
         self.rules().iter().any(|(r, c)| r == rule && *c == cost)
     }
 }
 
-fn run_at(e: Expr, loc: Loc) -> Ran {
+pub(super) fn run_at(e: Expr, loc: Loc) -> Ran {
     let mut ctx = Ctx::new(Scheduler::new(Schedule::InOrder), true);
     let mut task = Task::new(resolve(&e).expect("closed term"), loc);
     let mut steps = Vec::new();
@@ -66,16 +69,16 @@ fn run_at(e: Expr, loc: Loc) -> Ran {
     }
 }
 
-fn thread(e: Expr) -> Ran {
+pub(super) fn thread(e: Expr) -> Ran {
     run_at(e, Loc::thread(0))
 }
 
-fn grid(e: Expr) -> Ran {
+pub(super) fn grid(e: Expr) -> Ran {
     run_at(e, Machine::DEFAULT.grid())
 }
 
 /// A block location of 4 threads.
-fn block(e: Expr) -> Ran {
+pub(super) fn block(e: Expr) -> Ran {
     run_at(
         e,
         Machine {
@@ -88,16 +91,16 @@ fn block(e: Expr) -> Ran {
     )
 }
 
-fn iota(n: i32) -> Expr {
+pub(super) fn iota(n: i32) -> Expr {
     generate(int(n), fn_int("i", var("i")))
 }
 
-fn ints() -> Type {
+pub(super) fn ints() -> Type {
     Type::pull(Type::Int)
 }
 
 /// `force<l> a` and its materialised result.
-fn forced(l: Level, a: Expr) -> Expr {
+pub(super) fn forced(l: Level, a: Expr) -> Expr {
     force(l, a)
 }
 
@@ -109,6 +112,17 @@ fn beta_5_50_and_let() {
     let r = thread(let_("x", Type::Int, int(2), mul(var("x"), var("x"))));
     assert_eq!(r.value(), "4");
     assert!(r.fired("5.50 let", 0) && r.fired("5.73 muli", 1));
+    // lets are by name (5.31 inlining): an unused erroneous binding never runs, and a used one
+    // runs at each use
+    let r = thread(let_("bad", Type::Int, index(iota(1), int(5)), int(7)));
+    assert_eq!(r.value(), "7");
+    let twice = let_("y", Type::Int, add(int(1), int(2)), mul(var("y"), var("y")));
+    let r = thread(twice);
+    assert_eq!(r.value(), "9");
+    assert_eq!(
+        r.rules().iter().filter(|(x, _)| x == "5.72 addi").count(),
+        2
+    );
 }
 
 #[test]
@@ -145,6 +159,7 @@ fn map_generate_length_index_5_53_5_58_5_59_5_60() {
 fn index_out_of_range_5_61() {
     let r = thread(index(iota(4), int(4)));
     assert_eq!(r.err().rule.to_string(), "5.61 index");
+    assert_eq!(r.err().kind(), "index-out-of-bounds");
     assert!(r.err().reason.contains("index 4 outside [0, 4)"));
     assert_eq!(thread(index(iota(4), int(-1))).err().rule.number, "5.61");
 }
@@ -173,6 +188,7 @@ fn scalars_5_72_5_73_and_errors() {
     let r = thread(op(DivI, vec![int(1), int(0)]));
     assert_eq!(r.err().rule.to_string(), "5.72 divi");
     assert!(r.err().reason.contains("division by zero"));
+    assert_eq!(r.err().kind(), "division-by-zero");
 }
 
 #[test]
@@ -197,6 +213,12 @@ fn return_bind_push_5_57_5_62_5_63() {
     assert!(r.fired("5.62 return", 0) && r.fired("5.63 bind", 0));
     let r = thread(push(T, iota(2)));
     assert!(r.fired("5.57 push", 0));
+    // the premise loc ▷ l: a block program cannot run at a thread
+    let r = thread(ret(B, int(1)));
+    assert_eq!(r.err().rule.to_string(), "5.62 return");
+    assert!(r.err().reason.contains("does not respect level block"));
+    let r = thread(bind(B, ret(T, int(1)), fn_int("x", ret(T, var("x")))));
+    assert_eq!(r.err().rule.number, "5.63");
 }
 
 #[test]
@@ -226,7 +248,14 @@ fn parallel_force_5_81_costs_the_max_and_works_the_sum() {
     );
     // the work is the four additions (β and the barriers cost 0)
     assert_eq!(r.steps.iter().map(|f| f.work).sum::<u64>(), 4);
-    let threads: Vec<String> = par[0].parts.iter().map(|p| p.loc.to_string()).collect();
+    let threads: Vec<String> = par[0]
+        .trace
+        .as_ref()
+        .unwrap()
+        .parts
+        .iter()
+        .map(|p| p.loc.to_string())
+        .collect();
     assert_eq!(
         threads,
         ["Thread(0)", "Thread(1)", "Thread(2)", "Thread(3)"]
@@ -283,6 +312,7 @@ fn interleave_race_and_hole_are_reported() {
     let r = block(force_program(B, interleave_thread(2, 2, int(0))));
     assert_eq!(r.err().rule.number, "5.86");
     assert!(r.err().reason.contains("race: index 0"), "{}", r.err());
+    assert_eq!(r.err().kind(), "race");
     // b·2 + j·0 leaves odd indices unwritten... and races; use a sub-size smaller than k instead
     let short = interleave(
         T,
@@ -292,6 +322,7 @@ fn interleave_race_and_hole_are_reported() {
     );
     let r = block(force_program(B, short));
     assert!(r.err().reason.contains("hole: index 2 of 6"), "{}", r.err());
+    assert_eq!(r.err().kind(), "hole");
     // a destination outside [0, k·n): 5.85
     let r = block(force_program(B, interleave_thread(2, 2, int(9))));
     assert_eq!(r.err().rule.to_string(), "5.85 permute");
@@ -615,105 +646,4 @@ fn while_5_89_and_ifp_5_90_5_91() {
     let r = thread(p);
     assert_eq!(r.value(), "Program<thread> 2");
     assert!(r.fired("5.91 ifp-false", 1));
-}
-
-fn print(n: i32, a: Expr) -> Expr {
-    call(Builtin::ForceAndPrint, vec![int(n), a])
-}
-
-#[test]
-fn host_printing_and_programs_run_each_time_they_are_bound() {
-    let a = push(G, generate(int(4), fn_int("i", mul(var("i"), var("i")))));
-    let r = grid(print(4, a.clone()));
-    assert_eq!(r.stdout, "[0,1,4,9]\n");
-    let d = push(
-        G,
-        generate(
-            int(3),
-            fn_int(
-                "i",
-                op(
-                    ScalarOp::DivD,
-                    vec![op(ScalarOp::I2D, vec![var("i")]), double(3.0)],
-                ),
-            ),
-        ),
-    );
-    let r = grid(call(Builtin::ForceAndPrintDouble, vec![int(3), d]));
-    assert_eq!(r.stdout, "[0.00000,0.33333,0.66667]\n");
-    // a let-bound program printed twice: programs are actions (spec §7.1)
-    let twice = let_(
-        "p",
-        Type::program(G, ints()),
-        print(2, a.clone()),
-        bind(G, var("p"), lam("x", ints(), var("p"))),
-    );
-    assert_eq!(grid(twice).stdout, "[0,1]\n[0,1]\n");
-    // n outside [1, size]
-    assert_eq!(
-        grid(print(5, a.clone())).err().rule.to_string(),
-        "host print"
-    );
-    assert_eq!(
-        grid(print(0, a.clone())).err().rule.to_string(),
-        "host print"
-    );
-    // benchmark: a printing program runs n+1 times; the report goes to stderr
-    let r = grid(call(Builtin::Benchmark, vec![int(2), print(1, a)]));
-    assert_eq!(r.stdout, "[0]\n[0]\n[0]\n");
-    assert!(
-        r.stderr.starts_with("Benchmark (2 repetitions): "),
-        "{}",
-        r.stderr
-    );
-    assert_eq!(grid(call(Builtin::BlockSize, vec![])).value(), "256");
-}
-
-#[test]
-fn read_int_csv_tokens_like_atoi() {
-    let path = std::env::temp_dir().join(format!("fcl-oracle-csv-{}.txt", std::process::id()));
-    std::fs::write(&path, "1, 2,3\n-4 1.5 x\n").unwrap();
-    let e = call(
-        Builtin::ReadIntCsv,
-        vec![Expr::new(
-            crate::fcl::core::ExprKind::Str(path.display().to_string().into()),
-            crate::Span::DUMMY,
-        )],
-    );
-    let r = grid(e);
-    std::fs::remove_file(&path).ok();
-    assert_eq!(r.value(), "Program<grid> [1, 2, 3, -4, 1, 0]");
-    let missing = call(
-        Builtin::ReadIntCsv,
-        vec![Expr::new(
-            crate::fcl::core::ExprKind::Str("/nonexistent/x.csv".into()),
-            crate::Span::DUMMY,
-        )],
-    );
-    assert_eq!(grid(missing).err().rule.to_string(), "host readIntCSV");
-}
-
-#[test]
-fn locations_respect_levels_5_32_5_33_and_admit_types() {
-    let g = Machine::DEFAULT.grid();
-    assert!(g.respects(G) && !g.respects(B));
-    assert!(g.subs()[1].respects(B) && g.subs()[1].subs()[3].respects(T));
-    assert_eq!(g.subs()[1].subs()[3].to_string(), "Thread(7)");
-    let prog_block = Type::program(B, Type::Int);
-    assert!(g.subs()[0].admits(&prog_block) && !g.admits(&prog_block));
-    assert!(Loc::thread(0).admits(&Type::push(Type::Int, G)));
-}
-
-#[test]
-fn schedules_choose_a_nonempty_set() {
-    let mut out = Vec::new();
-    for s in [Schedule::InOrder, Schedule::RoundRobin, Schedule::Random(3)] {
-        let mut sch = Scheduler::new(s);
-        for _ in 0..20 {
-            sch.choose(&[0, 2, 5], &mut out);
-            assert!(!out.is_empty() && out.iter().all(|j| [0, 2, 5].contains(j)));
-        }
-    }
-    assert_eq!("random:9".parse::<Schedule>().unwrap(), Schedule::Random(9));
-    assert!("sometimes".parse::<Schedule>().is_err());
 }
