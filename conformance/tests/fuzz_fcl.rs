@@ -7,6 +7,7 @@ use conformance::gen::FclConfig;
 
 fn campaign(count: u64, seed: u64) -> Campaign {
     Campaign {
+        lang: conformance::fuzz::FuzzLang::Fcl,
         checker: conformance::fuzz::check_fcl_on,
         count,
         seed,
@@ -124,9 +125,10 @@ fn failures_are_saved_then_shrunk() {
         .iter()
         .find(|x| matches!(x.verdict, Verdict::Mismatch { .. }))
         .expect("a failure");
-    let stem = dir.join(format!("fcl-5-{}", first.index));
-    let original = std::fs::read_to_string(stem.with_extension("fcl")).expect("original saved");
-    let info = std::fs::read_to_string(stem.with_extension("txt")).expect("details saved");
+    let stem = format!("fcl-5-{}", first.index);
+    let original =
+        std::fs::read_to_string(dir.join(format!("{stem}.fcl"))).expect("original saved");
+    let info = std::fs::read_to_string(dir.join(format!("{stem}.txt"))).expect("details saved");
     assert!(info.contains(&format!("seed: {}", first.seed)) && info.contains("something else"));
     let shrunk = std::fs::read_to_string(dir.join(format!("fcl-5-{}-shrunk.fcl", first.index)))
         .expect("shrunk saved");
@@ -136,4 +138,24 @@ fn failures_are_saved_then_shrunk() {
         Verdict::Mismatch { .. }
     ));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A short TAIL campaign: every generated program type checks and the TAIL oracle prints what
+/// the generator's direct evaluation predicts.
+#[test]
+fn short_tail_campaign_agrees_with_direct_evaluation() {
+    let mut c = campaign(300, 9);
+    c.lang = conformance::fuzz::FuzzLang::Tail;
+    let r = run_fcl_campaign(&c, &|_, _| {});
+    for res in &r.results {
+        if res.verdict != Verdict::Pass {
+            eprintln!(
+                "program {} (seed {}): {:?}",
+                res.index, res.seed, res.verdict
+            );
+        }
+    }
+    assert_eq!(r.stats.generated, 300);
+    assert!(r.stats.valid_percent() >= 99.0, "{}", r.stats.render());
+    assert_eq!(r.stats.failed, 0, "{}", r.summary());
 }

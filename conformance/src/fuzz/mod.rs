@@ -8,6 +8,7 @@
 pub mod compiled;
 pub mod oracle;
 pub mod stats;
+pub mod tail;
 
 use crate::gen::{generate_fcl, print_program, FclConfig, Rng};
 use crate::shrink;
@@ -26,9 +27,17 @@ pub fn program_seed(seed: u64, k: u64) -> u64 {
 /// The differential check a campaign applies to each program (source, program seed, device).
 pub type Checker = fn(&str, u64, Option<&Runtime>) -> oracle::Checked;
 
+/// Which language a campaign generates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FuzzLang {
+    Fcl,
+    Tail,
+}
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Campaign {
+    pub lang: FuzzLang,
     /// Normally [`check_fcl_on`]; tests substitute a stand-in to exercise the failure path.
     pub checker: Checker,
     pub count: u64,
@@ -181,6 +190,9 @@ fn worker(
 type OneProgram = (ProgramResult, String, oracle::Checked, Vec<PathBuf>);
 
 fn one_program(c: &Campaign, k: u64, rt: Option<&Runtime>) -> OneProgram {
+    if c.lang == FuzzLang::Tail {
+        return one_tail_program(c, k);
+    }
     let seed = program_seed(c.seed, k);
     let program = generate_fcl(&mut Rng::new(seed), &c.config);
     let src = print_program(&program);
@@ -192,7 +204,14 @@ fn one_program(c: &Campaign, k: u64, rt: Option<&Runtime>) -> OneProgram {
     if let (Verdict::Mismatch { .. }, Some(dir)) = (&checked.verdict, &c.save) {
         // save the original first, so a crash while shrinking loses nothing
         let stem = format!("fcl-{}-{k}", c.seed);
-        saved.extend(save_failure(dir, &stem, &src, seed, &checked.verdict));
+        saved.extend(save_failure(
+            dir,
+            &stem,
+            "fcl",
+            &src,
+            seed,
+            &checked.verdict,
+        ));
         let same_failure = |v: &Verdict| matches!(v, Verdict::Mismatch { .. });
         let shrunk = shrink::fcl::shrink(&program, c.shrink_tries, &mut |cand| {
             same_failure(&check(&print_program(cand), seed, rt).verdict)
@@ -202,6 +221,7 @@ fn one_program(c: &Campaign, k: u64, rt: Option<&Runtime>) -> OneProgram {
         saved.extend(save_failure(
             dir,
             &format!("{stem}-shrunk"),
+            "fcl",
             &small,
             seed,
             &verdict,
@@ -217,13 +237,50 @@ fn one_program(c: &Campaign, k: u64, rt: Option<&Runtime>) -> OneProgram {
     (result, src, checked, saved)
 }
 
-/// Writes `STEM.fcl` (the program) and `STEM.txt` (seed and both outputs) under `dir`.
-fn save_failure(dir: &Path, stem: &str, src: &str, seed: u64, v: &Verdict) -> Vec<PathBuf> {
+/// A TAIL program: generated with its expected output, checked on the TAIL oracle; a mismatch
+/// is saved (TAIL programs are not shrunk yet).
+fn one_tail_program(c: &Campaign, k: u64) -> OneProgram {
+    let seed = program_seed(c.seed, k);
+    let case = crate::gen::tail_gen::generate_tail(&mut Rng::new(seed), 8);
+    let t = std::time::Instant::now();
+    let checked = tail::check_tail(&case);
+    let millis = t.elapsed().as_millis();
+    let mut saved = Vec::new();
+    if let (Verdict::Mismatch { .. }, Some(dir)) = (&checked.verdict, &c.save) {
+        let stem = format!("tail-{}-{k}", c.seed);
+        saved.extend(save_failure(
+            dir,
+            &stem,
+            "tail",
+            &case.source,
+            seed,
+            &checked.verdict,
+        ));
+    }
+    let result = ProgramResult {
+        index: k,
+        seed,
+        verdict: checked.verdict.clone(),
+        bytes: case.source.len(),
+        millis,
+    };
+    (result, case.source, checked, saved)
+}
+
+/// Writes `STEM.EXT` (the program) and `STEM.txt` (seed and both outputs) under `dir`.
+fn save_failure(
+    dir: &Path,
+    stem: &str,
+    ext: &str,
+    src: &str,
+    seed: u64,
+    v: &Verdict,
+) -> Vec<PathBuf> {
     let mut written = Vec::new();
     if std::fs::create_dir_all(dir).is_err() {
         return written;
     }
-    let prog = dir.join(format!("{stem}.fcl"));
+    let prog = dir.join(format!("{stem}.{ext}"));
     if std::fs::write(&prog, src).is_ok() {
         written.push(prog);
     }

@@ -170,7 +170,7 @@ fn counted_reference(
 
 fn count(f: &Fired, rules: &mut BTreeMap<String, u64>) {
     *rules.entry(f.rule.to_string()).or_default() += 1;
-    for p in &f.parts {
+    for p in f.trace.iter().flat_map(|t| &t.parts) {
         count(p, rules);
     }
 }

@@ -184,8 +184,14 @@ impl Stats {
             .collect();
         let _ = writeln!(s, "operators: {}", ops.join(" "));
         let rules: Vec<String> = self.rules.iter().map(|(k, v)| format!("{k}:{v}")).collect();
-        let _ = writeln!(s, "rule coverage: {}", rules.join(", "));
-        let _ = writeln!(s, "rules never reached: {}", self.unreached().join(", "));
+        if !rules.is_empty() {
+            let _ = writeln!(s, "rule coverage: {}", rules.join(", "));
+        }
+        if self.rules.is_empty() {
+            let _ = writeln!(s, "rule coverage: not counted for this language");
+        } else {
+            let _ = writeln!(s, "rules never reached: {}", self.unreached().join(", "));
+        }
         if !self.unsupported.is_empty() {
             let n: u64 = self.unsupported.values().sum();
             let _ = writeln!(s, "compiler declined {n} programs (compiled side skipped):");

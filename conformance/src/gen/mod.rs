@@ -6,6 +6,7 @@ pub mod fcl_ast;
 pub mod fcl_gen;
 pub mod fcl_print;
 pub mod rng;
+pub mod tail_gen;
 
 pub use fcl_ast::FclProgram;
 pub use fcl_gen::{generate_fcl, FclConfig};
