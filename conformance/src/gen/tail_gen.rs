@@ -24,7 +24,10 @@ pub struct TailCase {
     pub expected: String,
 }
 
-const OPS: &[(&str, fn(i64, i64) -> i64)] = &[
+/// A TAIL integer operator and what it computes.
+type IntOp = (&'static str, fn(i64, i64) -> i64);
+
+const OPS: &[IntOp] = &[
     ("addi", |a, b| a + b),
     ("subi", |a, b| a - b),
     ("muli", |a, b| a * b),
@@ -114,7 +117,7 @@ pub fn generate_tail(rng: &mut Rng, max_lets: usize) -> TailCase {
 }
 
 /// An operator whose results on `a`, `b` stay within [`BOUND`] (maxi always does).
-fn safe_op(rng: &mut Rng, a: &[i64], b: &[i64]) -> (&'static str, fn(i64, i64) -> i64) {
+fn safe_op(rng: &mut Rng, a: &[i64], b: &[i64]) -> IntOp {
     let (op, f) = *rng.pick(OPS);
     if a.iter().zip(b).all(|(&x, &y)| f(x, y).abs() <= BOUND) {
         (op, f)
