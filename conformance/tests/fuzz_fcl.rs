@@ -28,7 +28,13 @@ fn short_campaign_is_valid_and_agrees() {
             eprintln!("invalid program {} (seed {}): {why}", res.index, res.seed);
         }
     }
-    eprintln!("{}\n{}", r.summary(), r.stats.render());
+    eprintln!(
+        "{}\n{}{:.2} s, {:.1} programs/s",
+        r.summary(),
+        r.stats.render(),
+        r.seconds,
+        300.0 / r.seconds
+    );
     assert_eq!(r.stats.generated, 300);
     assert!(r.stats.valid_percent() >= 99.0, "{}", r.stats.render());
     assert_eq!(r.stats.failed, 0, "{}", r.summary());

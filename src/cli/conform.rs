@@ -41,7 +41,7 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         device: (lang == FuzzLang::Fcl).then_some(a.device),
     };
     let progress = |done: u64, total: u64| {
-        if done == total || done % 10 == 0 {
+        if done == total || done.is_multiple_of(10) {
             let width = 40;
             let filled = (done * width / total.max(1)) as usize;
             eprint!(

@@ -23,6 +23,10 @@ const OPERATORS: &[&str] = &[
     "power",
     "while",
     "forceAndPrint",
+    "iota",
+    "each",
+    "reduce",
+    "prArrI",
     "addi",
     "subi",
     "muli",
@@ -190,7 +194,13 @@ impl Stats {
         if self.rules.is_empty() {
             let _ = writeln!(s, "rule coverage: not counted for this language");
         } else {
-            let _ = writeln!(s, "rules never reached: {}", self.unreached().join(", "));
+            let unreached = self.unreached();
+            let list = if unreached.is_empty() {
+                "none".to_string()
+            } else {
+                unreached.join(", ")
+            };
+            let _ = writeln!(s, "rules never reached: {list}");
         }
         if !self.unsupported.is_empty() {
             let n: u64 = self.unsupported.values().sum();
