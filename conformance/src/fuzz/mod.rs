@@ -212,7 +212,13 @@ fn one_program(c: &Campaign, k: u64, rt: Option<&Runtime>) -> OneProgram {
             seed,
             &checked.verdict,
         ));
-        let same_failure = |v: &Verdict| matches!(v, Verdict::Mismatch { .. });
+        // the same failure: a mismatch on the same configuration (engine, shape, schedule or
+        // optimization level) as the original
+        let failing_config = match &checked.verdict {
+            Verdict::Mismatch { config, .. } => config.clone(),
+            _ => String::new(),
+        };
+        let same_failure = |v: &Verdict| matches!(v, Verdict::Mismatch { config, .. } if *config == failing_config);
         let shrunk = shrink::fcl::shrink(&program, c.shrink_tries, &mut |cand| {
             same_failure(&check(&print_program(cand), seed, rt).verdict)
         });

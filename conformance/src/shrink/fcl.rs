@@ -54,7 +54,7 @@ fn prog_candidates(level: Level, p: &ProgE) -> Vec<ProgE> {
     let mut out = Vec::new();
     let n = p.len();
     let is_trivial = matches!(p, ProgE::Return(_, PushE::Push(_, PullE::Generate(_, _, e))) if **e == IntE::Lit(0));
-    if !is_trivial && (level != Level::Grid || matches!(p, ProgE::Return(..))) {
+    if !is_trivial {
         out.push(trivial(level, n));
     }
     match p {
@@ -389,6 +389,9 @@ pub fn int_candidates(e: &IntE) -> Vec<IntE> {
             }
             for s in int_candidates(x) {
                 out.push(IntE::If(*c, Box::new(s), b(y), b(t), b(f)));
+            }
+            for s in int_candidates(y) {
+                out.push(IntE::If(*c, b(x), Box::new(s), b(t), b(f)));
             }
         }
         IntE::B2i(c, x, y) => {
