@@ -165,3 +165,19 @@ fn short_tail_campaign_agrees_with_direct_evaluation() {
     assert!(r.stats.valid_percent() >= 99.0, "{}", r.stats.render());
     assert_eq!(r.stats.failed, 0, "{}", r.summary());
 }
+
+/// The generator as a quickcheck `Arbitrary`: the oracle agrees with itself on arbitrary
+/// programs, and every shrink candidate quickcheck would try is itself a valid program.
+#[test]
+fn arbitrary_programs_and_their_shrinks_pass() {
+    fn prop(p: conformance::gen::FclProgram) -> bool {
+        let ok = |q: &conformance::gen::FclProgram| {
+            conformance::fuzz::check_fcl(&conformance::gen::print_program(q), 1).verdict
+                == Verdict::Pass
+        };
+        ok(&p) && quickcheck::Arbitrary::shrink(&p).take(5).all(|q| ok(&q))
+    }
+    quickcheck::QuickCheck::new()
+        .tests(25)
+        .quickcheck(prop as fn(conformance::gen::FclProgram) -> bool);
+}
