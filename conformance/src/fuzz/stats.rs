@@ -1,5 +1,6 @@
 //! Campaign statistics: validity, sizes, operator histogram and rule coverage.
 
+use crate::gen::fcl_print::nesting_depth;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -211,22 +212,6 @@ impl Stats {
         }
         s
     }
-}
-
-/// The deepest parenthesis/brace nesting of the source: a proxy for the term depth.
-fn nesting_depth(src: &str) -> u64 {
-    let (mut d, mut max) = (0i64, 0i64);
-    for c in src.chars() {
-        match c {
-            '(' | '{' => {
-                d += 1;
-                max = max.max(d);
-            }
-            ')' | '}' => d -= 1,
-            _ => {}
-        }
-    }
-    max as u64
 }
 
 /// Identifiers and operator symbols of the source (comments are not skipped; generated programs

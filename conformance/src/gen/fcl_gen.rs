@@ -57,6 +57,8 @@ pub struct FclConfig {
     pub max_stmts: usize,
     /// Largest printed array.
     pub max_len: usize,
+    /// Deepest parenthesis nesting of the printed program.
+    pub max_nesting: u64,
     pub weights: Weights,
 }
 
@@ -67,6 +69,7 @@ impl Default for FclConfig {
             prog_depth: 3,
             max_stmts: 3,
             max_len: 48,
+            max_nesting: 48,
             weights: Weights::default(),
         }
     }
@@ -90,8 +93,18 @@ struct Generator<'a> {
     length_push: bool,
 }
 
-/// Generates one program.
+/// Generates one program; a draw nested deeper than `cfg.max_nesting` (the front end limits
+/// expression depth) is redrawn from the same generator, so the result stays deterministic.
 pub fn generate_fcl(rng: &mut Rng, cfg: &FclConfig) -> FclProgram {
+    loop {
+        let p = generate_once(rng, cfg);
+        if super::fcl_print::nesting_depth(&super::print_program(&p)) <= cfg.max_nesting {
+            return p;
+        }
+    }
+}
+
+fn generate_once(rng: &mut Rng, cfg: &FclConfig) -> FclProgram {
     let length_push = rng.chance(cfg.weights.length_push_percent);
     let mut g = Generator {
         rng,

@@ -236,3 +236,19 @@ pub fn prog(p: &ProgE) -> String {
         ),
     }
 }
+
+/// The deepest parenthesis/brace nesting of a source text: a proxy for the term depth.
+pub fn nesting_depth(src: &str) -> u64 {
+    let (mut d, mut max) = (0i64, 0i64);
+    for c in src.chars() {
+        match c {
+            '(' | '{' => {
+                d += 1;
+                max = max.max(d);
+            }
+            ')' | '}' => d -= 1,
+            _ => {}
+        }
+    }
+    max as u64
+}
