@@ -1,2 +1,5 @@
 //! Program generators, shrinkers, the differential tester and the conformance-suite runner.
+pub mod fuzz;
+pub mod gen;
+pub mod shrink;
 pub mod suite;

@@ -1,15 +1,109 @@
 //! The conformance commands: fuzz, conform.
 
-use super::{ConformArgs, Exit, FuzzArgs};
+use super::{ConformArgs, Exit, FuzzArgs, Lang};
+use conformance::fuzz::{run_fcl_campaign, Campaign, FuzzLang, Verdict};
+use conformance::gen::FclConfig;
 use conformance::suite::{discover, run_suite, CliEngine, Engine, Status};
+use std::io::Write;
 
-fn not_yet(what: &str) -> Result<Exit, Exit> {
-    eprintln!("error: {what} is not built yet");
-    Err(Exit::Static)
+/// `tailfcl fuzz`: generates `--count` programs from `--seed` (only shard I of N), checks each
+/// on the oracle across machine shapes and schedules, saves and shrinks every mismatch under
+/// `--save`, prints `N passed, N failed` and the statistics; exit 1 on any mismatch.
+pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
+    if a.inject.is_some() || a.mutation_score {
+        eprintln!("error: fault injection needs the compiler's fault hooks, which fuzz does not drive yet");
+        return Err(Exit::Static);
+    }
+    let shard = match &a.shard {
+        None => (0, 1),
+        Some(s) => parse_shard(s).ok_or_else(|| {
+            eprintln!("error: bad --shard `{s}`: expected I/N with 0 <= I < N");
+            Exit::Static
+        })?,
+    };
+    let lang = match a.lang {
+        Lang::Fcl => FuzzLang::Fcl,
+        Lang::Tail => {
+            eprintln!("note: no TAIL compiler yet: TAIL programs are checked on the TAIL oracle against the generator's direct evaluation");
+            FuzzLang::Tail
+        }
+    };
+    let campaign = Campaign {
+        lang,
+        checker: conformance::fuzz::check_fcl_on,
+        count: a.count,
+        seed: a.seed,
+        jobs: a.jobs.max(1),
+        shard,
+        save: Some(a.save.clone()),
+        config: FclConfig::default(),
+        shrink_tries: 400,
+        device: (lang == FuzzLang::Fcl).then_some(a.device),
+    };
+    let progress = |done: u64, total: u64| {
+        if done == total || done.is_multiple_of(10) {
+            let width = 40;
+            let filled = (done * width / total.max(1)) as usize;
+            eprint!(
+                "\r[{}{}] {done}/{total}",
+                "#".repeat(filled),
+                "-".repeat(width as usize - filled)
+            );
+            if done == total {
+                eprintln!();
+            }
+            let _ = std::io::stderr().flush();
+        }
+    };
+    let result = run_fcl_campaign(&campaign, &progress);
+    if let Some(note) = &result.compiled_note {
+        eprintln!("note: {note}; compared oracle configurations only");
+    }
+    for r in &result.results {
+        match &r.verdict {
+            Verdict::Mismatch { config, .. } => {
+                eprintln!(
+                    "FAIL program {} (seed {}): differs on {config}",
+                    r.index, r.seed
+                )
+            }
+            Verdict::Invalid(why) => {
+                eprintln!("invalid program {} (seed {}): {why}", r.index, r.seed)
+            }
+            Verdict::Pass => {}
+        }
+    }
+    for path in &result.saved {
+        eprintln!("saved {}", path.display());
+    }
+    if let Some(path) = &a.report {
+        let written = std::fs::File::create(path)
+            .map_err(|e| e.to_string())
+            .and_then(|f| result.write_csv(f).map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            eprintln!("error: cannot write the report: {e}");
+            return Err(Exit::Static);
+        }
+    }
+    println!("{}", result.summary());
+    print!("{}", result.stats.render());
+    println!(
+        "time: {:.2} s ({:.1} programs/s)",
+        result.seconds,
+        result.stats.generated as f64 / result.seconds.max(1e-9)
+    );
+    Ok(if result.stats.failed == 0 {
+        Exit::Ok
+    } else {
+        Exit::Failures
+    })
 }
 
-pub fn fuzz(_a: &FuzzArgs) -> Result<Exit, Exit> {
-    not_yet("fuzz")
+/// `I/N` with `I < N`.
+fn parse_shard(s: &str) -> Option<(u64, u64)> {
+    let (i, n) = s.split_once('/')?;
+    let (i, n) = (i.trim().parse().ok()?, n.trim().parse().ok()?);
+    (i < n).then_some((i, n))
 }
 
 /// Runs the conformance tests under the given paths on every requested engine. Each engine is

@@ -1,0 +1,226 @@
+//! Campaign statistics: validity, sizes, operator histogram and rule coverage.
+
+use crate::gen::fcl_print::nesting_depth;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// The FCL built-ins and operators the histogram counts (by source token).
+const OPERATORS: &[&str] = &[
+    "generate",
+    "mapPull",
+    "zipWith",
+    "take",
+    "drop",
+    "index",
+    "lengthPull",
+    "lengthPush",
+    "push",
+    "mapPush",
+    "force",
+    "return",
+    "interleave",
+    "interleaveSeq",
+    "seqfor",
+    "power",
+    "while",
+    "forceAndPrint",
+    "iota",
+    "each",
+    "reduce",
+    "prArrI",
+    "addi",
+    "subi",
+    "muli",
+    "mini",
+    "maxi",
+    "andi",
+    "xor",
+    "sll",
+    "srl",
+    "absi",
+    "signi",
+    "clz",
+    "lti",
+    "eqi",
+    "neqi",
+    "b2i",
+    "if",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "&",
+    "<<",
+    ">>",
+];
+
+/// Every rule the FCL oracle can report, for the "never reached" list (scalar rules are listed
+/// by the operators the generator uses). Not listed: the error rules (5.61, 5.77, 5.85), which
+/// generated programs avoid by construction, and `5.83s force-interleaveSeq-sub`, which the
+/// oracle declares but never fires (interleaveSeq sub-programs finish through 5.84s).
+pub const FCL_RULES: &[&str] = &[
+    "5.50 beta",
+    "5.50 let",
+    "5.51 fst",
+    "5.52 snd",
+    "5.53 mapPull",
+    "5.54 interleave",
+    "5.55 interleaveSeq",
+    "5.56 seqfor",
+    "5.57 push",
+    "5.58 generate",
+    "5.59 lengthPull",
+    "5.60 index",
+    "5.62 return",
+    "5.63 bind",
+    "5.64 lengthPush-push",
+    "5.65 lengthPush-interleave",
+    "5.66 lengthPush-interleaveSeq",
+    "5.67 lengthPush-seqfor",
+    "5.68 mapPush-push",
+    "5.69 mapPush-interleave",
+    "5.70 mapPush-interleaveSeq",
+    "5.71 mapPush-seqfor",
+    "5.72 addi",
+    "5.73 muli",
+    "5.74 if-true",
+    "5.75 if-false",
+    "5.79 seqfor-step",
+    "5.80 seqfor-done",
+    "5.81 force-push-par",
+    "5.82 force-done",
+    "5.83 force-interleave-par",
+    "5.83 force-interleave-sub",
+    "5.84 force-interleave",
+    "5.86 permute",
+    "5.87 power-done",
+    "5.88 power-step",
+    "5.87 power-start",
+    "5.89 while",
+    "5.90 ifp-true",
+    "5.91 ifp-false",
+    "5.84s force-interleaveSeq",
+    "host forceAndPrint",
+];
+
+/// Accumulated statistics of a campaign.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    pub generated: u64,
+    pub valid: u64,
+    pub passed: u64,
+    pub failed: u64,
+    pub total_bytes: u64,
+    pub max_bytes: u64,
+    pub total_depth: u64,
+    pub max_depth: u64,
+    pub operators: BTreeMap<String, u64>,
+    pub rules: BTreeMap<String, u64>,
+    /// Programs the compiler declined, by reason (the compiled side was skipped for them).
+    pub unsupported: BTreeMap<String, u64>,
+}
+
+impl Stats {
+    /// Adds one program: its source and the rules its reference run fired.
+    pub fn add_program(&mut self, src: &str, rules: &BTreeMap<String, u64>) {
+        self.generated += 1;
+        let bytes = src.len() as u64;
+        self.total_bytes += bytes;
+        self.max_bytes = self.max_bytes.max(bytes);
+        let depth = nesting_depth(src);
+        self.total_depth += depth;
+        self.max_depth = self.max_depth.max(depth);
+        for tok in tokens(src) {
+            if OPERATORS.contains(&tok) {
+                *self.operators.entry(tok.to_string()).or_default() += 1;
+            }
+        }
+        for (r, n) in rules {
+            *self.rules.entry(r.clone()).or_default() += n;
+        }
+    }
+
+    /// Counts a program the compiler declined.
+    pub fn add_unsupported(&mut self, why: &str) {
+        *self.unsupported.entry(why.to_string()).or_default() += 1;
+    }
+
+    /// The percentage of generated programs that loaded and ran without error.
+    pub fn valid_percent(&self) -> f64 {
+        if self.generated == 0 {
+            return 100.0;
+        }
+        100.0 * self.valid as f64 / self.generated as f64
+    }
+
+    /// The rules of [`FCL_RULES`] no program reached.
+    pub fn unreached(&self) -> Vec<&'static str> {
+        FCL_RULES
+            .iter()
+            .copied()
+            .filter(|r| !self.rules.contains_key(*r))
+            .collect()
+    }
+
+    /// The multi-line statistics report printed after the summary line.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        let g = self.generated.max(1);
+        let _ = writeln!(
+            s,
+            "programs generated: {}  valid: {} ({:.2}%)",
+            self.generated,
+            self.valid,
+            self.valid_percent()
+        );
+        let _ = writeln!(
+            s,
+            "size: mean {} bytes, max {}  nesting depth: mean {:.1}, max {}",
+            self.total_bytes / g,
+            self.max_bytes,
+            self.total_depth as f64 / g as f64,
+            self.max_depth
+        );
+        let ops: Vec<String> = self
+            .operators
+            .iter()
+            .map(|(k, v)| format!("{k}:{v}"))
+            .collect();
+        let _ = writeln!(s, "operators: {}", ops.join(" "));
+        let rules: Vec<String> = self.rules.iter().map(|(k, v)| format!("{k}:{v}")).collect();
+        if !rules.is_empty() {
+            let _ = writeln!(s, "rule coverage: {}", rules.join(", "));
+        }
+        if self.rules.is_empty() {
+            let _ = writeln!(s, "rule coverage: not counted for this language");
+        } else {
+            let unreached = self.unreached();
+            let list = if unreached.is_empty() {
+                "none".to_string()
+            } else {
+                unreached.join(", ")
+            };
+            let _ = writeln!(s, "rules never reached: {list}");
+        }
+        if !self.unsupported.is_empty() {
+            let n: u64 = self.unsupported.values().sum();
+            let _ = writeln!(s, "compiler declined {n} programs (compiled side skipped):");
+            for (why, k) in &self.unsupported {
+                let _ = writeln!(s, "  {k} x {why}");
+            }
+        }
+        s
+    }
+}
+
+/// Identifiers and operator symbols of the source (comments are not skipped; generated programs
+/// have only the header comment).
+fn tokens(src: &str) -> impl Iterator<Item = &str> {
+    src.split(|c: char| c.is_whitespace() || "(){};,".contains(c))
+        .map(|t| match t.find('<') {
+            Some(i) if i > 0 => &t[..i],
+            _ => t,
+        })
+        .filter(|t| !t.is_empty())
+}

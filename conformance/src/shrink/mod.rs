@@ -1,0 +1,3 @@
+//! Shrinkers: smaller variants of a failing program that stay well typed.
+
+pub mod fcl;
