@@ -6,48 +6,57 @@ use super::value::{Push, Val};
 use super::{Lower, Res};
 use crate::kir::eval::{lit, Lit};
 use crate::kir::{Expr, Geom, Stmt, Ty};
-use semantics::fcl::core::Level;
+use semantics::fcl::core::{Level, ScalarOp};
 use std::rc::Rc;
 
 /// Where written elements go: `(index, value)`.
 pub(super) type Sink<'a> = dyn FnMut(&mut Lower, Expr, Val) -> Res<()> + 'a;
 
+/// Where written elements go, with the element's own index as `mapPush` sees it (spec fcl.md
+/// §4.3): `(destination, element index, value)`. The element index of a push is its position;
+/// of an interleaving `b·k + j` (the concatenation index, not the destination); of a seqfor its
+/// position in the result (5.71).
+type IndexedSink<'a> = dyn FnMut(&mut Lower, Expr, Expr, Val) -> Res<()> + 'a;
+
 impl Lower {
     /// Emits the code that writes every element of `p` into `sink`.
     pub(super) fn write(&mut self, p: &Push, sink: &mut Sink) -> Res<()> {
+        self.write_indexed(p, &mut |lw: &mut Lower, dest, _ix, v| sink(lw, dest, v))
+    }
+
+    fn write_indexed(&mut self, p: &Push, sink: &mut IndexedSink) -> Res<()> {
         match p {
             // (5.57) push<l>: a parallel loop at level l
             Push::Push(l, a) => {
                 let a = a.clone();
                 self.par_loop(*l, a.len.clone(), &mut |lw, i| {
                     let v = lw.index(&a, i.clone())?;
-                    sink(lw, i, v)
+                    sink(lw, i.clone(), i, v)
                 })
             }
             // (5.54, 5.55) interleave / interleaveSeq: sub-program b writes at f (b, j)
-            Push::Interleave {
-                sub,
-                k: _,
-                f,
-                ps,
-                seq,
-            } => {
+            Push::Interleave { sub, k, f, ps, seq } => {
                 let outer = if *seq { None } else { Some(sub.succ()) };
                 let ps = ps.clone();
                 let f = f.clone();
+                let k = k.clone();
                 let sub = *sub;
                 let mut body = |lw: &mut Lower, b: Expr| -> Res<()> {
                     let prog = lw.index(&ps, b.clone())?;
                     let arr = lw.run_val(&prog)?;
                     let arr = lw.push_arr(arr)?;
-                    lw.write(&arr, &mut |lw: &mut Lower, j, v| {
+                    lw.write_indexed(&arr, &mut |lw: &mut Lower, j, jx, v| {
                         let pair = Val::Pair(
                             Rc::new(Val::Scalar(b.clone(), Ty::Int)),
                             Rc::new(Val::Scalar(j, Ty::Int)),
                         );
                         let d = lw.apply(&f, pair)?;
                         let d = lw.scalar(d)?;
-                        sink(lw, d, v)
+                        let ix = Expr::op(
+                            ScalarOp::AddI,
+                            vec![Expr::op(ScalarOp::MulI, vec![b.clone(), k.clone()]), jx],
+                        );
+                        sink(lw, d, ix, v)
                     })
                 };
                 match outer {
@@ -61,10 +70,10 @@ impl Lower {
             // (5.68–5.71) mapPush: h i x
             Push::MapPush(h, a) => {
                 let h = h.clone();
-                self.write(a, &mut |lw: &mut Lower, i: Expr, v| {
-                    let g = lw.apply(&h, Val::Scalar(i.clone(), Ty::Int))?;
+                self.write_indexed(a, &mut |lw: &mut Lower, dest, ix: Expr, v| {
+                    let g = lw.apply(&h, Val::Scalar(ix.clone(), Ty::Int))?;
                     let v = lw.apply(&g, v)?;
-                    sink(lw, i, v)
+                    sink(lw, dest, ix, v)
                 })
             }
             // (5.56, 5.78–5.80) seqfor: a private array filled sequentially, then written out
@@ -103,7 +112,7 @@ impl Lower {
                 let step = step.clone();
                 self.seq_loop(m.clone(), &mut |lw: &mut Lower, i| {
                     let f = lw.apply(&step, reader.clone())?;
-                    let r = lw.apply(&f, Val::Scalar(i, Ty::Int))?;
+                    let r = lw.apply(&f, Val::Scalar(i.clone(), Ty::Int))?;
                     let Val::Pair(ix, v) = r else {
                         return lw.internal("seqfor step did not give a pair");
                     };
@@ -114,7 +123,7 @@ impl Lower {
                 })?;
                 self.seq_loop(n.clone(), &mut |lw: &mut Lower, i| {
                     let v = Val::Scalar(Expr::Load(name.clone(), Box::new(i.clone())), ty);
-                    sink(lw, i, v)
+                    sink(lw, i.clone(), i, v)
                 })
             }
         }
