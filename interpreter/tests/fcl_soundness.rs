@@ -32,6 +32,7 @@ fn every_configuration_of_every_example_is_well_typed() {
     let files = programs();
     assert!(files.len() >= 5, "found only {files:?}");
     let (mut checked, mut partial) = (0, 0);
+    let mut reasons = std::collections::BTreeMap::new();
     for path in &files {
         let src = std::fs::read_to_string(path).unwrap();
         let name = path.display().to_string();
@@ -56,10 +57,13 @@ fn every_configuration_of_every_example_is_well_typed() {
             );
             checked += sound.checked;
             partial += sound.partial;
+            for (why, n) in sound.partial_reasons {
+                *reasons.entry(why).or_insert(0) += n;
+            }
         }
     }
     eprintln!(
-        "{} programs × 2 shapes: {checked} configurations typed in full, {partial} partly",
+        "{} programs × 2 shapes: {checked} configurations typed in full, {partial} partly ({reasons:?})",
         files.len()
     );
 }

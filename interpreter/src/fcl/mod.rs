@@ -102,6 +102,8 @@ pub struct Soundness {
     pub checked: u64,
     /// Configurations whose type was only partly known (no disagreement found).
     pub partial: u64,
+    /// Why configurations were only partly typed: the form that hid the type, and how often.
+    pub partial_reasons: std::collections::BTreeMap<&'static str, u64>,
     /// The ill-typed configurations: step number and reason (at most 10 kept).
     pub violations: Vec<(u64, String)>,
     /// How many violations there were in all.
@@ -119,7 +121,10 @@ pub fn run_checked(main: &Expr, ty: &Type, cfg: &Config, every: u64) -> (RunOutp
 fn check_config(task: &Task, ty: &Type, step: u64, report: &mut Soundness) {
     match check_task(task, ty) {
         Ok(Verdict::Checked) => report.checked += 1,
-        Ok(Verdict::Partial(_)) => report.partial += 1,
+        Ok(Verdict::Partial(why)) => {
+            report.partial += 1;
+            *report.partial_reasons.entry(why).or_default() += 1;
+        }
         Err(v) => {
             report.violation_count += 1;
             if report.violations.len() < 10 {

@@ -8,6 +8,8 @@
 //! decides the type, the configuration is *partially* checked — every known part is still
 //! compared, and the first disagreement is a [`Violation`].
 
+use super::force::ForceFrame;
+use super::par::{Par, ParKind};
 use super::term::{Env, Term, TermKind};
 use super::{Control, Frame, Task};
 use crate::fcl::core::{Level, Type};
@@ -58,6 +60,27 @@ fn fun_parts(what: &str, t: &Ty) -> Result<(Ty, Ty), Violation> {
 /// Checks the configuration of `task` against the program's type `program_ty` (5.41–5.47 for
 /// values, core typing for terms, Figure 5.8 for the location).
 pub fn check_task(task: &Task, program_ty: &Type) -> Result<Verdict, Violation> {
+    let (ty, partial) = config_type(task)?;
+    agree(
+        "configuration (preservation)",
+        &Some(program_ty.clone()),
+        &ty,
+    )?;
+    // (Prop. 11) the task's location admits the type it evaluates: `loc ▶ τ`
+    if !task.loc.admits(program_ty) {
+        return bad(format!(
+            "location {} does not admit {program_ty} (loc ▶ τ)",
+            task.loc
+        ));
+    }
+    Ok(match (ty, partial) {
+        (Some(_), _) => Verdict::Checked,
+        (None, why) => Verdict::Partial(why.unwrap_or("unknown value type")),
+    })
+}
+
+/// The type of `E[e]`, if known, and the first form that hid a type.
+fn config_type(task: &Task) -> Result<(Ty, Option<&'static str>), Violation> {
     let mut partial = None;
     let mut hole = match focus_type(&task.control)? {
         Ok(t) => t,
@@ -75,22 +98,47 @@ pub fn check_task(task: &Task, program_ty: &Type) -> Result<Verdict, Violation> 
             }
         };
     }
-    agree(
-        "configuration (preservation)",
-        &Some(program_ty.clone()),
-        &hole,
-    )?;
-    // (Prop. 11) the task's location admits the type it evaluates: `loc ▶ τ`
-    if !task.loc.admits(program_ty) {
-        return bad(format!(
-            "location {} does not admit {program_ty} (loc ▶ τ)",
-            task.loc
-        ));
+    Ok((hole, partial))
+}
+
+/// A group step in progress (5.81, 5.83): its type `Program<l> [τ]`, and every part checked at
+/// its sub-location — preservation for the parts and `loc ▶ τ` there (Prop. 11).
+fn par_type(par: &Par) -> Result<Ty, Violation> {
+    let (level, kind, subs) = par.parts();
+    let (elem, part_ty) = match kind {
+        // each part forces `Push<l> chunk` at a sub-location: Program<l> [τ]
+        ParKind::Chunks { arr, .. } => {
+            let elem = pull_elem(arr, 0)?;
+            let part = match (&elem, level.pred()) {
+                (Some(t), Some(below)) => Some(Type::program(below, Type::pull(t.clone()))),
+                _ => None,
+            };
+            (elem, part)
+        }
+        // each part runs one sub-program then forces its result; its own type is unknown here
+        ParKind::Programs { ps, .. } => match pull_elem(ps, 0)? {
+            Some(Type::Program(_, t)) => match *t {
+                Type::Push(e, _) => (Some(*e), None),
+                t => {
+                    return bad(format!(
+                        "interleaved part: expected a push array, found {t}"
+                    ))
+                }
+            },
+            Some(t) => return bad(format!("interleaved parts: expected programs, found {t}")),
+            None => (None, None),
+        },
+    };
+    for sub in subs {
+        let (ty, _) = config_type(sub)?;
+        agree("part of a group step", &part_ty, &ty)?;
+        if let Some(t) = &ty {
+            if !sub.loc.admits(t) {
+                return bad(format!("location {} does not admit {t} (loc ▶ τ)", sub.loc));
+            }
+        }
     }
-    Ok(match (hole, partial) {
-        (Some(_), _) => Verdict::Checked,
-        (None, why) => Verdict::Partial(why.unwrap_or("unknown value type")),
-    })
+    Ok(elem.map(|t| Type::program(level, Type::pull(t))))
 }
 
 /// The focus's type; the inner `Err` names a form that has no type of its own here.
@@ -104,8 +152,16 @@ fn focus_type(c: &Control) -> Result<Result<Ty, &'static str>, Violation> {
             r
         }
         Control::Elem(p, _, _) => pull_elem(p, 0)?,
-        Control::Force(..) => return Ok(Err("force in progress")),
-        Control::Par(_) => return Ok(Err("group step in progress")),
+        // `force a` with a : [τ]<l> is a Program<l> [τ] (the type of force<l>)
+        Control::Force(a, _) => match push_type(a, 0)? {
+            Some(Type::Push(t, l)) => Some(Type::program(l, Type::pull(*t))),
+            Some(t) => return bad(format!("force: expected a push array, found {t}")),
+            None => return Ok(Err("force of an untyped array")),
+        },
+        Control::Par(par) => match par_type(par)? {
+            Some(t) => Some(t),
+            None => return Ok(Err("group step of unknown element type")),
+        },
         Control::Taken => return bad("a task's control is taken between steps".into()),
     }))
 }
@@ -172,7 +228,7 @@ fn frame_type(frame: &Frame, hole: Ty) -> Result<Result<Ty, &'static str>, Viola
             }
             call(*builtin, ts, args.len())?
         }
-        Frame::Force(_) => return Ok(Err("force frame")),
+        Frame::Force(f) => return force_frame_type(f, hole),
     }))
 }
 
@@ -426,4 +482,52 @@ mod tests {
         let at_grid = Task::new(resolve(&p).unwrap(), grid());
         assert_eq!(check_task(&at_grid, &ty), Ok(Verdict::Checked));
     }
+}
+
+/// The type of the loops' and forces' frames (5.76–5.84, spec §4.3): the result is read off the
+/// frame's own values; the hole is compared where its type is fixed by the frame.
+fn force_frame_type(f: &ForceFrame, hole: Ty) -> Result<Result<Ty, &'static str>, Violation> {
+    Ok(Ok(match f {
+        // (5.76) force (Push<thread> [bv…, E, …]) : Program<thread> [τ]
+        ForceFrame::ForceElems { arr, .. } => {
+            let elem = pull_elem(arr, 0)?;
+            agree("forced element", &elem, &hole)?;
+            elem.map(|t| Type::program(Level::THREAD, Type::pull(t)))
+        }
+        ForceFrame::Print { double, .. } => {
+            let elem = if *double { Type::Double } else { Type::Int };
+            let t = Some(Type::program(Level::GRID, Type::pull(elem)));
+            agree("forceAndPrint", &t, &hole)?;
+            t
+        }
+        // power/poweri/while<l> … : Program<l> [τ], τ from the step function's type
+        ForceFrame::PowerAt {
+            level, f, indexed, ..
+        }
+        | ForceFrame::PowerNext {
+            level, f, indexed, ..
+        } => {
+            let step = value_type(f, 0)?;
+            let step = if *indexed {
+                fun_parts("poweri step", &step)?.1
+            } else {
+                step
+            };
+            loop_result(*level, &step)?
+        }
+        ForceFrame::WhileInit { level, g, .. }
+        | ForceFrame::WhileForced { level, g, .. }
+        | ForceFrame::WhileCond { level, g, .. } => loop_result(*level, &value_type(g, 0)?)?,
+        _ => return Ok(Err("force frame")),
+    }))
+}
+
+/// `Program<l> [τ]` for a loop whose step has type `[τ] -> Program<l> [τ]<l>`.
+fn loop_result(level: Level, step: &Ty) -> Result<Ty, Violation> {
+    let (arr, _) = fun_parts("loop step", step)?;
+    Ok(match arr {
+        None => None,
+        Some(Type::Pull(t)) => Some(Type::program(level, Type::pull(*t))),
+        Some(t) => return bad(format!("loop step: expected an array argument, found {t}")),
+    })
 }
