@@ -416,6 +416,54 @@ fn push_type(a: &PushArr, depth: usize) -> Result<Ty, Violation> {
     })
 }
 
+/// The type of the loops' and forces' frames (5.76–5.84, spec §4.3): the result is read off the
+/// frame's own values; the hole is compared where its type is fixed by the frame.
+fn force_frame_type(f: &ForceFrame, hole: Ty) -> Result<Result<Ty, &'static str>, Violation> {
+    Ok(Ok(match f {
+        // (5.76) force (Push<thread> [bv…, E, …]) : Program<thread> [τ]
+        ForceFrame::ForceElems { arr, .. } => {
+            let elem = pull_elem(arr, 0)?;
+            agree("forced element", &elem, &hole)?;
+            elem.map(|t| Type::program(Level::THREAD, Type::pull(t)))
+        }
+        ForceFrame::Print { double, .. } => {
+            let elem = if *double { Type::Double } else { Type::Int };
+            let t = Some(Type::program(Level::GRID, Type::pull(elem)));
+            agree("forceAndPrint", &t, &hole)?;
+            t
+        }
+        // power/poweri/while<l> … : Program<l> [τ], τ from the step function's type
+        ForceFrame::PowerAt {
+            level, f, indexed, ..
+        }
+        | ForceFrame::PowerNext {
+            level, f, indexed, ..
+        } => {
+            let step = value_type(f, 0)?;
+            let step = if *indexed {
+                fun_parts("poweri step", &step)?.1
+            } else {
+                step
+            };
+            loop_result(*level, &step)?
+        }
+        ForceFrame::WhileInit { level, g, .. }
+        | ForceFrame::WhileForced { level, g, .. }
+        | ForceFrame::WhileCond { level, g, .. } => loop_result(*level, &value_type(g, 0)?)?,
+        _ => return Ok(Err("force frame")),
+    }))
+}
+
+/// `Program<l> [τ]` for a loop whose step has type `[τ] -> Program<l> [τ]<l>`.
+fn loop_result(level: Level, step: &Ty) -> Result<Ty, Violation> {
+    let (arr, _) = fun_parts("loop step", step)?;
+    Ok(match arr {
+        None => None,
+        Some(Type::Pull(t)) => Some(Type::program(level, Type::pull(*t))),
+        Some(t) => return bad(format!("loop step: expected an array argument, found {t}")),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{check_task, Verdict};
@@ -482,52 +530,4 @@ mod tests {
         let at_grid = Task::new(resolve(&p).unwrap(), grid());
         assert_eq!(check_task(&at_grid, &ty), Ok(Verdict::Checked));
     }
-}
-
-/// The type of the loops' and forces' frames (5.76–5.84, spec §4.3): the result is read off the
-/// frame's own values; the hole is compared where its type is fixed by the frame.
-fn force_frame_type(f: &ForceFrame, hole: Ty) -> Result<Result<Ty, &'static str>, Violation> {
-    Ok(Ok(match f {
-        // (5.76) force (Push<thread> [bv…, E, …]) : Program<thread> [τ]
-        ForceFrame::ForceElems { arr, .. } => {
-            let elem = pull_elem(arr, 0)?;
-            agree("forced element", &elem, &hole)?;
-            elem.map(|t| Type::program(Level::THREAD, Type::pull(t)))
-        }
-        ForceFrame::Print { double, .. } => {
-            let elem = if *double { Type::Double } else { Type::Int };
-            let t = Some(Type::program(Level::GRID, Type::pull(elem)));
-            agree("forceAndPrint", &t, &hole)?;
-            t
-        }
-        // power/poweri/while<l> … : Program<l> [τ], τ from the step function's type
-        ForceFrame::PowerAt {
-            level, f, indexed, ..
-        }
-        | ForceFrame::PowerNext {
-            level, f, indexed, ..
-        } => {
-            let step = value_type(f, 0)?;
-            let step = if *indexed {
-                fun_parts("poweri step", &step)?.1
-            } else {
-                step
-            };
-            loop_result(*level, &step)?
-        }
-        ForceFrame::WhileInit { level, g, .. }
-        | ForceFrame::WhileForced { level, g, .. }
-        | ForceFrame::WhileCond { level, g, .. } => loop_result(*level, &value_type(g, 0)?)?,
-        _ => return Ok(Err("force frame")),
-    }))
-}
-
-/// `Program<l> [τ]` for a loop whose step has type `[τ] -> Program<l> [τ]<l>`.
-fn loop_result(level: Level, step: &Ty) -> Result<Ty, Violation> {
-    let (arr, _) = fun_parts("loop step", step)?;
-    Ok(match arr {
-        None => None,
-        Some(Type::Pull(t)) => Some(Type::program(level, Type::pull(*t))),
-        Some(t) => return bad(format!("loop step: expected an array argument, found {t}")),
-    })
 }
