@@ -10,6 +10,7 @@ pub mod exec;
 pub mod kir;
 pub mod lower;
 pub mod runtime;
+pub mod tail;
 
 /// The default work-group size, shared with `#BlockSize` (spec §4.4, §8.3).
 pub const DEFAULT_BLOCK_SIZE: usize = 256;
