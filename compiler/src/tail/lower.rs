@@ -38,36 +38,64 @@ enum Fun {
 
 type Env = HashMap<String, Val>;
 
+thread_local! {
+    /// The values `prSclI`/`prArrI`/`prArrD` print, in evaluation order (call by value).
+    static PRINTS: std::cell::RefCell<Vec<(Vec<usize>, Index, ResultKind)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+    /// How many lambda bodies are being lowered: a print there would run once per element.
+    static IN_LAMBDA: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The forced-and-printed value of a printing operator, or of the program's result.
+fn printed(v: Val) -> R<(Vec<usize>, Index, ResultKind)> {
+    let (v, kind) = match v {
+        Val::AsDouble(inner) => (*inner, ResultKind::IntAsDouble),
+        v => (v, ResultKind::Int),
+    };
+    let (shape, index) = array(v)?;
+    if shape.iter().product::<usize>() == 0 {
+        return unsupported("printing an empty array (forceAndPrint needs at least one element)");
+    }
+    Ok((shape, index, kind))
+}
+
 fn unsupported<T>(why: impl Into<String>) -> R<T> {
     Err(LowerTailError::Unsupported(why.into()))
 }
 
 /// Lowers a type-checked TAIL expression to an FCL program printing its value.
 pub fn lower_expr(e: &Expr) -> R<Lowered> {
-    let v = eval(e, &Env::new())?;
-    let (v, kind) = match v {
-        Val::AsDouble(inner) => (*inner, ResultKind::IntAsDouble),
-        v => (v, ResultKind::Int),
-    };
-    let (shape, index): (Vec<usize>, Index) = match v {
-        Val::Int(t, _) => (Vec::new(), Rc::new(move |_: &str| t.clone())),
-        Val::Arr { shape, index, .. } => (shape, index),
-        _ => return unsupported("a result that is not an int or double value"),
-    };
-    let n: usize = shape.iter().product();
-    if n == 0 {
-        return unsupported("an empty result (forceAndPrint needs at least one element)");
+    PRINTS.with(|p| p.borrow_mut().clear());
+    IN_LAMBDA.with(|d| d.set(0));
+    let v = eval(e, &Env::new());
+    let mut outputs = PRINTS.with(|p| std::mem::take(&mut *p.borrow_mut()));
+    outputs.push(printed(v?)?);
+    let mut binds = Vec::new();
+    for (k, (shape, index, _)) in outputs.iter().enumerate() {
+        let n: usize = shape.iter().product();
+        let body = index("i");
+        binds.push(format!(
+            "a{k} <- forceAndPrint {n} (push<grid> (generate {n} (fn i => {body})))"
+        ));
     }
-    let body = index("i");
+    let last = outputs.len() - 1;
     let fcl = format!(
         "-- lowered from TAIL by compiler::tail\n\
          sig main : Program <grid> [int]\n\
-         val main =\n  do<grid>\n  {{ a <- forceAndPrint {n} (push<grid> (generate {n} (fn i => {body})))\n  ; return<grid> a\n  }}\n"
+         val main =\n  do<grid>\n  {{ {}\n  ; return<grid> a{last}\n  }}\n",
+        binds.join("\n  ; ")
     );
+    let (shape, _, kind) = outputs.pop().expect("the result is an output");
+    let prints = outputs.into_iter().map(|(s, _, k)| (s, k)).collect();
     if fcl.len() > MAX_TEXT {
         return unsupported("the fused program text exceeds the lowering's size limit");
     }
-    Ok(Lowered { fcl, shape, kind })
+    Ok(Lowered {
+        fcl,
+        prints,
+        shape,
+        kind,
+    })
 }
 
 fn int_lit(v: i64) -> String {
@@ -166,7 +194,10 @@ fn apply_fun(f: &Val, args: Vec<Val>) -> R<Val> {
             };
             let mut env = env.clone();
             env.insert(param.clone(), first);
-            let v = eval(body, &env)?;
+            IN_LAMBDA.with(|d| d.set(d.get() + 1));
+            let v = eval(body, &env);
+            IN_LAMBDA.with(|d| d.set(d.get() - 1));
+            let v = v?;
             let rest: Vec<Val> = args.collect();
             if rest.is_empty() {
                 Ok(v)
@@ -236,6 +267,15 @@ fn apply_prim(p: Prim, mut vs: Vec<Val>) -> R<Val> {
         return Ok(Val::Int(text, k));
     }
     match (p, vs.as_slice()) {
+        // (§6) prSclI, prArrI, prArrD: forced and printed in evaluation order
+        (Prim::PrSclI | Prim::PrArrI | Prim::PrSclD | Prim::PrArrD, [v]) => {
+            if IN_LAMBDA.with(|d| d.get()) > 0 {
+                return unsupported("printing inside a function");
+            }
+            let out = printed(v.clone())?;
+            PRINTS.with(|p| p.borrow_mut().push(out));
+            Ok(v.clone())
+        }
         // (§5.1) negi
         (Prim::Negi, [Val::Int(a, k)]) => Ok(Val::Int(format!("(0 - {a})"), k.map(|v| -v))),
         // (§5.6) i2d: the double is produced on the host when printing
@@ -328,7 +368,7 @@ fn apply_prim(p: Prim, mut vs: Vec<Val>) -> R<Val> {
             let lb = sb.first().copied().unwrap_or(1);
             Ok(arr(vec![la + lb], move |i| {
                 let j = format!("({i} - {la})");
-                format!("(if {i} < {la} then {} else {})", ia(i), ib(&j))
+                format!("(if lti {i} {la} then {} else {})", ia(i), ib(&j))
             }))
         }
         (Prim::First, [a]) => {
@@ -438,7 +478,7 @@ fn take_drop(take: bool, n: i64, a: Val) -> R<Val> {
     Ok(arr(shape, move |i| {
         let j = format!("({i} + {off})");
         if take && n > len {
-            format!("(if {j} < {size} then {} else 0)", index(&j))
+            format!("(if lti {j} {size} then {} else 0)", index(&j))
         } else {
             index(&j)
         }

@@ -8,7 +8,8 @@
 //! copies), so the whole program fuses into one `generate` that is forced and printed once.
 //! `reduce` over a static last axis unrolls into a right fold of the axis' elements.
 //!
-//! Scope of this slice: int scalars and arrays with static (literal) shapes; a final `i2d`
+//! Scope of this slice: int scalars and arrays with static (literal) shapes, `prSclI`/`prArrI`
+//! outside functions (one `forceAndPrint` each, in evaluation order); a final `i2d`
 //! (scalar or `each(i2d, …)`) turns the printed ints into doubles on the host. Anything else is
 //! refused with [`LowerTailError::Unsupported`].
 //!
@@ -61,6 +62,8 @@ pub enum ResultKind {
 pub struct Lowered {
     /// FCL source text with a `main` that forces and prints the result's elements.
     pub fcl: String,
+    /// What the program's printing operators print before the result: shape and element type.
+    pub prints: Vec<(Vec<usize>, ResultKind)>,
     /// The TAIL result's shape (empty for a scalar).
     pub shape: Vec<usize>,
     /// The result's element type.
@@ -77,7 +80,27 @@ pub fn lower_tail(src: &str) -> Result<Lowered, LowerTailError> {
 /// Turns the FCL program's output (`[a,b,…]\n`) into the TAIL result line plus newline;
 /// `None` when the output is not what the lowered program prints.
 pub fn format_result(l: &Lowered, fcl_stdout: &str) -> Option<String> {
-    let line = fcl_stdout.trim_end();
+    let lines: Vec<&str> = fcl_stdout.lines().collect();
+    if lines.len() != l.prints.len() + 1 {
+        return None;
+    }
+    let mut out = String::new();
+    for ((shape, kind), line) in l.prints.iter().zip(&lines) {
+        out.push_str(&format_line(shape, *kind, line)?);
+    }
+    out.push_str(&format_line(&l.shape, l.kind, lines[l.prints.len()])?);
+    Some(out)
+}
+
+/// One `forceAndPrint` line as the TAIL value of `shape` and `kind`, plus newline.
+fn format_line(shape: &[usize], kind: ResultKind, line: &str) -> Option<String> {
+    let l = Lowered {
+        fcl: String::new(),
+        prints: Vec::new(),
+        shape: shape.to_vec(),
+        kind,
+    };
+    let line = line.trim_end();
     let inner = line.strip_prefix('[')?.strip_suffix(']')?;
     let ints = inner
         .split(',')
