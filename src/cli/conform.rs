@@ -1,6 +1,9 @@
 //! The conformance commands: fuzz, conform.
 
 use super::{ConformArgs, Exit, FuzzArgs, Lang};
+use compiler::fault::Fault;
+use compiler::runtime::Runtime;
+use conformance::fuzz::mutation::render_table;
 use conformance::fuzz::{run_fcl_campaign, Campaign, FuzzLang, Verdict};
 use conformance::gen::FclConfig;
 use conformance::suite::{discover, run_suite, CliEngine, Engine, Status};
@@ -10,8 +13,15 @@ use std::io::Write;
 /// on the oracle across machine shapes and schedules, saves and shrinks every mismatch under
 /// `--save`, prints `N passed, N failed` and the statistics; exit 1 on any mismatch.
 pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
-    if a.inject.is_some() || a.mutation_score {
-        eprintln!("error: fault injection needs the compiler's fault hooks, which fuzz does not drive yet");
+    if a.mutation_score {
+        return mutation_score(a);
+    }
+    let fault = match &a.inject {
+        None => None,
+        Some(name) => Some(parse_fault(name)?),
+    };
+    if fault.is_some() && a.lang != Lang::Fcl {
+        eprintln!("error: --inject needs --lang fcl (faults live in the FCL compiler)");
         return Err(Exit::Static);
     }
     let shard = match &a.shard {
@@ -39,6 +49,7 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         config: FclConfig::default(),
         shrink_tries: 400,
         device: (lang == FuzzLang::Fcl).then_some(a.device),
+        fault,
     };
     let progress = |done: u64, total: u64| {
         if done == total || done.is_multiple_of(10) {
@@ -93,6 +104,62 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         result.stats.generated as f64 / result.seconds.max(1e-9)
     );
     Ok(if result.stats.failed == 0 {
+        Exit::Ok
+    } else {
+        Exit::Failures
+    })
+}
+
+/// The fault named `name`, or exit 2 listing the known ones.
+fn parse_fault(name: &str) -> Result<Fault, Exit> {
+    Fault::parse(name).ok_or_else(|| {
+        let known: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
+        eprintln!(
+            "error: unknown fault {name:?} (known: {})",
+            known.join(", ")
+        );
+        Exit::Static
+    })
+}
+
+/// `tailfcl fuzz --mutation-score`: each fault (or only `--inject`'s) in turn, programs of the
+/// `--seed` campaign checked on `--device` until the first mismatch (at most `--count`); prints
+/// the table and the throughput. Exit 1 when some fault went undetected.
+fn mutation_score(a: &FuzzArgs) -> Result<Exit, Exit> {
+    let faults = match &a.inject {
+        Some(name) => vec![parse_fault(name)?],
+        None => Fault::ALL.to_vec(),
+    };
+    let rt = Runtime::new(a.device).map_err(|e| {
+        eprintln!("error: the mutation score needs an OpenCL device: {e}");
+        Exit::NoDevice
+    })?;
+    let start = std::time::Instant::now();
+    let scores = conformance::fuzz::mutation::mutation_score(
+        &faults,
+        a.seed,
+        a.count,
+        &FclConfig::default(),
+        &rt,
+        &mut |s| {
+            eprintln!(
+                "{}: {}",
+                s.fault.name(),
+                match s.detected_at {
+                    Some(k) => format!("detected by program {k}"),
+                    None => format!("not detected in {} programs", s.checked),
+                }
+            )
+        },
+    );
+    let seconds = start.elapsed().as_secs_f64();
+    print!("{}", render_table(&scores));
+    let programs: u64 = scores.iter().map(|s| s.checked).sum();
+    println!(
+        "time: {seconds:.2} s ({:.1} programs/s)",
+        programs as f64 / seconds.max(1e-9)
+    );
+    Ok(if scores.iter().all(|s| s.detected_at.is_some()) {
         Exit::Ok
     } else {
         Exit::Failures
