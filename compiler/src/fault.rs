@@ -18,16 +18,16 @@ pub enum Fault {
     StoreIndexOffByOne,
     /// The first `barrier` of a kernel is dropped.
     MissingBarrier,
-    /// Integer `%` floors (sign of the divisor) instead of truncating (sign of the dividend),
-    /// spec §4.2.
+    /// Integer `/` or `%` (the first one found) floors instead of truncating (spec §4.2: the
+    /// quotient truncates, the remainder has the sign of the dividend).
     FlooredMod,
     /// The initial value of an accumulator (a declaration initialised by a literal, e.g. a
     /// reduction's neutral element) is off by one.
     WrongNeutral,
     /// The operands of the first non-commutative operator (`-`, `/`, `%`, shifts) are swapped.
     SwappedOperands,
-    /// The kernel assumes a work-group twice the size it is launched with (`get_local_size`
-    /// replaced by a constant).
+    /// The compiler assumes work-groups twice the size they are launched with (geometry
+    /// queries replaced by constants, or half the work-groups launched).
     AssumedBlockSize,
     /// The first bounds guard `if (i < n) { ... }` without an else branch is dropped.
     DroppedBoundsGuard,
@@ -81,14 +81,7 @@ impl Fault {
 pub fn inject(m: &mut Module, fault: Fault) -> bool {
     match fault {
         Fault::SharedBuffer => share_buffer(m),
-        Fault::AssumedBlockSize => {
-            let assumed = Expr::Int((m.block_size * 2) as i32);
-            first_kernel(m, |k| {
-                rewrite_exprs(&mut k.body, &mut |e| {
-                    (*e == Expr::Geom(Geom::LocalSize)).then(|| assumed.clone())
-                })
-            })
-        }
+        Fault::AssumedBlockSize => assume_block_size(m),
         Fault::LocalOffset => first_kernel(m, |k| {
             let locals: Vec<(Rc<str>, usize)> =
                 k.locals.iter().map(|(n, _, l)| (n.clone(), *l)).collect();
@@ -104,7 +97,9 @@ pub fn inject(m: &mut Module, fault: Fault) -> bool {
         }),
         Fault::FlooredMod => first_kernel(m, |k| {
             rewrite_exprs(&mut k.body, &mut |e| match e {
-                Expr::Op(ScalarOp::ModI, args) if args.len() == 2 => Some(floored_mod(args)),
+                Expr::Op(op @ (ScalarOp::ModI | ScalarOp::DivI), args) if args.len() == 2 => {
+                    Some(floored(*op, args))
+                }
                 _ => None,
             })
         }),
@@ -182,6 +177,42 @@ pub fn inject(m: &mut Module, fault: Fault) -> bool {
     }
 }
 
+/// The block size assumed twice what it is: `get_local_size` and `get_global_size` in the
+/// first kernel using them become constants computed from it; in a module whose kernels bake
+/// the block size in, the host launches half the work-groups instead.
+fn assume_block_size(m: &mut Module) -> bool {
+    let assumed = Expr::Int((m.block_size * 2) as i32);
+    let in_kernels = first_kernel(m, |k| {
+        rewrite_exprs(&mut k.body, &mut |e| match e {
+            Expr::Geom(Geom::LocalSize) => Some(assumed.clone()),
+            Expr::Geom(Geom::GlobalSize) => Some(Expr::op(
+                ScalarOp::MulI,
+                vec![Expr::Geom(Geom::NumGroups), assumed.clone()],
+            )),
+            _ => None,
+        })
+    });
+    in_kernels || halve_first_launch(&mut m.plan)
+}
+
+fn halve_first_launch(plan: &mut [HostStep]) -> bool {
+    plan.iter_mut().any(|s| match s {
+        HostStep::Launch { groups, .. } => {
+            let half = Expr::op(
+                ScalarOp::DivI,
+                vec![
+                    Expr::op(ScalarOp::AddI, vec![groups.clone(), Expr::Int(1)]),
+                    Expr::Int(2),
+                ],
+            );
+            *groups = half;
+            true
+        }
+        HostStep::Loop { body, .. } | HostStep::Benchmark { body, .. } => halve_first_launch(body),
+        _ => false,
+    })
+}
+
 /// Operators whose operands may not be exchanged.
 fn non_commutative(op: ScalarOp) -> bool {
     use ScalarOp::*;
@@ -191,18 +222,25 @@ fn non_commutative(op: ScalarOp) -> bool {
     )
 }
 
-/// `a % b` with the sign of `b`: `r = a % b; (r != 0 && (r < 0) != (b < 0)) ? r + b : r`.
-fn floored_mod(args: &[Expr]) -> Expr {
+/// Floored `/` or `%` built on the truncating ones: with `r = a % b`, when
+/// `r != 0 && (r < 0) != (b < 0)` the quotient is one less and the remainder `r + b`.
+fn floored(op: ScalarOp, args: &[Expr]) -> Expr {
     let r = Expr::op(ScalarOp::ModI, args.to_vec());
+    let truncated = Expr::op(op, args.to_vec());
     let b = args[1].clone();
     let lt0 = |x: Expr| Expr::op(ScalarOp::LtI, vec![x, Expr::Int(0)]);
     let nonzero = Expr::op(ScalarOp::NeqI, vec![r.clone(), Expr::Int(0)]);
     let signs_differ = Expr::op(ScalarOp::NeqI, vec![lt0(r.clone()), lt0(b.clone())]);
     let wrong_sign = Expr::op(ScalarOp::AndI, vec![nonzero, signs_differ]);
+    let adjusted = if op == ScalarOp::DivI {
+        Expr::op(ScalarOp::SubI, vec![truncated.clone(), Expr::Int(1)])
+    } else {
+        Expr::op(ScalarOp::AddI, vec![r, b])
+    };
     Expr::Select(
         Box::new(wrong_sign),
-        Box::new(Expr::op(ScalarOp::AddI, vec![r.clone(), b])),
-        Box::new(r),
+        Box::new(adjusted),
+        Box::new(truncated),
     )
 }
 

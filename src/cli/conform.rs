@@ -3,7 +3,7 @@
 use super::{ConformArgs, Exit, FuzzArgs, Lang};
 use compiler::fault::Fault;
 use compiler::runtime::Runtime;
-use conformance::fuzz::mutation::render_table;
+use conformance::fuzz::mutation::{first_detection, render_table, FaultScore};
 use conformance::fuzz::{run_fcl_campaign, Campaign, FuzzLang, Verdict};
 use conformance::gen::FclConfig;
 use conformance::suite::{discover, run_suite, CliEngine, Engine, Status};
@@ -126,32 +126,14 @@ fn parse_fault(name: &str) -> Result<Fault, Exit> {
 /// `--seed` campaign checked on `--device` until the first mismatch (at most `--count`); prints
 /// the table and the throughput. Exit 1 when some fault went undetected.
 fn mutation_score(a: &FuzzArgs) -> Result<Exit, Exit> {
-    let faults = match &a.inject {
-        Some(name) => vec![parse_fault(name)?],
-        None => Fault::ALL.to_vec(),
-    };
-    let rt = Runtime::new(a.device).map_err(|e| {
-        eprintln!("error: the mutation score needs an OpenCL device: {e}");
-        Exit::NoDevice
-    })?;
     let start = std::time::Instant::now();
-    let scores = conformance::fuzz::mutation::mutation_score(
-        &faults,
-        a.seed,
-        a.count,
-        &FclConfig::default(),
-        &rt,
-        &mut |s| {
-            eprintln!(
-                "{}: {}",
-                s.fault.name(),
-                match s.detected_at {
-                    Some(k) => format!("detected by program {k}"),
-                    None => format!("not detected in {} programs", s.checked),
-                }
-            )
-        },
-    );
+    let scores = match &a.inject {
+        Some(name) => vec![score_in_process(parse_fault(name)?, a)?],
+        None => Fault::ALL
+            .iter()
+            .map(|&f| score_in_child(f, a))
+            .collect::<Result<Vec<_>, _>>()?,
+    };
     let seconds = start.elapsed().as_secs_f64();
     print!("{}", render_table(&scores));
     let programs: u64 = scores.iter().map(|s| s.checked).sum();
@@ -164,6 +146,94 @@ fn mutation_score(a: &FuzzArgs) -> Result<Exit, Exit> {
     } else {
         Exit::Failures
     })
+}
+
+/// One fault in this process; announces each program (`program K`) on stderr first, so a
+/// parent can tell which program crashed the process.
+fn score_in_process(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
+    let rt = Runtime::new(a.device).map_err(|e| {
+        eprintln!("error: the mutation score needs an OpenCL device: {e}");
+        Exit::NoDevice
+    })?;
+    Ok(first_detection(
+        fault,
+        a.seed,
+        a.count,
+        &FclConfig::default(),
+        &rt,
+        &mut |k| eprintln!("program {k}"),
+    ))
+}
+
+/// One fault in a child `tailfcl fuzz --mutation-score --inject FAULT`: a faulty kernel may
+/// write out of bounds and corrupt the runtime's heap, and a crash is a detection too (the
+/// program announced last is the one that crashed).
+fn score_in_child(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
+    let exe = std::env::current_exe().map_err(|e| {
+        eprintln!("error: cannot find the tailfcl binary: {e}");
+        Exit::Static
+    })?;
+    let out = std::process::Command::new(exe)
+        .args(["fuzz", "--mutation-score", "--inject", fault.name()])
+        .args([
+            "--count",
+            &a.count.to_string(),
+            "--seed",
+            &a.seed.to_string(),
+        ])
+        .args(["--device", &a.device.to_string()])
+        .output()
+        .map_err(|e| {
+            eprintln!("error: cannot run the fault's campaign: {e}");
+            Exit::Static
+        })?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let last_program = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("program ")?.trim().parse::<u64>().ok())
+        .last();
+    let row = stdout
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(fault.name()));
+    let score = match (out.status.code(), row) {
+        (Some(0 | 1), Some(row)) => {
+            let detected = row.split_whitespace().nth(1) == Some("yes");
+            let checked = last_program.map_or(0, |k| k + 1);
+            FaultScore {
+                fault,
+                detected_at: detected.then(|| checked.saturating_sub(1)),
+                checked,
+                crashed: false,
+            }
+        }
+        (Some(code), _) if code == Exit::NoDevice as i32 => {
+            eprint!("{stderr}");
+            return Err(Exit::NoDevice);
+        }
+        _ => match last_program {
+            Some(k) => FaultScore {
+                fault,
+                detected_at: Some(k),
+                checked: k + 1,
+                crashed: true,
+            },
+            None => {
+                eprintln!("error: the campaign for {} failed: {stderr}", fault.name());
+                return Err(Exit::Internal);
+            }
+        },
+    };
+    eprintln!(
+        "{}: {}",
+        fault.name(),
+        match score.detected_at {
+            Some(k) if score.crashed => format!("program {k} crashed the runtime"),
+            Some(k) => format!("detected by program {k}"),
+            None => format!("not detected in {} programs", score.checked),
+        }
+    );
+    Ok(score)
 }
 
 /// `I/N` with `I < N`.

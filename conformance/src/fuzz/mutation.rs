@@ -16,6 +16,8 @@ pub struct FaultScore {
     pub detected_at: Option<u64>,
     /// Programs checked (up to and including the detecting one).
     pub checked: u64,
+    /// The faulty program crashed the process (memory corruption) at `detected_at`.
+    pub crashed: bool,
 }
 
 /// Checks programs `0..count` of the campaign `seed` with `fault` injected, stopping at the
@@ -27,8 +29,10 @@ pub fn first_detection(
     count: u64,
     config: &FclConfig,
     rt: &Runtime,
+    on_program: &mut dyn FnMut(u64),
 ) -> FaultScore {
     for k in 0..count {
+        on_program(k);
         let s = program_seed(seed, k);
         let src = print_program(&generate_fcl(&mut Rng::new(s), config));
         let checked = check_fcl_with_fault(&src, s, Some(rt), Some(fault));
@@ -40,6 +44,7 @@ pub fn first_detection(
                 fault,
                 detected_at: Some(k),
                 checked: k + 1,
+                crashed: false,
             };
         }
     }
@@ -47,6 +52,7 @@ pub fn first_detection(
         fault,
         detected_at: None,
         checked: count,
+        crashed: false,
     }
 }
 
@@ -62,7 +68,7 @@ pub fn mutation_score(
     faults
         .iter()
         .map(|&f| {
-            let score = first_detection(f, seed, count, config, rt);
+            let score = first_detection(f, seed, count, config, rt, &mut |_| {});
             progress(&score);
             score
         })
@@ -74,6 +80,7 @@ pub fn render_table(scores: &[FaultScore]) -> String {
     let mut out = format!("{:<22} {:<9} {}\n", "fault", "detected", "programs");
     for s in scores {
         let (det, n) = match s.detected_at {
+            Some(k) if s.crashed => ("crash", (k + 1).to_string()),
             Some(k) => ("yes", (k + 1).to_string()),
             None => ("NO", format!(">{}", s.checked)),
         };
