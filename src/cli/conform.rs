@@ -191,8 +191,8 @@ fn score_in_child(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let last_program = stderr
         .lines()
-        .filter_map(|l| l.strip_prefix("program ")?.trim().parse::<u64>().ok())
-        .last();
+        .rev()
+        .find_map(|l| l.strip_prefix("program ")?.trim().parse::<u64>().ok());
     let row = stdout
         .lines()
         .find(|l| l.split_whitespace().next() == Some(fault.name()));
