@@ -76,3 +76,33 @@ fn bad_shard_is_a_usage_error() {
     assert_eq!(code, 2);
     assert!(err.contains("bad --shard"), "{err}");
 }
+
+#[test]
+fn unknown_fault_is_a_usage_error_listing_the_faults() {
+    let (code, _, err) = tailfcl(&["fuzz", "--inject", "no-such-fault", "--count", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("missing-barrier"), "{err}");
+    let (code, _, err) = tailfcl(&["fuzz", "--mutation-score", "--inject", "nope"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn mutation_score_of_one_fault_prints_its_row() {
+    let (code, out, err) = tailfcl(&[
+        "fuzz",
+        "--mutation-score",
+        "--inject",
+        "store-off-by-one",
+        "--count",
+        "40",
+        "--seed",
+        "1",
+    ]);
+    if code == 5 {
+        eprintln!("skipping: no OpenCL device ({err})");
+        return;
+    }
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("store-off-by-one       yes"), "{out}");
+    assert!(out.contains("mutation score: 1/1"), "{out}");
+}

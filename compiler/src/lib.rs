@@ -7,9 +7,11 @@
 //! [`runtime`] (opencl3).
 
 pub mod exec;
+pub mod fault;
 pub mod kir;
 pub mod lower;
 pub mod runtime;
+pub mod tail;
 
 /// The default work-group size, shared with `#BlockSize` (spec §4.4, §8.3).
 pub const DEFAULT_BLOCK_SIZE: usize = 256;
@@ -34,4 +36,17 @@ pub fn compile_fcl(
         kir::opt::optimize(&mut m);
     }
     Ok(m)
+}
+
+/// [`compile_fcl`] with a deliberate bug: `fault` is applied to the optimized module (see
+/// [`fault`]); the flag says whether the program had a site for it.
+pub fn compile_fcl_with_fault(
+    main: &semantics::fcl::core::Expr,
+    opt: OptLevel,
+    block_size: usize,
+    fault: Option<fault::Fault>,
+) -> Result<(kir::Module, bool), lower::LowerError> {
+    let mut m = compile_fcl(main, opt, block_size)?;
+    let hit = fault.is_some_and(|f| fault::inject(&mut m, f));
+    Ok((m, hit))
 }

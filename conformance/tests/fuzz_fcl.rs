@@ -17,6 +17,7 @@ fn campaign(count: u64, seed: u64) -> Campaign {
         config: FclConfig::default(),
         shrink_tries: 50,
         device: None,
+        fault: None,
     }
 }
 

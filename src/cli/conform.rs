@@ -1,6 +1,9 @@
 //! The conformance commands: fuzz, conform.
 
 use super::{ConformArgs, Exit, FuzzArgs, Lang};
+use compiler::fault::Fault;
+use compiler::runtime::Runtime;
+use conformance::fuzz::mutation::{first_detection, render_table, FaultScore};
 use conformance::fuzz::{run_fcl_campaign, Campaign, FuzzLang, Verdict};
 use conformance::gen::FclConfig;
 use conformance::suite::{discover, run_suite, CliEngine, Engine, Status};
@@ -10,8 +13,15 @@ use std::io::Write;
 /// on the oracle across machine shapes and schedules, saves and shrinks every mismatch under
 /// `--save`, prints `N passed, N failed` and the statistics; exit 1 on any mismatch.
 pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
-    if a.inject.is_some() || a.mutation_score {
-        eprintln!("error: fault injection needs the compiler's fault hooks, which fuzz does not drive yet");
+    if a.mutation_score {
+        return mutation_score(a);
+    }
+    let fault = match &a.inject {
+        None => None,
+        Some(name) => Some(parse_fault(name)?),
+    };
+    if fault.is_some() && a.lang != Lang::Fcl {
+        eprintln!("error: --inject needs --lang fcl (faults live in the FCL compiler)");
         return Err(Exit::Static);
     }
     let shard = match &a.shard {
@@ -39,6 +49,7 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         config: FclConfig::default(),
         shrink_tries: 400,
         device: (lang == FuzzLang::Fcl).then_some(a.device),
+        fault,
     };
     let progress = |done: u64, total: u64| {
         if done == total || done.is_multiple_of(10) {
@@ -97,6 +108,132 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
     } else {
         Exit::Failures
     })
+}
+
+/// The fault named `name`, or exit 2 listing the known ones.
+fn parse_fault(name: &str) -> Result<Fault, Exit> {
+    Fault::parse(name).ok_or_else(|| {
+        let known: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
+        eprintln!(
+            "error: unknown fault {name:?} (known: {})",
+            known.join(", ")
+        );
+        Exit::Static
+    })
+}
+
+/// `tailfcl fuzz --mutation-score`: each fault (or only `--inject`'s) in turn, programs of the
+/// `--seed` campaign checked on `--device` until the first mismatch (at most `--count`); prints
+/// the table and the throughput. Exit 1 when some fault went undetected.
+fn mutation_score(a: &FuzzArgs) -> Result<Exit, Exit> {
+    let start = std::time::Instant::now();
+    let scores = match &a.inject {
+        Some(name) => vec![score_in_process(parse_fault(name)?, a)?],
+        None => Fault::ALL
+            .iter()
+            .map(|&f| score_in_child(f, a))
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    print!("{}", render_table(&scores));
+    let programs: u64 = scores.iter().map(|s| s.checked).sum();
+    println!(
+        "time: {seconds:.2} s ({:.1} programs/s)",
+        programs as f64 / seconds.max(1e-9)
+    );
+    Ok(if scores.iter().all(|s| s.detected_at.is_some()) {
+        Exit::Ok
+    } else {
+        Exit::Failures
+    })
+}
+
+/// One fault in this process; announces each program (`program K`) on stderr first, so a
+/// parent can tell which program crashed the process.
+fn score_in_process(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
+    let rt = Runtime::new(a.device).map_err(|e| {
+        eprintln!("error: the mutation score needs an OpenCL device: {e}");
+        Exit::NoDevice
+    })?;
+    Ok(first_detection(
+        fault,
+        a.seed,
+        a.count,
+        &FclConfig::default(),
+        &rt,
+        &mut |k| eprintln!("program {k}"),
+    ))
+}
+
+/// One fault in a child `tailfcl fuzz --mutation-score --inject FAULT`: a faulty kernel may
+/// write out of bounds and corrupt the runtime's heap, and a crash is a detection too (the
+/// program announced last is the one that crashed).
+fn score_in_child(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
+    let exe = std::env::current_exe().map_err(|e| {
+        eprintln!("error: cannot find the tailfcl binary: {e}");
+        Exit::Static
+    })?;
+    let out = std::process::Command::new(exe)
+        .args(["fuzz", "--mutation-score", "--inject", fault.name()])
+        .args([
+            "--count",
+            &a.count.to_string(),
+            "--seed",
+            &a.seed.to_string(),
+        ])
+        .args(["--device", &a.device.to_string()])
+        .output()
+        .map_err(|e| {
+            eprintln!("error: cannot run the fault's campaign: {e}");
+            Exit::Static
+        })?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let last_program = stderr
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("program ")?.trim().parse::<u64>().ok());
+    let row = stdout
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(fault.name()));
+    let score = match (out.status.code(), row) {
+        (Some(0 | 1), Some(row)) => {
+            let detected = row.split_whitespace().nth(1) == Some("yes");
+            let checked = last_program.map_or(0, |k| k + 1);
+            FaultScore {
+                fault,
+                detected_at: detected.then(|| checked.saturating_sub(1)),
+                checked,
+                crashed: false,
+            }
+        }
+        (Some(code), _) if code == Exit::NoDevice as i32 => {
+            eprint!("{stderr}");
+            return Err(Exit::NoDevice);
+        }
+        _ => match last_program {
+            Some(k) => FaultScore {
+                fault,
+                detected_at: Some(k),
+                checked: k + 1,
+                crashed: true,
+            },
+            None => {
+                eprintln!("error: the campaign for {} failed: {stderr}", fault.name());
+                return Err(Exit::Internal);
+            }
+        },
+    };
+    eprintln!(
+        "{}: {}",
+        fault.name(),
+        match score.detected_at {
+            Some(k) if score.crashed => format!("program {k} crashed the runtime"),
+            Some(k) => format!("detected by program {k}"),
+            None => format!("not detected in {} programs", score.checked),
+        }
+    );
+    Ok(score)
 }
 
 /// `I/N` with `I < N`.

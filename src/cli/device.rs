@@ -4,13 +4,18 @@ use super::{read_source, CompileArgs, ExecArgs, Exit, Lang};
 use compiler::exec::{execute, ExecError};
 use compiler::kir::{emit::emit_module, Module};
 use compiler::runtime::{list_devices, Runtime, RuntimeError};
+use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
 use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::load;
 use semantics::fcl::lower::load_program;
 
 /// `tailfcl compile FILE.fcl [-O0|-O2]`: prints the generated OpenCL C.
 pub fn compile(lang: Lang, a: &CompileArgs) -> Result<Exit, Exit> {
-    let m = build(lang, a, DEFAULT_BLOCK_SIZE)?;
+    if lang == Lang::Tail && a.emit == "fcl" {
+        print!("{}", lower_tail_file(a)?.fcl);
+        return Ok(Exit::Ok);
+    }
+    let (m, _) = build(lang, a, DEFAULT_BLOCK_SIZE)?;
     print!("{}", emit_module(&m));
     Ok(Exit::Ok)
 }
@@ -20,7 +25,7 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     let rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
     // without --block-size, the work-group size is sized from the device
     let fit = DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1));
-    let m = build(lang, &a.compile, fit)?;
+    let (m, tail) = build(lang, &a.compile, fit)?;
     if m.block_size > rt.device.max_work_group_size {
         eprintln!(
             "error: block size {} exceeds the device's largest work-group ({})",
@@ -30,7 +35,17 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     }
     match execute(&m, &rt) {
         Ok(report) => {
-            print!("{}", report.stdout);
+            match &tail {
+                // a lowered TAIL program prints its result line the TAIL way
+                Some(l) => match format_result(l, &report.stdout) {
+                    Some(line) => print!("{line}"),
+                    None => {
+                        eprintln!("error: unexpected output of the lowered program");
+                        return Err(Exit::RuntimeError);
+                    }
+                },
+                None => print!("{}", report.stdout),
+            }
             eprint!("{}", report.stderr);
             if a.stats {
                 let total: u64 = report.launches.iter().map(|(_, ns)| ns).sum();
@@ -58,15 +73,39 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     }
 }
 
-/// Loads, checks and lowers an FCL program; static and unsupported errors exit 2.
-fn build(lang: Lang, a: &CompileArgs, default_block: usize) -> Result<Module, Exit> {
-    if lang != Lang::Fcl {
-        eprintln!("unsupported: compiling TAIL (compile its FCL translation instead)");
+/// Lowers a TAIL file to FCL (`compiler::tail`); static and unsupported errors exit 2.
+fn lower_tail_file(a: &CompileArgs) -> Result<Lowered, Exit> {
+    let [path] = a.input.files.as_slice() else {
+        eprintln!("error: compiling TAIL takes exactly one file");
         return Err(Exit::Static);
-    }
+    };
+    let src = read_source(path)?;
+    lower_tail(&src).map_err(|e| {
+        match e {
+            LowerTailError::Static(d) => eprint!("{}", d.render(&path.display().to_string(), &src)),
+            e @ LowerTailError::Unsupported(_) => eprintln!("{e}"),
+        }
+        Exit::Static
+    })
+}
+
+/// Loads, checks and lowers an FCL program (a TAIL one first to FCL, returned alongside);
+/// static and unsupported errors exit 2.
+fn build(
+    lang: Lang,
+    a: &CompileArgs,
+    default_block: usize,
+) -> Result<(Module, Option<Lowered>), Exit> {
     let mut files = Vec::new();
-    for path in &a.input.files {
-        files.push((path.display().to_string(), read_source(path)?));
+    let mut tail = None;
+    if lang == Lang::Tail {
+        let l = lower_tail_file(a)?;
+        files.push((format!("{}.fcl", a.input.files[0].display()), l.fcl.clone()));
+        tail = Some(l);
+    } else {
+        for path in &a.input.files {
+            files.push((path.display().to_string(), read_source(path)?));
+        }
     }
     let program = match load_program(&files) {
         Ok(p) => p,
@@ -86,7 +125,7 @@ fn build(lang: Lang, a: &CompileArgs, default_block: usize) -> Result<Module, Ex
         OptLevel::O2
     };
     let bs = a.block_size.unwrap_or(default_block).max(1);
-    compile_fcl(&program.main, opt, bs).map_err(|e| {
+    let m = compile_fcl(&program.main, opt, bs).map_err(|e| {
         let (file, span) = program.locate(e.span());
         match files.iter().find(|(n, _)| *n == file) {
             Some((name, src)) => {
@@ -97,7 +136,8 @@ fn build(lang: Lang, a: &CompileArgs, default_block: usize) -> Result<Module, Ex
             None => eprintln!("error: {e}"),
         }
         Exit::Static
-    })
+    })?;
+    Ok((m, tail))
 }
 
 /// `tailfcl devices`: every OpenCL device, numbered for `--device`; none → exit 5.

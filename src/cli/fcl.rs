@@ -46,7 +46,26 @@ pub fn run(a: &RunArgs) -> Result<Exit, Exit> {
     if a.check_types {
         check_core_type(&program)?;
     }
-    let out = oracle::run(&program.main, &cfg);
+    let out = if a.check_types {
+        // type preservation and `loc ▶ τ` at every configuration (Propositions 9–11)
+        let (out, sound) = oracle::run_checked(&program.main, &program.ty, &cfg, 1);
+        for (step, why) in &sound.violations {
+            eprintln!("internal error: ill-typed configuration after step {step}: {why}");
+        }
+        if a.stats {
+            eprintln!(
+                "configurations: {} typed in full, {} partly, {} ill typed",
+                sound.checked, sound.partial, sound.violation_count
+            );
+        }
+        if sound.violation_count > 0 {
+            print!("{}", out.stdout);
+            return Err(Exit::Internal);
+        }
+        out
+    } else {
+        oracle::run(&program.main, &cfg)
+    };
     print!("{}", out.stdout);
     eprint!("{}", out.stderr);
     if a.stats {

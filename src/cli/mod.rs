@@ -107,7 +107,10 @@ pub struct FuzzArgs {
     /// Device index.
     #[arg(long, default_value_t = 0)]
     pub device: usize,
-    /// Inject one compiler fault (for testing the tester).
+    /// Inject one compiler fault into the compiled side, the oracle unchanged (testing the
+    /// tester): store-off-by-one, missing-barrier, floored-mod, wrong-neutral,
+    /// swapped-operands, assumed-block-size, dropped-bounds-guard, local-offset,
+    /// loop-bound-plus-one, shared-buffer. With --mutation-score, score only this fault.
     #[arg(long)]
     pub inject: Option<String>,
     /// Inject each fault in turn and report how many programs it took to detect it.

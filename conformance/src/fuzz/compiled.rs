@@ -2,9 +2,10 @@
 //! an OpenCL device must print what the oracle printed.
 
 use compiler::exec::{execute, ExecError};
+use compiler::fault::Fault;
 use compiler::lower::LowerError;
 use compiler::runtime::Runtime;
-use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
+use compiler::{compile_fcl_with_fault, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::core::Expr;
 
 /// How the compiled program compared.
@@ -22,9 +23,20 @@ pub enum CompiledOutcome {
 /// Compiles `main` at -O0 and -O2, runs both on `rt` and compares with the oracle's `expected`
 /// stdout.
 pub fn compare_compiled(main: &Expr, expected: &str, rt: &Runtime) -> CompiledOutcome {
+    compare_compiled_with(main, expected, rt, None)
+}
+
+/// [`compare_compiled`] with `fault` injected into the compiler (the oracle's `expected` is
+/// unchanged).
+pub fn compare_compiled_with(
+    main: &Expr,
+    expected: &str,
+    rt: &Runtime,
+    fault: Option<Fault>,
+) -> CompiledOutcome {
     for (opt, name) in [(OptLevel::O0, "-O0"), (OptLevel::O2, "-O2")] {
-        let module = match compile_fcl(main, opt, DEFAULT_BLOCK_SIZE) {
-            Ok(m) => m,
+        let module = match compile_fcl_with_fault(main, opt, DEFAULT_BLOCK_SIZE, fault) {
+            Ok((m, _)) => m,
             Err(LowerError::Unsupported(why, _)) => return CompiledOutcome::Unsupported(why),
             Err(e) => {
                 return CompiledOutcome::Differs {

@@ -6,6 +6,7 @@
 //! count; program k belongs to shard `k mod N`.
 
 pub mod compiled;
+pub mod mutation;
 pub mod oracle;
 pub mod stats;
 pub mod tail;
@@ -52,6 +53,8 @@ pub struct Campaign {
     pub shrink_tries: usize,
     /// Also compile each program at -O0 and -O2 and run it on this OpenCL device index.
     pub device: Option<usize>,
+    /// A compiler fault injected into the compiled side (mutation testing).
+    pub fault: Option<compiler::fault::Fault>,
 }
 
 /// The outcome of one program, one CSV row.
@@ -197,7 +200,13 @@ fn one_program(c: &Campaign, k: u64, rt: Option<&Runtime>) -> OneProgram {
     let program = generate_fcl(&mut Rng::new(seed), &c.config);
     let src = print_program(&program);
     let t = std::time::Instant::now();
-    let check = c.checker;
+    let checker = c.checker;
+    let fault = c.fault;
+    // an injected fault replaces the checker by the faulty compiled comparison
+    let check = |src: &str, seed: u64, rt: Option<&Runtime>| match fault {
+        Some(f) => oracle::check_fcl_with_fault(src, seed, rt, Some(f)),
+        None => checker(src, seed, rt),
+    };
     let checked = check(&src, seed, rt);
     let millis = t.elapsed().as_millis();
     let mut saved = Vec::new();

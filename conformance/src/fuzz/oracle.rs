@@ -2,7 +2,8 @@
 //! (machine shape, schedule) configuration must give the same observable result as the reference
 //! (1x1, in-order). The reference run also counts rule firings for the coverage statistics.
 
-use super::compiled::{compare_compiled, CompiledOutcome};
+use super::compiled::{compare_compiled_with, CompiledOutcome};
+use compiler::fault::Fault;
 use compiler::runtime::Runtime;
 use interpreter::fcl::{self as oracle, Config};
 use semantics::fcl::lower::load_program;
@@ -71,6 +72,16 @@ pub fn check_fcl(src: &str, seed: u64) -> Checked {
 /// runtime, the compiled program at -O0 and -O2 (a compiler limitation counts as unsupported,
 /// not as a mismatch).
 pub fn check_fcl_on(src: &str, seed: u64, device: Option<&Runtime>) -> Checked {
+    check_fcl_with_fault(src, seed, device, None)
+}
+
+/// [`check_fcl_on`] with `fault` injected into the compiled side.
+pub fn check_fcl_with_fault(
+    src: &str,
+    seed: u64,
+    device: Option<&Runtime>,
+    fault: Option<Fault>,
+) -> Checked {
     let program = match load_program(&[("generated.fcl".to_string(), src.to_string())]) {
         Ok(p) => p,
         Err((_, d)) => {
@@ -111,7 +122,7 @@ pub fn check_fcl_on(src: &str, seed: u64, device: Option<&Runtime>) -> Checked {
     }
     let mut unsupported = None;
     if let Some(rt) = device {
-        match compare_compiled(&program.main, &stdout, rt) {
+        match compare_compiled_with(&program.main, &stdout, rt, fault) {
             CompiledOutcome::Agree => {}
             CompiledOutcome::Unsupported(why) => unsupported = Some(why),
             CompiledOutcome::Differs { opt, got } => {

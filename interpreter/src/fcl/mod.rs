@@ -6,9 +6,10 @@
 pub mod examples;
 
 use crate::trace::StepRecord;
-use semantics::fcl::core::Expr;
+use semantics::fcl::core::{Expr, Type};
 use semantics::fcl::machine::{Machine, Schedule, Scheduler};
 use semantics::fcl::step::rules::{self, RunError};
+use semantics::fcl::step::soundness::{check_task, Verdict};
 use semantics::fcl::step::term::resolve;
 use semantics::fcl::step::{Ctx, Outcome, Task};
 use semantics::fcl::value::{peak_cells, render_full, reset_peak_cells, Value};
@@ -90,19 +91,60 @@ impl RunOutput {
 
 /// Runs `main` (a closed core term of type `Program<grid> τ`) to a value.
 pub fn run(main: &Expr, cfg: &Config) -> RunOutput {
-    drive(main, cfg, None)
+    drive(main, cfg, None, None)
+}
+
+/// What the per-step soundness check found (Propositions 9–11, see
+/// `semantics::fcl::step::soundness`).
+#[derive(Clone, Debug, Default)]
+pub struct Soundness {
+    /// Configurations typed in full: `E[e] : τ` at a location admitting τ.
+    pub checked: u64,
+    /// Configurations whose type was only partly known (no disagreement found).
+    pub partial: u64,
+    /// Why configurations were only partly typed: the form that hid the type, and how often.
+    pub partial_reasons: std::collections::BTreeMap<&'static str, u64>,
+    /// The ill-typed configurations: step number and reason (at most 10 kept).
+    pub violations: Vec<(u64, String)>,
+    /// How many violations there were in all.
+    pub violation_count: u64,
+}
+
+/// Runs like [`run`] and checks the configuration against main's type `ty` before the first step
+/// and after every `every`-th step (1: every step) — type preservation and `loc ▶ τ`.
+pub fn run_checked(main: &Expr, ty: &Type, cfg: &Config, every: u64) -> (RunOutput, Soundness) {
+    let mut report = Soundness::default();
+    let out = drive(main, cfg, None, Some((ty, every.max(1), &mut report)));
+    (out, report)
+}
+
+fn check_config(task: &Task, ty: &Type, step: u64, report: &mut Soundness) {
+    match check_task(task, ty) {
+        Ok(Verdict::Checked) => report.checked += 1,
+        Ok(Verdict::Partial(why)) => {
+            report.partial += 1;
+            *report.partial_reasons.entry(why).or_default() += 1;
+        }
+        Err(v) => {
+            report.violation_count += 1;
+            if report.violations.len() < 10 {
+                report.violations.push((step, v.0));
+            }
+        }
+    }
 }
 
 /// Runs like [`run`], handing each step's record to `on_step`; a `false` answer stops the run
 /// (the result is then the step limit).
 pub fn trace(main: &Expr, cfg: &Config, on_step: &mut dyn FnMut(StepRecord) -> bool) -> RunOutput {
-    drive(main, cfg, Some(on_step))
+    drive(main, cfg, Some(on_step), None)
 }
 
 fn drive(
     main: &Expr,
     cfg: &Config,
     mut on_step: Option<&mut dyn FnMut(StepRecord) -> bool>,
+    mut soundness: Option<(&Type, u64, &mut Soundness)>,
 ) -> RunOutput {
     let mut ctx = Ctx::new(Scheduler::new(cfg.schedule), on_step.is_some());
     let mut stats = Stats::default();
@@ -111,6 +153,9 @@ fn drive(
         Err(d) => Err(Failure::Static(d)),
         Ok(term) => {
             let mut task = Task::new(term, cfg.machine.grid());
+            if let Some((ty, _, report)) = soundness.as_mut() {
+                check_config(&task, ty, 0, report);
+            }
             loop {
                 if stats.steps >= cfg.max_steps {
                     break Err(Failure::StepLimit(stats.steps));
@@ -124,6 +169,11 @@ fn drive(
                         stats.cost += f.cost as u64;
                         stats.work += f.work;
                         stats.firings += f.firings;
+                        if let Some((ty, every, report)) = soundness.as_mut() {
+                            if stats.steps % *every == 0 {
+                                check_config(&task, ty, stats.steps, report);
+                            }
+                        }
                         if let Some(cb) = on_step.as_mut() {
                             let (redex, result) =
                                 f.trace.map(|t| (t.redex, t.result)).unwrap_or_default();

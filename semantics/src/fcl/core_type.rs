@@ -136,15 +136,16 @@ impl Checker {
                     .iter()
                     .map(|a| self.synth(a, d))
                     .collect::<Result<Vec<_>, _>>()?;
-                call(*b, &ts, args)?
+                let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+                call_type(*b, &ts, &spans)?
             }
         })
     }
 }
 
-/// The result type of a saturated built-in call with argument types `ts`.
-fn call(b: Builtin, ts: &[Type], args: &[Expr]) -> Result<Type, Diagnostic> {
-    let at = |i: usize| args[i].span;
+/// The result type of a saturated built-in call with argument types `ts` (argument spans `spans`).
+pub(crate) fn call_type(b: Builtin, ts: &[Type], spans: &[Span]) -> Result<Type, Diagnostic> {
+    let at = |i: usize| spans[i];
     let int = Type::Int;
     Ok(match b {
         Builtin::Scalar(op) => {

@@ -14,6 +14,7 @@ pub mod loops;
 pub mod par;
 pub mod rules;
 pub mod scalar;
+pub mod soundness;
 pub mod term;
 
 #[cfg(test)]

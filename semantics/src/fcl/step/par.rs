@@ -43,6 +43,15 @@ struct Sub {
 }
 
 impl Par {
+    /// The group's level, what it builds, and the sub-tasks in progress (for the soundness check).
+    pub(crate) fn parts(&self) -> (Level, &ParKind, impl Iterator<Item = &Task>) {
+        let tasks = self
+            .subs
+            .iter()
+            .filter_map(|s| s.current.as_ref().map(|(_, t)| &**t));
+        (self.level, &self.kind, tasks)
+    }
+
     pub(crate) fn new(
         kind: ParKind,
         level: Level,

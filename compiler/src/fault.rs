@@ -1,0 +1,431 @@
+//! Fault injection: deliberate, realistic compiler bugs applied as rewrites of the kernel IR (or
+//! the host plan) after lowering and optimization, before emission. The differential tester runs
+//! the faulty compiler against the unchanged oracle; a fault it never catches marks a blind spot
+//! of the generator (mutation testing, issue "Conformance", point 5).
+//!
+//! Each fault rewrites the FIRST site it finds (in kernel order, then statement order), so a
+//! program exercises the fault exactly when it contains such a site.
+
+use crate::kir::{Expr, Geom, HostStep, Kernel, Module, Param, Stmt, Ty};
+use semantics::fcl::core::ScalarOp;
+use std::rc::Rc;
+
+/// A deliberate compiler bug.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fault {
+    /// A global store writes one element too low (`buf[max(i - 1, 0)] = v`): an off-by-one in an
+    /// interleave or store index.
+    StoreIndexOffByOne,
+    /// The first `barrier` of a kernel is dropped.
+    MissingBarrier,
+    /// Integer `/` or `%` (the first one found) floors instead of truncating (spec §4.2: the
+    /// quotient truncates, the remainder has the sign of the dividend).
+    FlooredMod,
+    /// The initial value of an accumulator (a declaration initialised by a literal, e.g. a
+    /// reduction's neutral element) is off by one.
+    WrongNeutral,
+    /// The operands of the first non-commutative operator (`-`, `/`, `%`, shifts) are swapped.
+    SwappedOperands,
+    /// The compiler assumes work-groups twice the size they are launched with (geometry
+    /// queries replaced by constants, or half the work-groups launched).
+    AssumedBlockSize,
+    /// The first bounds guard `if (i < n) { ... }` without an else branch is dropped.
+    DroppedBoundsGuard,
+    /// Loads from a `__local` array read the next element (clamped to the array).
+    LocalOffset,
+    /// A sequential loop runs once too often (`i < n + 1`).
+    LoopBoundPlusOne,
+    /// Two global buffers of the same type share one allocation although both are live.
+    SharedBuffer,
+}
+
+impl Fault {
+    /// Every fault, in the order the mutation score reports them.
+    pub const ALL: [Fault; 10] = [
+        Fault::StoreIndexOffByOne,
+        Fault::MissingBarrier,
+        Fault::FlooredMod,
+        Fault::WrongNeutral,
+        Fault::SwappedOperands,
+        Fault::AssumedBlockSize,
+        Fault::DroppedBoundsGuard,
+        Fault::LocalOffset,
+        Fault::LoopBoundPlusOne,
+        Fault::SharedBuffer,
+    ];
+
+    /// The command-line name (`--inject NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::StoreIndexOffByOne => "store-off-by-one",
+            Fault::MissingBarrier => "missing-barrier",
+            Fault::FlooredMod => "floored-mod",
+            Fault::WrongNeutral => "wrong-neutral",
+            Fault::SwappedOperands => "swapped-operands",
+            Fault::AssumedBlockSize => "assumed-block-size",
+            Fault::DroppedBoundsGuard => "dropped-bounds-guard",
+            Fault::LocalOffset => "local-offset",
+            Fault::LoopBoundPlusOne => "loop-bound-plus-one",
+            Fault::SharedBuffer => "shared-buffer",
+        }
+    }
+
+    /// The fault named `name`, if any.
+    pub fn parse(name: &str) -> Option<Fault> {
+        Fault::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// Applies `fault` to `m`; true when a site was found and rewritten (the module is otherwise
+/// unchanged).
+pub fn inject(m: &mut Module, fault: Fault) -> bool {
+    match fault {
+        Fault::SharedBuffer => share_buffer(m),
+        Fault::AssumedBlockSize => assume_block_size(m),
+        Fault::LocalOffset => first_kernel(m, |k| {
+            let locals: Vec<(Rc<str>, usize)> =
+                k.locals.iter().map(|(n, _, l)| (n.clone(), *l)).collect();
+            rewrite_exprs(&mut k.body, &mut |e| match e {
+                Expr::Load(b, i) => {
+                    let (_, len) = locals.iter().find(|(n, _)| n == b)?;
+                    let next = Expr::op(ScalarOp::AddI, vec![(**i).clone(), Expr::Int(1)]);
+                    let clamped = Expr::op(ScalarOp::MinI, vec![next, Expr::Int(*len as i32 - 1)]);
+                    Some(Expr::Load(b.clone(), Box::new(clamped)))
+                }
+                _ => None,
+            })
+        }),
+        Fault::FlooredMod => first_kernel(m, |k| {
+            rewrite_exprs(&mut k.body, &mut |e| match e {
+                Expr::Op(op @ (ScalarOp::ModI | ScalarOp::DivI), args) if args.len() == 2 => {
+                    Some(floored(*op, args))
+                }
+                _ => None,
+            })
+        }),
+        Fault::SwappedOperands => first_kernel(m, |k| {
+            rewrite_exprs(&mut k.body, &mut |e| match e {
+                Expr::Op(op, args) if args.len() == 2 && non_commutative(*op) => (args[0]
+                    != args[1])
+                    .then(|| Expr::Op(*op, vec![args[1].clone(), args[0].clone()])),
+                _ => None,
+            })
+        }),
+        Fault::StoreIndexOffByOne => first_kernel(m, |k| {
+            let globals: Vec<Rc<str>> = k
+                .params
+                .iter()
+                .filter_map(|p| match p {
+                    Param::Buffer(n, _) => Some(n.clone()),
+                    Param::Scalar(..) => None,
+                })
+                .collect();
+            rewrite_stmts(&mut k.body, &mut |s| match s {
+                Stmt::Store(b, i, v) if globals.contains(b) => {
+                    let lower = Expr::op(ScalarOp::SubI, vec![i.clone(), Expr::Int(1)]);
+                    let clamped = Expr::op(ScalarOp::MaxI, vec![lower, Expr::Int(0)]);
+                    Some(vec![Stmt::Store(b.clone(), clamped, v.clone())])
+                }
+                _ => None,
+            })
+        }),
+        Fault::MissingBarrier => first_kernel(m, |k| {
+            rewrite_stmts(&mut k.body, &mut |s| {
+                matches!(s, Stmt::Barrier).then(Vec::new)
+            })
+        }),
+        Fault::DroppedBoundsGuard => first_kernel(m, |k| {
+            rewrite_stmts(&mut k.body, &mut |s| match s {
+                Stmt::If(Expr::Op(ScalarOp::LtI, _), then, els) if els.is_empty() => {
+                    Some(then.clone())
+                }
+                _ => None,
+            })
+        }),
+        Fault::LoopBoundPlusOne => first_kernel(m, |k| {
+            rewrite_stmts(&mut k.body, &mut |s| match s {
+                Stmt::For {
+                    var,
+                    start: Expr::Int(0),
+                    end,
+                    step: Expr::Int(1),
+                    body,
+                } => Some(vec![Stmt::For {
+                    var: var.clone(),
+                    start: Expr::Int(0),
+                    end: Expr::op(ScalarOp::AddI, vec![end.clone(), Expr::Int(1)]),
+                    step: Expr::Int(1),
+                    body: body.clone(),
+                }]),
+                _ => None,
+            })
+        }),
+        Fault::WrongNeutral => first_kernel(m, |k| {
+            rewrite_stmts(&mut k.body, &mut |s| match s {
+                Stmt::Decl(n, t, init) => {
+                    let wrong = match init {
+                        Expr::Int(i) => Expr::Int(i.wrapping_add(1)),
+                        Expr::Double(d) => Expr::Double(d + 1.0),
+                        Expr::Bool(b) => Expr::Bool(!b),
+                        _ => return None,
+                    };
+                    Some(vec![Stmt::Decl(n.clone(), *t, wrong)])
+                }
+                _ => None,
+            })
+        }),
+    }
+}
+
+/// The block size assumed twice what it is: `get_local_size` and `get_global_size` in the
+/// first kernel using them become constants computed from it; in a module whose kernels bake
+/// the block size in, the host launches half the work-groups instead.
+fn assume_block_size(m: &mut Module) -> bool {
+    let assumed = Expr::Int((m.block_size * 2) as i32);
+    let in_kernels = first_kernel(m, |k| {
+        rewrite_exprs(&mut k.body, &mut |e| match e {
+            Expr::Geom(Geom::LocalSize) => Some(assumed.clone()),
+            Expr::Geom(Geom::GlobalSize) => Some(Expr::op(
+                ScalarOp::MulI,
+                vec![Expr::Geom(Geom::NumGroups), assumed.clone()],
+            )),
+            _ => None,
+        })
+    });
+    in_kernels || halve_first_launch(&mut m.plan)
+}
+
+fn halve_first_launch(plan: &mut [HostStep]) -> bool {
+    plan.iter_mut().any(|s| match s {
+        HostStep::Launch { groups, .. } => {
+            let half = Expr::op(
+                ScalarOp::DivI,
+                vec![
+                    Expr::op(ScalarOp::AddI, vec![groups.clone(), Expr::Int(1)]),
+                    Expr::Int(2),
+                ],
+            );
+            *groups = half;
+            true
+        }
+        HostStep::Loop { body, .. } | HostStep::Benchmark { body, .. } => halve_first_launch(body),
+        _ => false,
+    })
+}
+
+/// Operators whose operands may not be exchanged.
+fn non_commutative(op: ScalarOp) -> bool {
+    use ScalarOp::*;
+    matches!(
+        op,
+        SubI | DivI | ModI | Sll | Srl | PowI | SubD | DivD | LtI
+    )
+}
+
+/// Floored `/` or `%` built on the truncating ones: with `r = a % b`, when
+/// `r != 0 && (r < 0) != (b < 0)` the quotient is one less and the remainder `r + b`.
+fn floored(op: ScalarOp, args: &[Expr]) -> Expr {
+    let r = Expr::op(ScalarOp::ModI, args.to_vec());
+    let truncated = Expr::op(op, args.to_vec());
+    let b = args[1].clone();
+    let lt0 = |x: Expr| Expr::op(ScalarOp::LtI, vec![x, Expr::Int(0)]);
+    let nonzero = Expr::op(ScalarOp::NeqI, vec![r.clone(), Expr::Int(0)]);
+    let signs_differ = Expr::op(ScalarOp::NeqI, vec![lt0(r.clone()), lt0(b.clone())]);
+    let wrong_sign = Expr::op(ScalarOp::AndI, vec![nonzero, signs_differ]);
+    let adjusted = if op == ScalarOp::DivI {
+        Expr::op(ScalarOp::SubI, vec![truncated.clone(), Expr::Int(1)])
+    } else {
+        Expr::op(ScalarOp::AddI, vec![r, b])
+    };
+    Expr::Select(
+        Box::new(wrong_sign),
+        Box::new(adjusted),
+        Box::new(truncated),
+    )
+}
+
+/// Runs `f` on each kernel in turn until it reports a rewrite.
+fn first_kernel(m: &mut Module, mut f: impl FnMut(&mut Kernel) -> bool) -> bool {
+    m.kernels.iter_mut().any(&mut f)
+}
+
+/// Replaces the first statement (pre-order) for which `f` gives a replacement.
+fn rewrite_stmts(body: &mut Vec<Stmt>, f: &mut impl FnMut(&Stmt) -> Option<Vec<Stmt>>) -> bool {
+    for i in 0..body.len() {
+        if let Some(new) = f(&body[i]) {
+            body.splice(i..=i, new);
+            return true;
+        }
+        let hit = match &mut body[i] {
+            Stmt::For { body, .. } => rewrite_stmts(body, f),
+            Stmt::If(_, t, e) => rewrite_stmts(t, f) || rewrite_stmts(e, f),
+            _ => false,
+        };
+        if hit {
+            return true;
+        }
+    }
+    false
+}
+
+/// Replaces the first expression (pre-order, statements in order) for which `f` gives a
+/// replacement.
+fn rewrite_exprs(body: &mut [Stmt], f: &mut impl FnMut(&Expr) -> Option<Expr>) -> bool {
+    body.iter_mut().any(|s| match s {
+        Stmt::Decl(_, _, e) | Stmt::Assign(_, e) => rewrite_expr(e, f),
+        Stmt::Store(_, i, v) => rewrite_expr(i, f) || rewrite_expr(v, f),
+        Stmt::For {
+            start,
+            end,
+            step,
+            body,
+            ..
+        } => {
+            rewrite_expr(start, f)
+                || rewrite_expr(end, f)
+                || rewrite_expr(step, f)
+                || rewrite_exprs(body, f)
+        }
+        Stmt::If(c, t, e) => rewrite_expr(c, f) || rewrite_exprs(t, f) || rewrite_exprs(e, f),
+        Stmt::Private(..) | Stmt::Barrier => false,
+    })
+}
+
+fn rewrite_expr(e: &mut Expr, f: &mut impl FnMut(&Expr) -> Option<Expr>) -> bool {
+    if let Some(new) = f(e) {
+        *e = new;
+        return true;
+    }
+    match e {
+        Expr::Op(_, args) => args.iter_mut().any(|a| rewrite_expr(a, f)),
+        Expr::Select(c, a, b) => rewrite_expr(c, f) || rewrite_expr(a, f) || rewrite_expr(b, f),
+        Expr::Load(_, i) => rewrite_expr(i, f),
+        _ => false,
+    }
+}
+
+/// A buffer-reuse bug: the second of two top-level allocations of the same type and the same
+/// literal length takes over the first one's storage although the first is still read later.
+/// Every use of the second buffer (plan and kernels) is renamed to the first.
+fn share_buffer(m: &mut Module) -> bool {
+    let allocs: Vec<(usize, Rc<str>, Ty, Expr)> = m
+        .plan
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match s {
+            HostStep::Alloc(b, t, len) => Some((i, b.clone(), *t, len.clone())),
+            _ => None,
+        })
+        .collect();
+    for (j, (at, second, t2, len2)) in allocs.iter().enumerate() {
+        let Some((_, first, _, _)) = allocs[..j]
+            .iter()
+            .find(|(_, _, t1, len1)| t1 == t2 && len1 == len2)
+        else {
+            continue;
+        };
+        let (first, second) = (first.clone(), second.clone());
+        m.plan.remove(*at);
+        rename_in_plan(&mut m.plan, &second, &first);
+        for k in &mut m.kernels {
+            rename_in_kernel(k, &second, &first);
+        }
+        return true;
+    }
+    false
+}
+
+fn rename_in_plan(plan: &mut [HostStep], from: &Rc<str>, to: &Rc<str>) {
+    let re = |n: &mut Rc<str>| {
+        if n == from {
+            *n = to.clone();
+        }
+    };
+    for s in plan {
+        match s {
+            HostStep::Read(_, _, b, _) => re(b),
+            HostStep::Swap(a, b) => {
+                re(a);
+                re(b)
+            }
+            HostStep::Print { buf, .. } => re(buf),
+            HostStep::Alloc(b, _, _) => re(b),
+            HostStep::ReadCsv { buf, .. } => re(buf),
+            HostStep::Loop { body, .. } | HostStep::Benchmark { body, .. } => {
+                rename_in_plan(body, from, to)
+            }
+            HostStep::Set(..) | HostStep::Launch { .. } => {}
+        }
+    }
+}
+
+/// Renames buffer `from` to `to` in a kernel's parameters and body; a kernel that takes both
+/// keeps one parameter.
+fn rename_in_kernel(k: &mut Kernel, from: &Rc<str>, to: &Rc<str>) {
+    if !k.params.iter().any(|p| p.name() == from) {
+        return;
+    }
+    if k.params.iter().any(|p| p.name() == to) {
+        k.params.retain(|p| p.name() != from);
+    } else {
+        for p in &mut k.params {
+            if let Param::Buffer(n, _) = p {
+                if n == from {
+                    *n = to.clone();
+                }
+            }
+        }
+    }
+    rename_buf_stmts(&mut k.body, from, to);
+}
+
+fn rename_buf_stmts(body: &mut [Stmt], from: &Rc<str>, to: &Rc<str>) {
+    for s in body {
+        match s {
+            Stmt::Store(b, i, v) => {
+                if b == from {
+                    *b = to.clone();
+                }
+                rename_buf_expr(i, from, to);
+                rename_buf_expr(v, from, to);
+            }
+            Stmt::Decl(_, _, e) | Stmt::Assign(_, e) => rename_buf_expr(e, from, to),
+            Stmt::For {
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
+                rename_buf_expr(start, from, to);
+                rename_buf_expr(end, from, to);
+                rename_buf_expr(step, from, to);
+                rename_buf_stmts(body, from, to);
+            }
+            Stmt::If(c, t, e) => {
+                rename_buf_expr(c, from, to);
+                rename_buf_stmts(t, from, to);
+                rename_buf_stmts(e, from, to);
+            }
+            Stmt::Private(..) | Stmt::Barrier => {}
+        }
+    }
+}
+
+fn rename_buf_expr(e: &mut Expr, from: &Rc<str>, to: &Rc<str>) {
+    match e {
+        Expr::Load(b, i) => {
+            if b == from {
+                *b = to.clone();
+            }
+            rename_buf_expr(i, from, to);
+        }
+        Expr::Op(_, args) => args.iter_mut().for_each(|a| rename_buf_expr(a, from, to)),
+        Expr::Select(c, a, b) => {
+            rename_buf_expr(c, from, to);
+            rename_buf_expr(a, from, to);
+            rename_buf_expr(b, from, to);
+        }
+        _ => {}
+    }
+}
