@@ -7,113 +7,33 @@
 //! `-- N M …` for chosen signal sizes).
 
 use interpreter::tail::{run, Outcome, RunOptions};
-use semantics::tail::step::compile::{compile_rc, Binder, Surface};
-use semantics::tail::value::Scalar;
-use semantics::Span;
 use std::time::Instant;
 
-const S: Span = Span::DUMMY;
-
-fn int(i: i32) -> Surface {
-    Surface::Lit(Scalar::Int(i), S)
-}
-fn dbl(d: f64) -> Surface {
-    Surface::Lit(Scalar::Double(d), S)
-}
-fn var(x: &str) -> Surface {
-    Surface::Var(x.into(), S)
-}
-fn op(name: &str, args: Vec<Surface>) -> Surface {
-    Surface::Op(name.into(), args, S)
-}
-fn opref(name: &str) -> Surface {
-    Surface::OpRef(name.into(), S)
-}
-fn let_(x: &str, e1: Surface, e2: Surface) -> Surface {
-    Surface::Let(Binder::new(x), Box::new(e1), Box::new(e2), S)
-}
-fn lam(x: &str, body: Surface) -> Surface {
-    Surface::Lam(Binder::new(x), Box::new(body), S)
-}
-
-/// Thesis Fig. 3.1 (OCR damage repaired) on the input `resi(10, iota(n)) + 1`.
-fn signal(n: i32) -> Surface {
-    let i2d = |e| op("i2d", vec![e]);
-    let each = |f, a| op("each", vec![f, a]);
-    let input = each(
-        lam(
-            "x",
-            op("addi", vec![op("resi", vec![int(10), var("x")]), int(1)]),
-        ),
-        op("iota", vec![int(n)]),
-    );
-    let body = op(
-        "reduce",
-        vec![
-            opref("addd"),
-            dbl(0.0),
-            each(
-                lam("v11", op("maxd", vec![i2d(int(-50)), var("v11")])),
-                each(
-                    lam("v10", op("mind", vec![i2d(int(50)), var("v10")])),
-                    each(
-                        lam("v9", op("muld", vec![i2d(int(50)), var("v9")])),
-                        op(
-                            "zipWith",
-                            vec![
-                                opref("divd"),
-                                each(
-                                    opref("i2d"),
-                                    op(
-                                        "drop",
-                                        vec![
-                                            int(1),
-                                            op(
-                                                "zipWith",
-                                                vec![
-                                                    opref("subi"),
-                                                    var("v3"),
-                                                    op("rotate", vec![int(-1), var("v3")]),
-                                                ],
-                                            ),
-                                        ],
-                                    ),
-                                ),
-                                each(
-                                    lam("v2", op("addd", vec![dbl(0.01), var("v2")])),
-                                    each(opref("i2d"), var("v0")),
-                                ),
-                            ],
-                        ),
-                    ),
-                ),
-            ),
-        ],
-    );
-    let_(
-        "v0",
-        input,
-        let_("v3", op("cons", vec![int(0), var("v0")]), body),
+/// Thesis Fig. 3.1 (as in examples/oracle_signal.tail) on the input `resi(10, iota(n)) + 1`.
+fn signal(n: i32) -> String {
+    format!(
+        "let v0:[int]1 = each(fn x:[int]0 => addi(resi(10,x),1),iota({n})) in
+let v3:[int]1 = cons(0,v0) in
+reduce(addd,0.0,
+  each(fn v11:[double]0 => maxd(i2d(-50),v11),
+    each(fn v10:[double]0 => mind(i2d(50),v10),
+      each(fn v9:[double]0 => muld(i2d(50),v9),
+        zipWith(divd,
+          each(i2d,
+            drop(1,zipWith(subi,v3,rotate(-1,v3)))),
+          each(fn v2:[double]0 => addd(0.01,v2),
+            each(i2d,v0)))))))
+"
     )
 }
 
 /// n iterations of `v := (31·v + 7) mod 1000003`.
-fn scalar_loop(n: i32) -> Surface {
-    let f = lam(
-        "v",
-        op(
-            "resi",
-            vec![
-                int(1_000_003),
-                op("addi", vec![op("muli", vec![var("v"), int(31)]), int(7)]),
-            ],
-        ),
-    );
-    op("i2d", vec![op("powerScl", vec![f, int(n), int(1)])])
+fn scalar_loop(n: i32) -> String {
+    format!("i2d(powerScl(fn v:[int]0 => resi(1000003,addi(muli(v,31),7)),{n},1))\n")
 }
 
-fn measure(label: &str, e: &Surface) -> f64 {
-    let prog = compile_rc(e).expect("benchmark program compiles");
+fn measure(label: &str, src: &str) -> f64 {
+    let prog = semantics::tail::step::load(src).expect("benchmark program checks");
     let t = Instant::now();
     let mut sink = Vec::new();
     let (outcome, stats) = run(prog, RunOptions::default(), &mut sink).expect("runs");

@@ -115,6 +115,28 @@ pub fn map_exprs(stmts: Vec<Stmt>, f: &mut dyn FnMut(Expr) -> Expr) -> Vec<Stmt>
         .collect()
 }
 
+/// `s` with each nested block (a loop body, both branches of an `if`) rewritten by `f`; other
+/// statements unchanged. The passes that only recurse into blocks share this.
+fn in_blocks(s: Stmt, f: &mut dyn FnMut(Vec<Stmt>) -> Vec<Stmt>) -> Stmt {
+    match s {
+        Stmt::For {
+            var,
+            start,
+            end,
+            step,
+            body,
+        } => Stmt::For {
+            var,
+            start,
+            end,
+            step,
+            body: f(body),
+        },
+        Stmt::If(c, t, e) => Stmt::If(c, f(t), f(e)),
+        s => s,
+    }
+}
+
 /// Rewrites an expression bottom-up with `f`.
 pub fn map_expr(e: Expr, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
     let e = match e {
@@ -145,21 +167,7 @@ pub fn fold_block(stmts: Vec<Stmt>) -> Vec<Stmt> {
                     out.push(Stmt::If(Expr::Bool(true), taken, Vec::new()));
                 }
             }
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-            } => out.push(Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body: fold_block(body),
-            }),
-            Stmt::If(c, t, e) => out.push(Stmt::If(c, fold_block(t), fold_block(e))),
-            s => out.push(s),
+            s => out.push(in_blocks(s, &mut fold_block)),
         }
     }
     out
@@ -238,25 +246,7 @@ fn propagate_in(stmts: Vec<Stmt>, reassigned: &HashSet<Rc<str>>) -> Vec<Stmt> {
     let mut out = Vec::new();
     let mut rest: std::collections::VecDeque<Stmt> = stmts.into();
     while let Some(s) = rest.pop_front() {
-        let s = match s {
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-            } => Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body: propagate_in(body, reassigned),
-            },
-            Stmt::If(c, t, e) => {
-                Stmt::If(c, propagate_in(t, reassigned), propagate_in(e, reassigned))
-            }
-            s => s,
-        };
+        let s = in_blocks(s, &mut |b| propagate_in(b, reassigned));
         if let Stmt::Decl(n, _, e) = &s {
             let copyable = match e {
                 Expr::Int(_) | Expr::Double(_) | Expr::Bool(_) | Expr::Geom(_) => true,
@@ -293,23 +283,7 @@ fn cse_in(stmts: Vec<Stmt>, reassigned: &HashSet<Rc<str>>) -> Vec<Stmt> {
                     out.push(Stmt::Decl(n, t, e));
                 }
             }
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-            } => out.push(Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body: cse_in(body, reassigned),
-            }),
-            Stmt::If(c, t, e) => {
-                out.push(Stmt::If(c, cse_in(t, reassigned), cse_in(e, reassigned)))
-            }
-            s => out.push(s),
+            s => out.push(in_blocks(s, &mut |b| cse_in(b, reassigned))),
         }
     }
     out
@@ -402,21 +376,7 @@ pub fn unroll(stmts: Vec<Stmt>) -> Vec<Stmt> {
                     out.push(Stmt::If(Expr::Bool(true), copy, Vec::new()));
                 }
             }
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-            } => out.push(Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body: unroll(body),
-            }),
-            Stmt::If(c, t, e) => out.push(Stmt::If(c, unroll(t), unroll(e))),
-            s => out.push(s),
+            s => out.push(in_blocks(s, &mut unroll)),
         }
     }
     out
