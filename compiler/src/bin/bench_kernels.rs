@@ -1,9 +1,13 @@
 //! Hand-written OpenCL kernels against the ones tailfcl generates (at -O2), on 2^24 ints
-//! (matmul on 256x256 doubles), plus host memcpy bandwidth. Prints device times (best of 3,
-//! from profiling events) and generated/hand ratios. Run with
-//! `cargo run --release -p compiler --bin bench_kernels [--device N] [--log2n K]`.
+//! (matmul on 256x256 doubles), plus host memcpy bandwidth. Prints a table of device times
+//! (medians of `--reps` runs, hand and generated alternating, from profiling events), the ratio
+//! hand/generated (below 1: the generated kernel is slower), the issue's target and whether it
+//! is met, and the effective bandwidth of the data-movement kernels against a plain copy. Run
+//! with `cargo run --release -p compiler --bin bench_kernels [--device N] [--log2n K] [--reps R]
+//! [--show]` (`--show` prints the generated OpenCL C on stderr).
 
-use compiler::exec::execute;
+use compiler::exec::{build_module, run_built};
+use compiler::kir::Module;
 use compiler::runtime::{Arg, BuiltProgram, DeviceBuffer, Runtime, RuntimeError};
 use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::lower::load_program;
@@ -17,6 +21,8 @@ __kernel void copy(__global const int* a, __global int* b, int n) {
   int i = get_global_id(0); if (i < n) b[i] = a[i]; }
 __kernel void reverse(__global const int* a, __global int* b, int n) {
   int i = get_global_id(0); if (i < n) b[i] = a[n - 1 - i]; }
+__kernel void transpose_gather(__global const int* a, __global int* b, int rows, int cols) {
+  int i = get_global_id(0); if (i < rows * cols) b[i] = a[(i % rows) * cols + i / rows]; }
 __kernel void transpose_naive(__global const int* a, __global int* b, int rows, int cols) {
   int i = get_global_id(0); if (i < rows * cols) { int r = i / cols, c = i % cols; b[c * rows + r] = a[i]; } }
 __kernel void transpose_tiled(__global const int* a, __global int* b, int rows, int cols) {
@@ -78,20 +84,54 @@ impl Hand<'_> {
     }
 }
 
-fn best(f: &mut dyn FnMut() -> u64) -> u64 {
-    (0..3).map(|_| f()).min().unwrap_or(0)
+/// The median of a set of timings.
+fn median(mut xs: Vec<u64>) -> u64 {
+    xs.sort_unstable();
+    xs.get(xs.len() / 2).copied().unwrap_or(0)
 }
 
-/// Device time of a generated program, without its first `skip` launches (input generation).
-fn generated(rt: &Runtime, src: &str, skip: usize) -> Result<u64, String> {
-    let p = load_program(&[("bench.fcl".into(), src.to_string())]).map_err(|e| format!("{e:?}"))?;
-    let m = compile_fcl(&p.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).map_err(|e| e.to_string())?;
-    let mut times = Vec::new();
-    for _ in 0..3 {
-        let r = execute(&m, rt).map_err(|e| e.to_string())?;
-        times.push(r.launches.iter().skip(skip).map(|(_, ns)| ns).sum::<u64>());
+/// A generated program, compiled at -O2 and built once.
+struct Generated<'a> {
+    rt: &'a Runtime,
+    m: Module,
+    program: compiler::runtime::BuiltProgram,
+    /// Launches not timed (input generation).
+    skip: usize,
+}
+
+impl<'a> Generated<'a> {
+    fn new(rt: &'a Runtime, src: &str, skip: usize) -> Result<Generated<'a>, String> {
+        let p =
+            load_program(&[("bench.fcl".into(), src.to_string())]).map_err(|e| format!("{e:?}"))?;
+        let m =
+            compile_fcl(&p.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).map_err(|e| e.to_string())?;
+        if std::env::args().any(|a| a == "--show") {
+            eprintln!("{}", compiler::kir::emit::emit_module(&m));
+        }
+        let program = build_module(&m, rt).map_err(|e| e.to_string())?;
+        Ok(Generated {
+            rt,
+            m,
+            program,
+            skip,
+        })
     }
-    Ok(times.into_iter().min().unwrap_or(0))
+    /// Device time of one run of the plan, without the first `skip` launches.
+    fn run(&self) -> Result<u64, String> {
+        let r = run_built(&self.m, self.rt, &self.program).map_err(|e| e.to_string())?;
+        Ok(r.launches.iter().skip(self.skip).map(|(_, ns)| ns).sum())
+    }
+}
+
+/// One benchmark: a hand-written run, the FCL program, the target ratio (none: for information)
+/// and whether it moves data (its bandwidth is compared with a plain copy's).
+struct Case<'a> {
+    name: &'static str,
+    hand: Box<dyn FnMut() -> u64 + 'a>,
+    src: String,
+    skip: usize,
+    target: Option<f64>,
+    moves_data: bool,
 }
 
 fn example_defs(name: &str) -> String {
@@ -125,6 +165,7 @@ fn main() {
     };
     let device = opt("--device", 0);
     let log2n = opt("--log2n", 24);
+    let reps = opt("--reps", 5).max(1);
     let rt = match Runtime::new(device) {
         Ok(rt) => rt,
         Err(RuntimeError::NoPlatform(m)) => {
@@ -146,115 +187,132 @@ fn main() {
         dst.copy_from_slice(&src);
     }
     let secs = t.elapsed().as_secs_f64() / 5.0;
-    println!(
-        "host memcpy: {:.2} GB/s ({} MiB)",
-        2.0 * (n * 4) as f64 / secs / 1e9,
-        (n * 4) >> 20
-    );
+    let memcpy_gbs = 2.0 * (n * 4) as f64 / secs / 1e9;
 
     let hand = Hand {
         p: rt.build(HAND).expect("hand-written kernels build"),
         rt: &rt,
     };
+    let hand = &hand;
     let a = hand.buf(n * 4);
     let b = hand.buf(n * 4);
     let sums = hand.buf(n.div_ceil(BS) * 4);
     let sums2 = hand.buf(n.div_ceil(BS * BS).max(1) * 4);
     let sums3 = hand.buf(4);
+    let (a, b, sums, sums2, sums3) = (&a, &b, &sums, &sums2, &sums3);
     let ni = n as i32;
-    hand.run("fill", n, &[Arg::Buffer(&a), Arg::Int(ni)]);
+    hand.run("fill", n, &[Arg::Buffer(a), Arg::Int(ni)]);
+    let ma = hand.buf(mm * mm * 8);
+    let mb = hand.buf(mm * mm * 8);
+    let mc = hand.buf(mm * mm * 8);
+    let (ma, mb, mc) = (&ma, &mb, &mc);
+    for m in [ma, mb] {
+        hand.run(
+            "filld",
+            mm * mm,
+            &[Arg::Buffer(m), Arg::Int((mm * mm) as i32)],
+        );
+    }
 
     let rev = example_defs("reverse");
     let tr = example_defs("transpose");
     let red = example_defs("reduce");
     let scan = example_defs("scan").replace("let lgChunkSize = 2 in", "let lgChunkSize = 8 in");
     let mat = example_defs("matmul");
-    let cases: Vec<(&str, u64, String, usize)> = vec![
-        (
-            "copy",
-            best(&mut || hand.run("copy", n, &[Arg::Buffer(&a), Arg::Buffer(&b), Arg::Int(ni)])),
-            main_with(n, "rp <- chunked (fn c => c) a; r <- force<grid> rp"),
-            1,
-        ),
-        (
-            "reverse",
-            best(&mut || {
-                hand.run(
-                    "reverse",
-                    n,
-                    &[Arg::Buffer(&a), Arg::Buffer(&b), Arg::Int(ni)],
-                )
+    let sq = side as i32;
+    let transpose_with = move |k: &'static str| {
+        move || {
+            let args = [Arg::Buffer(a), Arg::Buffer(b), Arg::Int(sq), Arg::Int(sq)];
+            hand.run(k, n, &args)
+        }
+    };
+    let naive_src = format!(
+        "{tr}{}",
+        main_with(
+            n,
+            &format!("rp <- chunked (fn c => c) (transpose {side} {side} a); r <- force<grid> rp")
+        )
+    );
+    let reduce_part = move || {
+        hand.run(
+            "reduce_part",
+            n,
+            &[Arg::Buffer(a), Arg::Buffer(sums), Arg::Int(ni)],
+        )
+    };
+    let mut cases: Vec<Case> = vec![
+        Case {
+            name: "copy",
+            hand: Box::new(move || {
+                hand.run("copy", n, &[Arg::Buffer(a), Arg::Buffer(b), Arg::Int(ni)])
             }),
-            format!(
+            src: main_with(n, "rp <- chunked (fn c => c) a; r <- force<grid> rp"),
+            skip: 1,
+            target: Some(0.95),
+            moves_data: true,
+        },
+        Case {
+            name: "reverse",
+            hand: Box::new(move || {
+                hand.run("reverse", n, &[Arg::Buffer(a), Arg::Buffer(b), Arg::Int(ni)])
+            }),
+            src: format!(
                 "{rev}{}",
                 main_with(n, "r <- revDistribute 256 a; s <- force<grid> r")
             ),
-            1,
-        ),
-        (
-            "transpose naive",
-            best(&mut || {
-                let args = [
-                    Arg::Buffer(&a),
-                    Arg::Buffer(&b),
-                    Arg::Int(side as i32),
-                    Arg::Int(side as i32),
-                ];
-                hand.run("transpose_naive", n, &args)
-            }),
-            format!(
-                "{tr}{}",
-                main_with(
-                    n,
-                    &format!("rp <- chunked (fn c => c) (transpose {side} {side} a); r <- force<grid> rp")
-                )
-            ),
-            1,
-        ),
-        (
-            "transpose tiled",
-            best(&mut || {
-                let args = [
-                    Arg::Buffer(&a),
-                    Arg::Buffer(&b),
-                    Arg::Int(side as i32),
-                    Arg::Int(side as i32),
-                ];
-                hand.run("transpose_tiled", n, &args)
-            }),
-            format!(
+            skip: 1,
+            target: Some(0.95),
+            moves_data: true,
+        },
+        // the FCL naive transpose is a gather (each output element reads its source), so the
+        // fair hand-written kernel gathers too; the scatter row (coalesced reads, scattered
+        // writes) is a different algorithm, shown for information
+        Case {
+            name: "transpose naive",
+            hand: Box::new(transpose_with("transpose_gather")),
+            src: naive_src.clone(),
+            skip: 1,
+            target: Some(0.95),
+            moves_data: true,
+        },
+        Case {
+            name: "  vs scatter",
+            hand: Box::new(transpose_with("transpose_naive")),
+            src: naive_src,
+            skip: 1,
+            target: None,
+            moves_data: true,
+        },
+        Case {
+            name: "transpose tiled",
+            hand: Box::new(transpose_with("transpose_tiled")),
+            src: format!(
                 "{tr}{}",
                 main_with(
                     n,
                     &format!("r <- transposeTiled 16 {side} {side} a; s <- force<grid> r")
                 )
             ),
-            1,
-        ),
-        (
-            "reduce partial",
-            best(&mut || {
-                hand.run(
-                    "reduce_part",
-                    n,
-                    &[Arg::Buffer(&a), Arg::Buffer(&sums), Arg::Int(ni)],
-                )
-            }),
-            format!(
+            skip: 1,
+            target: Some(0.95),
+            moves_data: true,
+        },
+        Case {
+            name: "reduce partial",
+            hand: Box::new(reduce_part),
+            src: format!(
                 "{red}{}",
                 main_with(n, "r <- reducePart addi a; s <- force<grid> r")
             ),
-            1,
-        ),
-        (
-            "reduce full",
-            best(&mut || {
-                let mut t = hand.run(
-                    "reduce_part",
-                    n,
-                    &[Arg::Buffer(&a), Arg::Buffer(&sums), Arg::Int(ni)],
-                );
-                let (mut len, mut from, mut to) = (n.div_ceil(BS), &sums, &sums2);
+            skip: 1,
+            target: Some(0.9),
+            moves_data: false,
+        },
+        Case {
+            name: "reduce full",
+            hand: Box::new(move || {
+                let mut t = reduce_part();
+                let (mut len, mut from, mut to) = (n.div_ceil(BS), sums, sums2);
                 while len > 1 {
                     t += hand.run(
                         "reduce_part",
@@ -262,105 +320,119 @@ fn main() {
                         &[Arg::Buffer(from), Arg::Buffer(to), Arg::Int(len as i32)],
                     );
                     len = len.div_ceil(BS);
-                    (from, to) = (
-                        to,
-                        if std::ptr::eq(to, &sums2) {
-                            &sums3
-                        } else {
-                            &sums2
-                        },
-                    );
+                    (from, to) = (to, if std::ptr::eq(to, sums2) { sums3 } else { sums2 });
                 }
                 t
             }),
-            format!("{red}{}", main_with(n, "s <- reduceFull addi a")),
-            1,
-        ),
-        (
-            "scan",
-            best(&mut || {
+            src: format!("{red}{}", main_with(n, "s <- reduceFull addi a")),
+            skip: 1,
+            target: Some(0.9),
+            moves_data: false,
+        },
+        Case {
+            name: "scan",
+            hand: Box::new(move || {
                 let g1 = n.div_ceil(BS);
-                let mut t = hand.run(
-                    "scan_block",
-                    n,
-                    &[
-                        Arg::Buffer(&a),
-                        Arg::Buffer(&b),
-                        Arg::Buffer(&sums),
-                        Arg::Int(ni),
-                    ],
-                );
-                t += hand.run(
-                    "scan_block",
-                    g1,
-                    &[
-                        Arg::Buffer(&sums),
-                        Arg::Buffer(&sums),
-                        Arg::Buffer(&sums2),
-                        Arg::Int(g1 as i32),
-                    ],
-                );
-                t += hand.run(
-                    "scan_add",
-                    n,
-                    &[Arg::Buffer(&b), Arg::Buffer(&sums), Arg::Int(ni)],
-                );
-                t
+                let block = |from, to, total, len: usize| {
+                    let args = [
+                        Arg::Buffer(from),
+                        Arg::Buffer(to),
+                        Arg::Buffer(total),
+                        Arg::Int(len as i32),
+                    ];
+                    hand.run("scan_block", len, &args)
+                };
+                block(a, b, sums, n)
+                    + block(sums, sums, sums2, g1)
+                    + hand.run(
+                        "scan_add",
+                        n,
+                        &[Arg::Buffer(b), Arg::Buffer(sums), Arg::Int(ni)],
+                    )
             }),
-            format!(
+            src: format!(
                 "{scan}{}",
                 main_with(n, "r <- scan addi 0 a; s <- force<grid> r")
             ),
-            1,
-        ),
+            skip: 1,
+            target: Some(0.9),
+            moves_data: false,
+        },
+        Case {
+            name: "matmul f64 256^2",
+            hand: Box::new(move || {
+                let args = [
+                    Arg::Buffer(ma),
+                    Arg::Buffer(mb),
+                    Arg::Buffer(mc),
+                    Arg::Int(mm as i32),
+                ];
+                hand.run("matmul", mm * mm, &args)
+            }),
+            src: format!(
+                "{mat}{INPUT}\nsig main : Program <grid> unit\nval main = do<grid>\n  {{ ap <- chunked (fn c => c) (generate {} (fn i => i2d (i % 7)))\n  ; a <- force<grid> ap\n  ; bp <- chunked (fn c => c) (generate {} (fn i => i2d (i % 7)))\n  ; b <- force<grid> bp\n  ; c <- matmulTiled addd muld 0.0 16 {mm} {mm} {mm} a b\n  ; d <- force<grid> c\n  ; return<grid> ()\n  }}\n",
+                mm * mm,
+                mm * mm
+            ),
+            skip: 2,
+            target: Some(0.9),
+            moves_data: false,
+        },
     ];
-    let ma = hand.buf(mm * mm * 8);
-    let mb = hand.buf(mm * mm * 8);
-    let mc = hand.buf(mm * mm * 8);
-    hand.run(
-        "filld",
-        mm * mm,
-        &[Arg::Buffer(&ma), Arg::Int((mm * mm) as i32)],
-    );
-    hand.run(
-        "filld",
-        mm * mm,
-        &[Arg::Buffer(&mb), Arg::Int((mm * mm) as i32)],
-    );
-    let mm_hand = best(&mut || {
-        hand.run(
-            "matmul",
-            mm * mm,
-            &[
-                Arg::Buffer(&ma),
-                Arg::Buffer(&mb),
-                Arg::Buffer(&mc),
-                Arg::Int(mm as i32),
-            ],
-        )
-    });
-    let mm_src = format!(
-        "{mat}{INPUT}\nsig main : Program <grid> unit\nval main = do<grid>\n  {{ ap <- chunked (fn c => c) (generate {} (fn i => i2d (i % 7)))\n  ; a <- force<grid> ap\n  ; bp <- chunked (fn c => c) (generate {} (fn i => i2d (i % 7)))\n  ; b <- force<grid> bp\n  ; c <- matmulTiled addd muld 0.0 16 {mm} {mm} {mm} a b\n  ; d <- force<grid> c\n  ; return<grid> ()\n  }}\n",
-        mm * mm,
-        mm * mm
-    );
+
+    // every figure is in bytes moved per nanosecond (GB/s) of a read and a write of n ints
+    let gbs = |ns: u64| 2.0 * (n * 4) as f64 / ns.max(1) as f64;
+    let mut copy_hand = Vec::new();
     println!(
-        "{:<18} {:>12} {:>12} {:>8}",
-        "kernel", "hand ms", "tailfcl ms", "ratio"
+        "{:<18} {:>10} {:>10} {:>7} {:>7} {:>5} {:>8} {:>8}",
+        "kernel", "hand ms", "gen ms", "ratio", "target", "met", "gen GB/s", "of copy"
     );
-    let mut all = cases;
-    all.push(("matmul f64 256^2", mm_hand, mm_src, 2));
-    for (name, hand_ns, src, skip) in all {
-        let h = hand_ns as f64 / 1e6;
-        match generated(&rt, &src, skip) {
-            Ok(g) => {
-                let g = g as f64 / 1e6;
-                println!("{name:<18} {h:>12.3} {g:>12.3} {:>8.2}", g / h.max(1e-9));
+    for case in &mut cases {
+        let gen = match Generated::new(&rt, &case.src, case.skip) {
+            Ok(g) => g,
+            Err(e) => {
+                println!("{:<18} not compiled: {e}", case.name);
+                continue;
             }
-            Err(e) => println!("{name:<18} {h:>12.3} {:>12} ({e})", "-"),
+        };
+        let (mut hs, mut gs) = (Vec::new(), Vec::new());
+        let mut failed = None;
+        for _ in 0..reps {
+            hs.push((case.hand)());
+            match gen.run() {
+                Ok(t) => gs.push(t),
+                Err(e) => failed = Some(e),
+            }
         }
+        if let Some(e) = failed {
+            println!("{:<18} failed: {e}", case.name);
+            continue;
+        }
+        let (h, g) = (median(hs), median(gs));
+        if case.name == "copy" {
+            copy_hand.push(h);
+        }
+        let ratio = h as f64 / g.max(1) as f64;
+        let (target, met) = match case.target {
+            Some(t) => (format!("{t:.2}"), if ratio >= t { "yes" } else { "NO" }),
+            None => ("-".to_string(), "-"),
+        };
+        let (bw, of_copy) = match (case.moves_data, copy_hand.first()) {
+            (true, Some(&c)) => (format!("{:.2}", gbs(g)), format!("{:.2}", gbs(g) / gbs(c))),
+            _ => ("-".to_string(), "-".to_string()),
+        };
+        println!(
+            "{:<18} {:>10.3} {:>10.3} {ratio:>7.2} {target:>7} {met:>5} {bw:>8} {of_copy:>8}",
+            case.name,
+            h as f64 / 1e6,
+            g as f64 / 1e6
+        );
     }
-    let copy_gbs = |ns: u64| 2.0 * (n * 4) as f64 / ns.max(1) as f64;
-    let c = best(&mut || hand.run("copy", n, &[Arg::Buffer(&a), Arg::Buffer(&b), Arg::Int(ni)]));
-    println!("device copy bandwidth (hand): {:.2} GB/s", copy_gbs(c));
+    let copy = median(copy_hand);
+    println!(
+        "bandwidth: plain copy kernel (hand) {:.2} GB/s, host memcpy {memcpy_gbs:.2} GB/s ({} MiB); \
+         target for copy/reverse/transpose: gen GB/s >= 0.80 of copy",
+        gbs(copy),
+        (n * 4) >> 20
+    );
 }

@@ -6,27 +6,32 @@ use super::{Expr, Geom, Kernel, Module, Param, Stmt};
 use semantics::fcl::core::ScalarOp;
 use std::fmt::Write;
 
-/// The kernel parameter (first of every kernel) flagging run-time errors: 1 division by zero,
-/// 2 a negative exponent.
+/// The kernel parameter (first of a kernel that can fail, see [`Kernel::uses_error_flag`])
+/// flagging run-time errors: 1 division by zero, 2 a negative exponent.
 pub const ERROR_FLAG: &str = "fcl_err";
 
-/// Helpers every program starts with.
+/// Helpers every program starts with (`static inline`: no external definitions to link, and
+/// each call is inlined into the kernel).
 pub const PRELUDE: &str = "\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-inline int fcl_add(int a, int b) { return (int)((uint)a + (uint)b); }
-inline int fcl_sub(int a, int b) { return (int)((uint)a - (uint)b); }
-inline int fcl_mul(int a, int b) { return (int)((uint)a * (uint)b); }
-inline int fcl_div(int a, int b, __global int* err) { if (b == 0) { err[0] = 1; return 0; } return b == -1 ? (int)(0u - (uint)a) : a / b; }
-inline int fcl_mod(int a, int b, __global int* err) { if (b == 0) { err[0] = 1; return 0; } return b == -1 ? 0 : a % b; }
-inline int fcl_pow(int a, int b, __global int* err) { if (b < 0) { err[0] = 2; return 0; } uint r = 1u, x = (uint)a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (int)r; }
-inline int fcl_shl(int a, int b) { return (int)((uint)a << (b & 31)); }
-inline int fcl_shr(int a, int b) { return a >> (b & 31); }
-inline int fcl_sign(int a) { return (a > 0) - (a < 0); }
+static inline int fcl_add(int a, int b) { return (int)((uint)a + (uint)b); }
+static inline int fcl_sub(int a, int b) { return (int)((uint)a - (uint)b); }
+static inline int fcl_mul(int a, int b) { return (int)((uint)a * (uint)b); }
+static inline int fcl_div(int a, int b, __global int* err) { if (b == 0) { err[0] = 1; return 0; } return b == -1 ? (int)(0u - (uint)a) : a / b; }
+static inline int fcl_mod(int a, int b, __global int* err) { if (b == 0) { err[0] = 1; return 0; } return b == -1 ? 0 : a % b; }
+static inline int fcl_pow(int a, int b, __global int* err) { if (b < 0) { err[0] = 2; return 0; } return fcl_pow_nat(a, b); }
+static inline int fcl_shl(int a, int b) { return (int)((uint)a << (b & 31)); }
+static inline int fcl_shr(int a, int b) { return a >> (b & 31); }
+static inline int fcl_sign(int a) { return (a > 0) - (a < 0); }
 ";
+
+/// `a^b` for `b >= 0` (wrapping), placed before `fcl_pow`, which calls it.
+const POW_NAT: &str = "static inline int fcl_pow_nat(int a, int b) { uint r = 1u, x = (uint)a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (int)r; }\n";
 
 /// The OpenCL C source of a module's kernels.
 pub fn emit_module(m: &Module) -> String {
-    let mut out = String::from(PRELUDE);
+    let (pragma, helpers) = PRELUDE.split_once('\n').unwrap_or(("", PRELUDE));
+    let mut out = format!("{pragma}\n{POW_NAT}{helpers}");
     for k in &m.kernels {
         out.push('\n');
         out.push_str(&emit_kernel(k));
@@ -36,8 +41,13 @@ pub fn emit_module(m: &Module) -> String {
 
 /// One kernel.
 pub fn emit_kernel(k: &Kernel) -> String {
-    // the first parameter is the error flag that division by zero and negative exponents set
-    let params: Vec<String> = std::iter::once(format!("__global int* {ERROR_FLAG}"))
+    // the first parameter is the error flag that division by zero and negative exponents set,
+    // where the kernel has an operation that can fail
+    let flag = k
+        .uses_error_flag()
+        .then(|| format!("__global int* {ERROR_FLAG}"));
+    let params: Vec<String> = flag
+        .into_iter()
         .chain(k.params.iter().map(|p| match p {
             Param::Buffer(n, t) => format!("__global {}* {n}", t.c_elem()),
             Param::Scalar(n, t) => format!("const {} {n}", scalar_param(*t)),
@@ -153,6 +163,10 @@ fn op_expr(op: ScalarOp, args: &[Expr]) -> String {
         AddI => call("fcl_add"),
         SubI => call("fcl_sub"),
         MulI => call("fcl_mul"),
+        // by a literal other than 0 and -1, C's truncating operators are the oracle's
+        DivI if !super::checks_errors(op, args) => format!("({} / {})", a(0), a(1)),
+        ModI if !super::checks_errors(op, args) => format!("({} % {})", a(0), a(1)),
+        PowI if !super::checks_errors(op, args) => call("fcl_pow_nat"),
         DivI => format!("fcl_div({}, {}, {ERROR_FLAG})", a(0), a(1)),
         ModI => format!("fcl_mod({}, {}, {ERROR_FLAG})", a(0), a(1)),
         MinI => call("min"),
