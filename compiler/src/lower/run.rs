@@ -6,7 +6,7 @@ use super::{Lower, Res};
 use crate::kir::eval::lit;
 use crate::kir::eval::Lit;
 use crate::kir::{Expr, HostStep, Stmt, Ty};
-use semantics::fcl::core::Level;
+use semantics::fcl::core::{Level, ScalarOp};
 use std::rc::Rc;
 
 /// Compile-time iteration bound of `while` loops.
@@ -79,7 +79,7 @@ impl Lower {
                 if self.in_kernel() && n > 1 {
                     let locals = self.kernel.as_ref().map_or(0, |k| k.locals.len());
                     match self.power_loop(*level, n, step, *indexed, &arr) {
-                        Ok(()) => return Ok(arr),
+                        Ok(last) => return Ok(last),
                         Err(super::LowerError::Unsupported(..)) => {
                             if let Some(k) = self.kernel.as_mut() {
                                 k.locals.truncate(locals);
@@ -229,10 +229,13 @@ impl Lower {
         }
     }
 
-    /// `power<l>` inside a kernel as a run-time loop over one buffer pair: each iteration writes
-    /// the step's result from buffer A into B (a barrier at block level), then copies B back
-    /// into A. Unsupported (and the caller unrolls) when the step changes the length or type.
-    fn power_loop(&mut self, l: Level, n: i32, step: &Val, indexed: bool, arr: &Val) -> Res<()> {
+    /// `power<l>` inside a kernel as a run-time loop over one buffer pair A, B: each trip runs
+    /// two steps, A into B then B into A (a barrier after each at block level, so a step never
+    /// overwrites what the previous one still reads), and no step copies its result back; an odd
+    /// count ends with one more step, into B. The second step of a trip reuses the `__local`
+    /// arrays of the first (the barrier between them ends their use). Returns the final state.
+    /// Unsupported (and the caller unrolls) when the step changes the length or type.
+    fn power_loop(&mut self, l: Level, n: i32, step: &Val, indexed: bool, arr: &Val) -> Res<Val> {
         let Val::Pull(a) = arr else {
             return self.internal("power state is not an array");
         };
@@ -241,54 +244,106 @@ impl Lower {
         };
         let (a_name, ty) = (a_name.clone(), *ty);
         let b_name = self.fresh(if l == Level::BLOCK { "l" } else { "p" });
+        let b_arr = buffer_pull(b_name.clone(), ty, a.len.clone());
         let var = self.fresh("i");
-        let ((), body) = self.in_block(|lw| {
-            let body = if indexed {
-                let f = lw.apply(step, Val::Scalar(Expr::Var(var.clone()), Ty::Int))?;
-                lw.apply(&f, arr.clone())?
-            } else {
-                lw.apply(step, arr.clone())?
-            };
-            let next = lw.run_val(&body)?;
-            let next = lw.push_arr(next)?;
-            if Lower::push_len(&next) != Expr::Int(len) {
-                return lw.unsupported("a power step that changes the array length");
-            }
-            let mut elem = None;
-            lw.write(&next, &mut |lw: &mut Lower, i, v| {
-                lw.store(&b_name, &mut elem, i, v)
-            })?;
-            if elem.is_some_and(|t| t != ty) {
-                return lw.unsupported("a power step that changes the element type");
-            }
-            if l == Level::BLOCK {
-                lw.emit(Stmt::Barrier);
-            }
-            lw.par_loop(l, Expr::Int(len), &mut |lw: &mut Lower, i| {
-                let v = Expr::Load(b_name.clone(), Box::new(i.clone()));
-                lw.emit(Stmt::Store(a_name.clone(), i, v));
-                Ok(())
-            })?;
-            if l == Level::BLOCK {
-                lw.emit(Stmt::Barrier);
-            }
-            Ok(())
-        })?;
         if l == Level::BLOCK {
             if let Some(k) = self.kernel.as_mut() {
-                k.locals.push((b_name, ty, len.max(1) as usize));
+                k.locals.push((b_name.clone(), ty, len.max(1) as usize));
             }
         } else {
-            self.emit(Stmt::Private(b_name, ty, len.max(1) as usize));
+            self.emit(Stmt::Private(b_name.clone(), ty, len.max(1) as usize));
         }
+        let twice = Expr::op(ScalarOp::MulI, vec![Expr::Var(var.clone()), Expr::Int(2)]);
+        let first = self.locals_len();
+        let ((), body) = self.in_block(|lw| {
+            lw.power_step(l, step, indexed, twice.clone(), arr, &b_name, ty, len)?;
+            let odd = Expr::op(ScalarOp::AddI, vec![twice.clone(), Expr::Int(1)]);
+            lw.reused_step(first, |lw| {
+                lw.power_step(l, step, indexed, odd, &b_arr, &a_name, ty, len)
+            })
+        })?;
         self.emit(Stmt::For {
             var,
             start: Expr::Int(0),
-            end: Expr::Int(n),
+            end: Expr::Int(n / 2),
             step: Expr::Int(1),
             body,
         });
+        if n % 2 == 1 {
+            let last = Expr::Int(n - 1);
+            self.reused_step(first, |lw| {
+                lw.power_step(l, step, indexed, last, arr, &b_name, ty, len)
+            })?;
+            return Ok(b_arr);
+        }
+        Ok(arr.clone())
+    }
+
+    /// Emits the code `f` emits, after a barrier that ends every use of the `__local` arrays
+    /// declared since `first`: the arrays `f` declares become those (renamed in its code) when
+    /// the two lists have the same types and lengths, so repeated steps share local memory.
+    fn reused_step(&mut self, first: usize, f: impl FnOnce(&mut Lower) -> Res<()>) -> Res<()> {
+        let second = self.locals_len();
+        let ((), mut body) = self.in_block(f)?;
+        if let Some(k) = self.kernel.as_mut() {
+            let (earlier, later) = k.locals[first..].split_at(second - first);
+            let same = earlier.len() == later.len()
+                && earlier
+                    .iter()
+                    .zip(later)
+                    .all(|((_, t1, n1), (_, t2, n2))| t1 == t2 && n1 == n2);
+            if same {
+                for ((to, ..), (from, ..)) in earlier.iter().zip(later) {
+                    body = crate::kir::opt::rename_array(body, from, to);
+                }
+                k.locals.truncate(second);
+            }
+        }
+        body.into_iter().for_each(|s| self.emit(s));
         Ok(())
+    }
+
+    /// One step of a kernel-level `power`: the step applied to `from` (and the iteration `i`
+    /// when indexed), written into `to`, then a barrier at block level.
+    #[allow(clippy::too_many_arguments)]
+    fn power_step(
+        &mut self,
+        l: Level,
+        step: &Val,
+        indexed: bool,
+        i: Expr,
+        from: &Val,
+        to: &Rc<str>,
+        ty: Ty,
+        len: i32,
+    ) -> Res<()> {
+        let body = if indexed {
+            let f = self.apply(step, Val::Scalar(i, Ty::Int))?;
+            self.apply(&f, from.clone())?
+        } else {
+            self.apply(step, from.clone())?
+        };
+        let next = self.run_val(&body)?;
+        let next = self.push_arr(next)?;
+        if Lower::push_len(&next) != Expr::Int(len) {
+            return self.unsupported("a power step that changes the array length");
+        }
+        let mut elem = None;
+        self.write(&next, &mut |lw: &mut Lower, i, v| {
+            lw.store(to, &mut elem, i, v)
+        })?;
+        if elem.is_some_and(|t| t != ty) {
+            return self.unsupported("a power step that changes the element type");
+        }
+        if l == Level::BLOCK {
+            self.emit(Stmt::Barrier);
+        }
+        Ok(())
+    }
+
+    /// The number of `__local` arrays of the open kernel.
+    fn locals_len(&self) -> usize {
+        self.kernel.as_ref().map_or(0, |k| k.locals.len())
     }
 
     /// Materialises a push array at level `l` and returns the pull array reading it.

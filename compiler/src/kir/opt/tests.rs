@@ -4,7 +4,7 @@ use super::*;
 use crate::kir::eval::{eval_host, Lit};
 use crate::kir::{Expr, Geom, Stmt, Ty};
 use semantics::fcl::core::ScalarOp::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 fn v(n: &str) -> Expr {
     Expr::var(n)
@@ -138,7 +138,7 @@ fn loops_with_barriers_do_not_unroll() {
 fn strength_reduction_keeps_truncating_semantics() {
     for d in [2, 4, 8, 1024] {
         for o in [DivI, ModI] {
-            let s = strength_reduce(vec![decl("r", op(o, v("x"), Expr::Int(d)))]);
+            let s = strength_reduce(vec![decl("r", op(o, v("x"), Expr::Int(d)))], 256);
             let Stmt::Decl(_, _, reduced) = &s[0] else {
                 panic!()
             };
@@ -177,7 +177,7 @@ fn strength_reduction_keeps_truncating_semantics() {
 
 #[test]
 fn nonnegative_dividends_get_a_plain_shift_and_mask() {
-    let s = strength_reduce(vec![Stmt::For {
+    let block = vec![Stmt::For {
         var: "i".into(),
         start: Expr::Geom(Geom::LocalId),
         end: Expr::Int(64),
@@ -187,7 +187,9 @@ fn nonnegative_dividends_get_a_plain_shift_and_mask() {
             op(DivI, v("i"), Expr::Int(4)),
             op(ModI, v("i"), Expr::Int(4)),
         )],
-    }]);
+    }];
+    let bounds = Bounds::of_block(&block, 256);
+    let s = strength_reduce(block, 256);
     let Stmt::For { body, .. } = &s[0] else {
         panic!()
     };
@@ -199,7 +201,8 @@ fn nonnegative_dividends_get_a_plain_shift_and_mask() {
             op(AndI, v("i"), Expr::Int(3))
         )
     );
-    assert!(known_nonneg(&v("i"), &HashSet::from(["i".into()])));
+    assert!(known_nonneg(&v("i"), &bounds));
+    assert_eq!(bounds.upper(&v("i")), Some(63));
 }
 
 #[test]
@@ -245,4 +248,29 @@ fn single_trip_parallel_loops_lose_their_loop() {
     assert_eq!(single_trip_loops(big.clone(), 256), big);
     let s = single_trip_loops(vec![lp(Geom::GroupId, Geom::NumGroups, 4096)], 256);
     assert!(matches!(&s[0], Stmt::If(Expr::Bool(true), _, _)));
+}
+
+/// `group * 256 + lid` is below 2^24 (at most `MAX_GROUPS` groups of 256): a plain shift; a
+/// product that could overflow keeps the sign-corrected form.
+#[test]
+fn bounded_sums_of_geometry_are_nonnegative() {
+    let gid = op(
+        AddI,
+        op(MulI, Expr::Geom(Geom::GroupId), Expr::Int(256)),
+        Expr::Geom(Geom::LocalId),
+    );
+    let s = strength_reduce(
+        vec![
+            decl("t", gid),
+            decl("q", op(DivI, v("t"), Expr::Int(4096))),
+            decl("big", op(MulI, v("t"), Expr::Int(1 << 12))),
+            decl("r", op(DivI, v("big"), Expr::Int(4))),
+        ],
+        256,
+    );
+    assert_eq!(s[1], decl("q", op(Srl, v("t"), Expr::Int(12))));
+    assert!(!matches!(&s[3], Stmt::Decl(_, _, Expr::Op(Srl, a)) if a[0] == v("big")));
+    let bounds = Bounds::of_block(&s, 256);
+    assert_eq!(bounds.upper(&v("t")), Some(65536 * 256 - 1));
+    assert_eq!(bounds.upper(&v("big")), None);
 }
