@@ -108,8 +108,14 @@ fn emit_stmt(s: &Stmt, depth: usize, out: &mut String) {
             emit_block(body, depth + 1, out);
             let _ = writeln!(out, "{pad}}}");
         }
+        // a scope of its own (an unrolled copy, a taken static branch)
+        Stmt::If(super::Expr::Bool(true), t, e) if e.is_empty() => {
+            let _ = writeln!(out, "{pad}{{");
+            emit_block(t, depth + 1, out);
+            let _ = writeln!(out, "{pad}}}");
+        }
         Stmt::If(c, t, e) => {
-            let _ = writeln!(out, "{pad}if ({}) {{", expr(c));
+            let _ = writeln!(out, "{pad}if ({}) {{", unparenthesised(expr(c)));
             emit_block(t, depth + 1, out);
             if !e.is_empty() {
                 let _ = writeln!(out, "{pad}}} else {{");
@@ -121,6 +127,27 @@ fn emit_stmt(s: &Stmt, depth: usize, out: &mut String) {
             let _ = writeln!(out, "{pad}barrier(CLK_LOCAL_MEM_FENCE);");
         }
     }
+}
+
+/// `c` without the parentheses around all of it, if it has them (`if ((a == b))` draws a
+/// warning from clang).
+fn unparenthesised(c: String) -> String {
+    let Some(inner) = c.strip_prefix('(').and_then(|r| r.strip_suffix(')')) else {
+        return c;
+    };
+    // the first parenthesis must close at the very end
+    let mut depth = 0i32;
+    for ch in inner.chars() {
+        depth += match ch {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        if depth < 0 {
+            return c;
+        }
+    }
+    inner.to_string()
 }
 
 /// An expression in C syntax (fully parenthesised).

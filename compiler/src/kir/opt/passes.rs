@@ -21,6 +21,7 @@ pub fn optimize(m: &mut Module) {
             let mut body = std::mem::take(&mut k.body);
             body = fold_block(body);
             body = unroll(body);
+            body = peel_first_trip(body);
             body = propagate(body);
             body = cse(body);
             body = hoist(body);
@@ -398,6 +399,60 @@ pub fn unroll(stmts: Vec<Stmt>) -> Vec<Stmt> {
         }
     }
     out
+}
+
+/// Peels the first trip of a sequential loop `0..n` (no barrier) whose body branches on
+/// `var == 0` at its top level (a `seqfor` writing its first element apart, as `foldl` does):
+/// the first trip runs alone, guarded by `0 < n` unless `n` is a positive literal, and the loop
+/// goes on from 1 with only the other branch, so the inner loop has no conditional.
+pub fn peel_first_trip(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    for s in stmts {
+        match s {
+            Stmt::For {
+                var,
+                start: Expr::Int(0),
+                end,
+                step: Expr::Int(1),
+                body,
+            } if !has_barrier(&body) && body.iter().any(|b| tests_first(b, &var)) => {
+                let body = peel_first_trip(body);
+                let first = substitute(body.clone(), &var, &Expr::Int(0));
+                let guard = match end {
+                    Expr::Int(n) if n > 0 => Expr::Bool(true),
+                    _ => Expr::op(ScalarOp::LtI, vec![Expr::Int(0), end.clone()]),
+                };
+                out.push(Stmt::If(guard, first, Vec::new()));
+                let rest = body
+                    .into_iter()
+                    .map(|b| match b {
+                        Stmt::If(_, _, e) if tests_first(&b, &var) => {
+                            Stmt::If(Expr::Bool(true), e, Vec::new())
+                        }
+                        b => b,
+                    })
+                    .collect();
+                out.push(Stmt::For {
+                    var,
+                    start: Expr::Int(1),
+                    end,
+                    step: Expr::Int(1),
+                    body: rest,
+                });
+            }
+            s => out.push(in_blocks(s, &mut peel_first_trip)),
+        }
+    }
+    out
+}
+
+/// Whether `s` is `if (var == 0) … else …`.
+fn tests_first(s: &Stmt, var: &str) -> bool {
+    let Stmt::If(Expr::Op(ScalarOp::EqI, args), ..) = s else {
+        return false;
+    };
+    let is_var = |e: &Expr| matches!(e, Expr::Var(v) if &**v == var);
+    matches!(args.as_slice(), [a, Expr::Int(0)] | [Expr::Int(0), a] if is_var(a))
 }
 
 fn has_barrier(stmts: &[Stmt]) -> bool {

@@ -274,3 +274,48 @@ fn bounded_sums_of_geometry_are_nonnegative() {
     assert_eq!(bounds.upper(&v("t")), Some(65536 * 256 - 1));
     assert_eq!(bounds.upper(&v("big")), None);
 }
+
+/// `for i in 0..n { if (i == 0) a else b }` runs `a` once (guarded when `n` is not a positive
+/// literal) and loops over `b` from 1, with the same effect.
+#[test]
+fn first_trip_tests_are_peeled() {
+    let body = vec![Stmt::If(
+        op(EqI, v("i"), Expr::Int(0)),
+        vec![store("p", Expr::Int(0), Expr::Int(7))],
+        vec![store("p", Expr::Int(0), op(AddI, v("i"), v("i")))],
+    )];
+    let lp = |end: Expr| Stmt::For {
+        var: "i".into(),
+        start: Expr::Int(0),
+        end,
+        step: Expr::Int(1),
+        body: body.clone(),
+    };
+    let s = peel_first_trip(vec![lp(Expr::Int(5))]);
+    assert_eq!(s.len(), 2);
+    assert!(matches!(&s[0], Stmt::If(Expr::Bool(true), ..)));
+    let Stmt::For {
+        start, body: rest, ..
+    } = &s[1]
+    else {
+        panic!("{s:?}")
+    };
+    assert_eq!(start, &Expr::Int(1));
+    assert_eq!(
+        rest[0],
+        Stmt::If(
+            Expr::Bool(true),
+            vec![store("p", Expr::Int(0), op(AddI, v("i"), v("i")))],
+            Vec::new()
+        )
+    );
+    let s = peel_first_trip(vec![lp(v("n"))]);
+    assert_eq!(
+        s[0],
+        Stmt::If(
+            op(LtI, Expr::Int(0), v("n")),
+            substitute(body.clone(), "i", &Expr::Int(0)),
+            Vec::new()
+        )
+    );
+}
