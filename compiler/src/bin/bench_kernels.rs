@@ -1,9 +1,9 @@
 //! Hand-written OpenCL kernels against the ones tailfcl generates (at -O2), on 2^24 ints
 //! (matmul on 256x256 doubles), plus host memcpy bandwidth. Prints a table of device times
 //! (medians of `--reps` runs after one warm-up run, hand and generated alternating, from
-//! profiling events), the ratio
-//! hand/generated (below 1: the generated kernel is slower), the target and whether it
-//! is met, and the effective bandwidth of the data-movement kernels against a plain copy. Run
+//! profiling events), the ratio hand/generated (below 1: the generated kernel is slower), the
+//! issue's target and whether it is met, and the effective bandwidth of the data-movement
+//! kernels against a plain copy. Run
 //! with `cargo run --release -p compiler --bin bench_kernels [--device N] [--log2n K] [--reps R]
 //! [--show]` (`--show` prints the generated OpenCL C on stderr).
 
