@@ -46,10 +46,17 @@ pub fn emit_kernel(k: &Kernel) -> String {
     let flag = k
         .uses_error_flag()
         .then(|| format!("__global int* {ERROR_FLAG}"));
+    // every buffer a launch passes is a distinct allocation (`restrict`); the ones the kernel
+    // never stores to are `const` (a read-only cache may serve them)
+    let mut stored = Vec::new();
+    stores_in(&k.body, &mut stored);
     let params: Vec<String> = flag
         .into_iter()
         .chain(k.params.iter().map(|p| match p {
-            Param::Buffer(n, t) => format!("__global {}* {n}", t.c_elem()),
+            Param::Buffer(n, t) if !stored.contains(&n) => {
+                format!("__global const {}* restrict {n}", t.c_elem())
+            }
+            Param::Buffer(n, t) => format!("__global {}* restrict {n}", t.c_elem()),
             Param::Scalar(n, t) => format!("const {} {n}", scalar_param(*t)),
         }))
         .collect();
@@ -60,6 +67,21 @@ pub fn emit_kernel(k: &Kernel) -> String {
     emit_block(&k.body, 1, &mut out);
     out.push_str("}\n");
     out
+}
+
+/// The arrays a block stores to.
+fn stores_in<'a>(stmts: &'a [Stmt], out: &mut Vec<&'a std::rc::Rc<str>>) {
+    for s in stmts {
+        match s {
+            Stmt::Store(b, ..) => out.push(b),
+            Stmt::For { body, .. } => stores_in(body, out),
+            Stmt::If(_, t, e) => {
+                stores_in(t, out);
+                stores_in(e, out);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Host scalars cross as int (bools too) or double.
