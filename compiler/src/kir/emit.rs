@@ -6,8 +6,8 @@ use super::{Expr, Geom, Kernel, Module, Param, Stmt};
 use semantics::fcl::core::ScalarOp;
 use std::fmt::Write;
 
-/// The kernel parameter (first of a kernel that can fail) flagging run-time errors: 1 division by zero,
-/// 2 a negative exponent.
+/// The kernel parameter (first of a kernel that can fail) flagging run-time errors: 1 division
+/// by zero, 2 a negative exponent.
 pub const ERROR_FLAG: &str = "fcl_err";
 
 /// Helpers every program starts with.
