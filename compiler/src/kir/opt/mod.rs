@@ -2,7 +2,10 @@
 //! common subexpressions, dead code, unrolling of short static loops, strength reduction of
 //! division and modulo by powers of two (keeping truncating semantics), loop-invariant hoisting.
 
+mod barriers;
 mod passes;
+
+pub use barriers::fewer_barriers;
 
 pub use passes::*;
 

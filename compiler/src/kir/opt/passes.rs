@@ -32,6 +32,8 @@ pub fn optimize(m: &mut Module) {
                 break;
             }
         }
+        let locals = k.locals.iter().map(|(n, ..)| n.clone()).collect();
+        k.body = super::fewer_barriers(std::mem::take(&mut k.body), &locals);
     }
 }
 

@@ -319,3 +319,85 @@ fn first_trip_tests_are_peeled() {
         )
     );
 }
+
+fn lid() -> Expr {
+    Expr::Geom(Geom::LocalId)
+}
+
+fn load(b: &str) -> Expr {
+    Expr::Load(b.into(), Box::new(lid()))
+}
+
+/// Two loads into different local arrays need no barrier between them; a read of what the
+/// interval before wrote keeps its barrier; a barrier that ends the kernel goes.
+#[test]
+fn barriers_between_unrelated_intervals_go() {
+    let locals: std::collections::HashSet<std::rc::Rc<str>> =
+        ["la".into(), "lb".into(), "lc".into()].into();
+    let body = vec![
+        store("la", lid(), Expr::Int(0)),
+        Stmt::Barrier,
+        store("lb", lid(), Expr::Load("g".into(), Box::new(lid()))),
+        Stmt::Barrier,
+        store("lc", lid(), Expr::Int(1)),
+        Stmt::Barrier,
+        store("g", lid(), op(AddI, load("lb"), load("lc"))),
+        Stmt::Barrier,
+    ];
+    let out = fewer_barriers(body, &locals);
+    // the first barrier has no barrier before it (the kernel's start is not one): kept; the one
+    // between the unrelated stores of lb and lc goes; the one before their reads stays; the
+    // trailing one goes
+    assert_eq!(
+        out,
+        vec![
+            store("la", lid(), Expr::Int(0)),
+            Stmt::Barrier,
+            store("lb", lid(), Expr::Load("g".into(), Box::new(lid()))),
+            store("lc", lid(), Expr::Int(1)),
+            Stmt::Barrier,
+            store("g", lid(), op(AddI, load("lb"), load("lc"))),
+        ]
+    );
+}
+
+/// A loop body entered right after a barrier and ending with one: its first barrier merges the
+/// unrelated loads, the barrier before the reads and the last one stay.
+#[test]
+fn loop_bodies_after_a_barrier_merge_their_first_interval() {
+    let locals: std::collections::HashSet<std::rc::Rc<str>> =
+        ["la".into(), "lb".into(), "acc".into()].into();
+    let body = vec![
+        store("la", lid(), Expr::Int(0)),
+        store("lb", lid(), Expr::Int(0)),
+        Stmt::Barrier,
+        store("la", lid(), op(AddI, load("la"), load("lb"))),
+        Stmt::Barrier,
+    ];
+    let lp = |body| Stmt::For {
+        var: "i".into(),
+        start: Expr::Int(0),
+        end: Expr::Int(8),
+        step: Expr::Int(1),
+        body,
+    };
+    let split = vec![
+        store("la", lid(), Expr::Int(0)),
+        Stmt::Barrier,
+        store("lb", lid(), Expr::Int(0)),
+        Stmt::Barrier,
+        store("la", lid(), op(AddI, load("la"), load("lb"))),
+        Stmt::Barrier,
+    ];
+    let kernel = vec![
+        store("acc", lid(), Expr::Int(0)),
+        Stmt::Barrier,
+        lp(split.clone()),
+        store("g", lid(), load("acc")),
+    ];
+    let out = fewer_barriers(kernel, &locals);
+    assert_eq!(out[2], lp(body));
+    // not entered right after a barrier: the loop body keeps every barrier
+    let unfenced = fewer_barriers(vec![lp(split.clone())], &locals);
+    assert_eq!(unfenced, vec![lp(split)]);
+}

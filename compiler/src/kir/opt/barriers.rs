@@ -1,0 +1,193 @@
+//! Fewer barriers (-O2). A barrier orders the local-memory accesses of the code before it (back to
+//! the previous barrier) against those of the code after it (up to the next). Where the two
+//! intervals share no `__local` array that one of them writes, nothing needs the order: the
+//! barrier goes and the intervals merge (a block-level force followed by an unrelated one, as the
+//! two tile loads of a tiled matrix multiplication). A barrier that ends a kernel goes too. Every
+//! local write stays followed by a barrier before any work-item reads or overwrites it.
+
+use crate::kir::{Expr, Stmt};
+use std::collections::HashSet;
+use std::rc::Rc;
+
+/// The local arrays a stretch of code reads and writes.
+#[derive(Default)]
+struct Access {
+    reads: HashSet<Rc<str>>,
+    writes: HashSet<Rc<str>>,
+}
+
+impl Access {
+    fn conflicts(&self, later: &Access) -> bool {
+        self.writes
+            .iter()
+            .any(|w| later.reads.contains(w) || later.writes.contains(w))
+            || self.reads.iter().any(|r| later.writes.contains(r))
+    }
+}
+
+/// Drops the barriers of a kernel body that order nothing; `locals` are its `__local` arrays.
+pub fn fewer_barriers(body: Vec<Stmt>, locals: &HashSet<Rc<str>>) -> Vec<Stmt> {
+    let mut body = merge_intervals(body, false, locals);
+    drop_trailing(&mut body);
+    body
+}
+
+/// A barrier that is the last thing a kernel does (possibly inside its last static scope).
+fn drop_trailing(body: &mut Vec<Stmt>) {
+    loop {
+        match body.last_mut() {
+            Some(Stmt::Barrier) => {
+                body.pop();
+            }
+            Some(Stmt::If(Expr::Bool(true), t, e)) if e.is_empty() => {
+                drop_trailing(t);
+                return;
+            }
+            _ => return,
+        }
+    }
+}
+
+/// Merges the barrier intervals of one statement list. `start_fenced`: the list is entered right
+/// after a barrier (a loop body that ends with a barrier and follows one).
+fn merge_intervals(stmts: Vec<Stmt>, start_fenced: bool, locals: &HashSet<Rc<str>>) -> Vec<Stmt> {
+    // nested lists first
+    let mut list: Vec<Stmt> = Vec::with_capacity(stmts.len());
+    for s in stmts {
+        let fenced_before = fenced_at_end(&list, start_fenced, locals);
+        list.push(match s {
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+            } => {
+                let fenced = fenced_before && body.last() == Some(&Stmt::Barrier);
+                Stmt::For {
+                    var,
+                    start,
+                    end,
+                    step,
+                    body: merge_intervals(body, fenced, locals),
+                }
+            }
+            Stmt::If(c, t, e) => Stmt::If(
+                c,
+                merge_intervals(t, false, locals),
+                merge_intervals(e, false, locals),
+            ),
+            s => s,
+        });
+    }
+    // then this list's own barriers: `prev` is where the current interval starts
+    let mut out: Vec<Stmt> = Vec::with_capacity(list.len());
+    let mut prev: Option<usize> = start_fenced.then_some(0);
+    let mut i = 0;
+    while i < list.len() {
+        if list[i] != Stmt::Barrier {
+            out.push(list[i].clone());
+            i += 1;
+            continue;
+        }
+        let next = list[i + 1..]
+            .iter()
+            .position(|s| *s == Stmt::Barrier)
+            .map(|p| i + 1 + p);
+        let removable = match (prev, next) {
+            (Some(p), Some(n)) => {
+                let before = &out[p..];
+                let after = &list[i + 1..n];
+                !has_barrier(before) && !has_barrier(after) && {
+                    let (a, b) = (access(before, locals), access(after, locals));
+                    !a.conflicts(&b)
+                }
+            }
+            _ => false,
+        };
+        if !removable {
+            out.push(Stmt::Barrier);
+            prev = Some(out.len());
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether the end of `list` (so far) is right after a barrier, with only code that touches no
+/// local array since.
+fn fenced_at_end(list: &[Stmt], start_fenced: bool, locals: &HashSet<Rc<str>>) -> bool {
+    let since = match list.iter().rposition(|s| *s == Stmt::Barrier) {
+        Some(b) => &list[b + 1..],
+        None if start_fenced => list,
+        None => return false,
+    };
+    let a = access(since, locals);
+    !has_barrier(since) && a.reads.is_empty() && a.writes.is_empty()
+}
+
+fn has_barrier(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Barrier => true,
+        Stmt::For { body, .. } => has_barrier(body),
+        Stmt::If(_, t, e) => has_barrier(t) || has_barrier(e),
+        _ => false,
+    })
+}
+
+fn access(stmts: &[Stmt], locals: &HashSet<Rc<str>>) -> Access {
+    let mut a = Access::default();
+    access_in(stmts, locals, &mut a);
+    a
+}
+
+fn access_in(stmts: &[Stmt], locals: &HashSet<Rc<str>>, a: &mut Access) {
+    for s in stmts {
+        match s {
+            Stmt::Decl(_, _, e) | Stmt::Assign(_, e) => reads_in(e, locals, a),
+            Stmt::Store(b, i, v) => {
+                if locals.contains(b) {
+                    a.writes.insert(b.clone());
+                }
+                reads_in(i, locals, a);
+                reads_in(v, locals, a);
+            }
+            Stmt::For {
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
+                reads_in(start, locals, a);
+                reads_in(end, locals, a);
+                reads_in(step, locals, a);
+                access_in(body, locals, a);
+            }
+            Stmt::If(c, t, e) => {
+                reads_in(c, locals, a);
+                access_in(t, locals, a);
+                access_in(e, locals, a);
+            }
+            Stmt::Private(..) | Stmt::Barrier => {}
+        }
+    }
+}
+
+fn reads_in(e: &Expr, locals: &HashSet<Rc<str>>, a: &mut Access) {
+    match e {
+        Expr::Load(b, i) => {
+            if locals.contains(b) {
+                a.reads.insert(b.clone());
+            }
+            reads_in(i, locals, a);
+        }
+        Expr::Op(_, args) => args.iter().for_each(|x| reads_in(x, locals, a)),
+        Expr::Select(c, x, y) => {
+            reads_in(c, locals, a);
+            reads_in(x, locals, a);
+            reads_in(y, locals, a);
+        }
+        _ => {}
+    }
+}
