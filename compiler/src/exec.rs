@@ -57,12 +57,25 @@ struct Buf {
 
 /// Builds and runs `m` on `rt`.
 pub fn execute(m: &Module, rt: &Runtime) -> Result<ExecReport, ExecError> {
-    let program = build_module(m, rt)?;
-    run_built(m, rt, &program)
+    check_local_memory(m, rt)?;
+    let program = rt.build(&emit_module(m))?;
+    run_plan(m, rt, &program)
 }
 
-/// Builds `m`'s kernels for `rt`'s device, refusing kernels whose local arrays do not fit.
-pub fn build_module(m: &Module, rt: &Runtime) -> Result<BuiltProgram, ExecError> {
+/// Runs `m`'s host plan with its kernels taken from `program`, built beforehand from source that
+/// holds `m`'s kernels (possibly among other modules' kernels: the fuzzer builds a batch of
+/// programs as one OpenCL program to pay the build cost once).
+pub fn execute_built(
+    m: &Module,
+    rt: &Runtime,
+    program: &BuiltProgram,
+) -> Result<ExecReport, ExecError> {
+    check_local_memory(m, rt)?;
+    run_plan(m, rt, program)
+}
+
+/// `Unsupported` when a kernel of `m` needs more local memory than the device has.
+pub fn check_local_memory(m: &Module, rt: &Runtime) -> Result<(), ExecError> {
     for k in &m.kernels {
         let bytes: usize = k.locals.iter().map(|(_, t, n)| t.size() * n).sum();
         if bytes as u64 > rt.device.local_mem_bytes {
@@ -72,17 +85,7 @@ pub fn build_module(m: &Module, rt: &Runtime) -> Result<BuiltProgram, ExecError>
             )));
         }
     }
-    Ok(rt.build(&emit_module(m))?)
-}
-
-/// Runs `m`'s plan with its kernels already built by [`build_module`] (a benchmark runs one
-/// build many times).
-pub fn run_built(
-    m: &Module,
-    rt: &Runtime,
-    program: &BuiltProgram,
-) -> Result<ExecReport, ExecError> {
-    run_plan(m, rt, program)
+    Ok(())
 }
 
 /// The state of a plan's run.

@@ -7,7 +7,7 @@
 //! with `cargo run --release -p compiler --bin bench_kernels [--device N] [--log2n K] [--reps R]
 //! [--show]` (`--show` prints the generated OpenCL C on stderr).
 
-use compiler::exec::{build_module, run_built};
+use compiler::exec::{check_local_memory, execute_built};
 use compiler::kir::Module;
 use compiler::runtime::{Arg, BuiltProgram, DeviceBuffer, Runtime, RuntimeError};
 use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
@@ -109,7 +109,10 @@ impl<'a> Generated<'a> {
         if std::env::args().any(|a| a == "--show") {
             eprintln!("{}", compiler::kir::emit::emit_module(&m));
         }
-        let program = build_module(&m, rt).map_err(|e| e.to_string())?;
+        check_local_memory(&m, rt).map_err(|e| e.to_string())?;
+        let program = rt
+            .build(&compiler::kir::emit::emit_module(&m))
+            .map_err(|e| e.to_string())?;
         Ok(Generated {
             rt,
             m,
@@ -119,7 +122,7 @@ impl<'a> Generated<'a> {
     }
     /// Device time of one run of the plan, without the first `skip` launches.
     fn run(&self) -> Result<u64, String> {
-        let r = run_built(&self.m, self.rt, &self.program).map_err(|e| e.to_string())?;
+        let r = execute_built(&self.m, self.rt, &self.program).map_err(|e| e.to_string())?;
         Ok(r.launches.iter().skip(self.skip).map(|(_, ns)| ns).sum())
     }
 }

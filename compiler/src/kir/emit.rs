@@ -19,26 +19,15 @@ inline int fcl_mul(int a, int b) { return (int)((uint)a * (uint)b); }
 inline int fcl_div(int a, int b, __global int* err) { if (b == 0) { err[0] = 1; return 0; } return b == -1 ? (int)(0u - (uint)a) : a / b; }
 inline int fcl_mod(int a, int b, __global int* err) { if (b == 0) { err[0] = 1; return 0; } return b == -1 ? 0 : a % b; }
 inline int fcl_pow(int a, int b, __global int* err) { if (b < 0) { err[0] = 2; return 0; } uint r = 1u, x = (uint)a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (int)r; }
+inline int fcl_pow_nat(int a, int b) { uint r = 1u, x = (uint)a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (int)r; }
 inline int fcl_shl(int a, int b) { return (int)((uint)a << (b & 31)); }
 inline int fcl_shr(int a, int b) { return a >> (b & 31); }
 inline int fcl_sign(int a) { return (a > 0) - (a < 0); }
 ";
 
-/// `a^b` for a literal `b >= 0` (wrapping): no error to flag.
-const POW_NAT: &str = "inline int fcl_pow_nat(int a, int b) { uint r = 1u, x = (uint)a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (int)r; }\n";
-
 /// The OpenCL C source of a module's kernels.
 pub fn emit_module(m: &Module) -> String {
-    // the helpers are `static inline`: no external definitions to link (C99 `inline` alone
-    // leaves a call the compiler does not inline unresolved), each call inlined
-    let mut out = String::new();
-    for line in PRELUDE.lines().chain(POW_NAT.lines()) {
-        if line.starts_with("inline ") {
-            out.push_str("static ");
-        }
-        out.push_str(line);
-        out.push('\n');
-    }
+    let mut out = String::from(PRELUDE);
     for k in &m.kernels {
         out.push('\n');
         out.push_str(&emit_kernel(k));
