@@ -2,9 +2,11 @@
 //! common subexpressions, dead code, unrolling of short static loops, strength reduction of
 //! division and modulo by powers of two (keeping truncating semantics), loop-invariant hoisting.
 
+mod banks;
 mod barriers;
 mod passes;
 
+pub use banks::pad_local_arrays;
 pub use barriers::fewer_barriers;
 
 pub use passes::*;

@@ -401,3 +401,35 @@ fn loop_bodies_after_a_barrier_merge_their_first_interval() {
     let unfenced = fewer_barriers(vec![lp(split.clone())], &locals);
     assert_eq!(unfenced, vec![lp(split)]);
 }
+
+/// A tile written by rows and read by columns gets padded rows; an array read contiguously
+/// keeps its layout.
+#[test]
+fn column_reads_of_local_tiles_get_padded_rows() {
+    let kernel = |reads: Expr| crate::kir::Kernel {
+        name: "k".into(),
+        params: Vec::new(),
+        locals: vec![("lt".into(), Ty::Int, 256)],
+        body: vec![
+            store("lt", lid(), Expr::Int(1)),
+            Stmt::Barrier,
+            store("g", lid(), Expr::Load("lt".into(), Box::new(reads))),
+        ],
+    };
+    let column = op(
+        AddI,
+        op(MulI, op(AndI, lid(), Expr::Int(15)), Expr::Int(16)),
+        op(Srl, lid(), Expr::Int(4)),
+    );
+    let mut k = kernel(column);
+    pad_local_arrays(&mut k, 256);
+    assert!(k.locals[0].2 > 256, "{:?}", k.locals);
+    let Stmt::Store(_, i, _) = &k.body[0] else {
+        panic!()
+    };
+    assert_ne!(i, &lid(), "every access is remapped");
+    let plain = kernel(op(AddI, lid(), Expr::Int(128)));
+    let mut k = plain.clone();
+    pad_local_arrays(&mut k, 256);
+    assert_eq!(k, plain);
+}

@@ -1,0 +1,68 @@
+//! Programs whose -O2 kernels change their local-memory layout or barriers (a 16x16 tiled
+//! transpose: padded tile rows; a 16x16 tiled matrix multiplication: merged tile loads) agree
+//! with the oracle at -O0 and -O2. Skips (with a message) when there is no OpenCL platform.
+
+use compiler::exec::execute;
+use compiler::runtime::{Runtime, RuntimeError};
+use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
+use interpreter::fcl::{run, Config};
+use semantics::fcl::lower::load_program;
+use std::path::Path;
+
+fn defs(name: &str) -> String {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../examples/fcl/{name}.fcl")),
+    )
+    .unwrap();
+    src[..src.find("sig main").unwrap_or(src.len())].to_string()
+}
+
+fn main_of(body: &str) -> String {
+    format!("sig main : Program <grid> unit\nval main = do<grid>\n  {{ {body}\n  ; return<grid> ()\n  }}\n")
+}
+
+#[test]
+fn tiled_kernels_agree_with_the_oracle() {
+    let rt = match Runtime::new(0) {
+        Ok(rt) => rt,
+        Err(RuntimeError::NoPlatform(_)) => {
+            println!("skipped: no OpenCL platform");
+            return;
+        }
+        Err(e) => panic!("{e}"),
+    };
+    let programs = [
+        format!(
+            "{}{}",
+            defs("transpose"),
+            main_of(
+                "t <- transposeTiled 16 32 64 (generate 2048 (fn i => i * 7 % 1000))\n  ; a <- forceAndPrint 2048 t"
+            )
+        ),
+        format!(
+            "{}{}",
+            defs("matmul"),
+            main_of(
+                "c <- matmulTiled addi muli 0 16 32 32 32 (generate 1024 (fn i => i % 13)) (generate 1024 (fn i => i % 5 - 2))\n  ; a <- forceAndPrint 1024 c"
+            )
+        ),
+    ];
+    let mut padded = false;
+    for src in &programs {
+        let program = load_program(&[("tiles.fcl".to_string(), src.clone())])
+            .unwrap_or_else(|d| panic!("{src}\n{d:?}"));
+        let want = run(&program.main, &Config::default());
+        assert!(want.result.is_ok(), "oracle failed on {src}");
+        for opt in [OptLevel::O0, OptLevel::O2] {
+            let m = compile_fcl(&program.main, opt, DEFAULT_BLOCK_SIZE)
+                .unwrap_or_else(|e| panic!("{src}\n{e}"));
+            padded |= m
+                .kernels
+                .iter()
+                .any(|k| k.locals.iter().any(|(_, _, n)| *n > 256));
+            let got = execute(&m, &rt).unwrap_or_else(|err| panic!("{src}\n{err}"));
+            assert_eq!(got.stdout, want.stdout, "{opt:?} on\n{src}");
+        }
+    }
+    assert!(padded, "the transpose's tile has padded rows at -O2");
+}
