@@ -1,13 +1,17 @@
 //! Traversals of the IR and the -O2 passes: constant folding, constant and copy propagation,
-//! common subexpressions, dead code, unrolling of short static loops, strength reduction of
-//! division and modulo by powers of two (keeping truncating semantics), loop-invariant hoisting.
+//! common subexpressions, dead code, unrolling of short static loops, peeling of a first trip
+//! tested inside the loop, strength reduction of division and modulo by powers of two (keeping
+//! truncating semantics; `bounds`), loop-invariant hoisting; then, once per kernel, fewer
+//! barriers (`barriers`) and padded local arrays against bank conflicts (`banks`).
 
 mod banks;
 mod barriers;
+mod bounds;
 mod passes;
 
 pub use banks::pad_local_arrays;
 pub use barriers::fewer_barriers;
+pub use bounds::{known_nonneg, strength_reduce, Bounds};
 
 pub use passes::*;
 

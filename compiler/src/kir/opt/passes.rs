@@ -3,9 +3,9 @@
 
 use super::names_in_expr;
 use crate::kir::eval::{fold_op, lit, Lit};
-use crate::kir::{Expr, Geom, Module, Stmt, Ty};
+use crate::kir::{Expr, Geom, Module, Stmt};
 use semantics::fcl::core::ScalarOp;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::rc::Rc;
 
 /// Largest trip count of a loop that is unrolled.
@@ -25,7 +25,7 @@ pub fn optimize(m: &mut Module) {
             body = propagate(body);
             body = cse(body);
             body = hoist(body);
-            body = strength_reduce(body, block_size);
+            body = super::strength_reduce(body, block_size);
             body = dead_code(body);
             k.body = body;
             if k.body == before {
@@ -213,7 +213,7 @@ pub fn fold_expr(e: Expr) -> Expr {
 }
 
 /// Variables that some statement assigns after their declaration (if-results).
-fn assigned(stmts: &[Stmt], out: &mut HashSet<Rc<str>>) {
+pub(super) fn assigned(stmts: &[Stmt], out: &mut HashSet<Rc<str>>) {
     for s in stmts {
         match s {
             Stmt::Assign(n, _) => {
@@ -546,154 +546,5 @@ fn may_fail(e: &Expr) -> bool {
         Expr::Select(c, a, b) => may_fail(c) || may_fail(a) || may_fail(b),
         Expr::Load(_, i) => may_fail(i),
         _ => false,
-    }
-}
-
-/// Strength reduction of `x / 2^k` and `x % 2^k` with the truncating semantics of the oracle:
-/// a shift and a mask where `x ≥ 0` is known (see [`Bounds`]), the sign-corrected forms
-/// otherwise. Kernels run with work-groups of `block_size` work-items.
-pub fn strength_reduce(stmts: Vec<Stmt>, block_size: i32) -> Vec<Stmt> {
-    let bounds = Bounds::of_block(&stmts, block_size);
-    map_exprs(stmts, &mut |e| reduce_div(e, &bounds))
-}
-
-/// Integer variables known to lie in `0..=bound`: work-item geometry (at most `MAX_GROUPS`
-/// groups of `block_size` work-items are launched), counters of loops from a non-negative
-/// start by a positive step (below their end), and declarations never reassigned whose
-/// expression is a sum, product, shift, mask or quotient of such values that cannot overflow.
-pub struct Bounds {
-    block_size: i64,
-    vars: HashMap<Rc<str>, Option<i64>>,
-}
-
-impl Bounds {
-    /// The bounds of a kernel body's variables.
-    pub fn of_block(stmts: &[Stmt], block_size: i32) -> Bounds {
-        let mut reassigned = HashSet::new();
-        assigned(stmts, &mut reassigned);
-        let mut b = Bounds {
-            block_size: block_size.max(1) as i64,
-            vars: HashMap::new(),
-        };
-        b.collect(stmts, &reassigned);
-        b
-    }
-
-    /// Every bound of a name declared more than once (the copies of an unrolled loop) is
-    /// merged: the largest, or none when one copy has none.
-    fn note(&mut self, n: &Rc<str>, ub: Option<i64>) {
-        let merged = match self.vars.get(n) {
-            Some(old) => old.zip(ub).map(|(a, b)| a.max(b)),
-            None => ub,
-        };
-        self.vars.insert(n.clone(), merged);
-    }
-
-    fn collect(&mut self, stmts: &[Stmt], reassigned: &HashSet<Rc<str>>) {
-        for s in stmts {
-            match s {
-                Stmt::Decl(n, Ty::Int, e) if !reassigned.contains(n) => {
-                    let ub = self.upper(e);
-                    self.note(n, ub);
-                }
-                Stmt::Decl(n, ..) => self.note(n, None),
-                Stmt::For {
-                    var,
-                    start,
-                    end,
-                    step,
-                    body,
-                } => {
-                    let positive_step =
-                        matches!(step, Expr::Int(k) if *k > 0) || matches!(step, Expr::Geom(_));
-                    let ub =
-                        (positive_step && self.upper(start).is_some() && !reassigned.contains(var))
-                            .then(|| self.upper(end).map_or(i32::MAX as i64, |u| (u - 1).max(0)));
-                    self.note(var, ub);
-                    self.collect(body, reassigned);
-                }
-                Stmt::If(_, t, e) => {
-                    self.collect(t, reassigned);
-                    self.collect(e, reassigned);
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// The largest value of `e` when it is certainly in `0..=i32::MAX`.
-    pub fn upper(&self, e: &Expr) -> Option<i64> {
-        use ScalarOp::*;
-        let fits = |u: i64| (0..=i32::MAX as i64).contains(&u).then_some(u);
-        let groups = crate::kir::MAX_GROUPS as i64;
-        match e {
-            Expr::Int(i) => fits(*i as i64),
-            Expr::Geom(g) => Some(match g {
-                Geom::LocalId => self.block_size - 1,
-                Geom::LocalSize => self.block_size,
-                Geom::GroupId => groups - 1,
-                Geom::NumGroups => groups,
-                Geom::GlobalId => groups * self.block_size - 1,
-                Geom::GlobalSize => groups * self.block_size,
-            }),
-            Expr::Var(v) => self.vars.get(v).copied().flatten(),
-            Expr::Select(_, a, b) => Some(self.upper(a)?.max(self.upper(b)?)),
-            Expr::Op(op, args) => {
-                let arg = |i: usize| args.get(i).and_then(|a| self.upper(a));
-                match (op, args.get(1)) {
-                    (AddI, _) => fits(arg(0)? + arg(1)?),
-                    (MulI, _) => fits(arg(0)?.checked_mul(arg(1)?)?),
-                    (Srl, Some(Expr::Int(k))) => Some(arg(0)? >> (k & 31)),
-                    (Srl, _) => arg(0),
-                    (AndI, _) => match (arg(0), arg(1)) {
-                        (Some(a), Some(b)) => Some(a.min(b)),
-                        (a, b) => a.or(b),
-                    },
-                    (DivI, Some(Expr::Int(d))) if *d > 0 => Some(arg(0)? / *d as i64),
-                    (ModI, Some(Expr::Int(d))) if *d > 0 => Some(arg(0)?.min(*d as i64 - 1)),
-                    (MinI | MaxI, _) => Some(arg(0)?.max(arg(1)?)),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
-    }
-}
-
-/// Whether `e` is certainly `≥ 0`.
-pub fn known_nonneg(e: &Expr, bounds: &Bounds) -> bool {
-    bounds.upper(e).is_some()
-}
-
-fn reduce_div(e: Expr, bounds: &Bounds) -> Expr {
-    use ScalarOp::*;
-    let Expr::Op(op @ (DivI | ModI), args) = &e else {
-        return e;
-    };
-    let Some(Lit::Int(d)) = args.get(1).and_then(lit) else {
-        return e;
-    };
-    if d < 2 || d.count_ones() != 1 {
-        return e;
-    }
-    let k = Expr::Int(d.trailing_zeros() as i32);
-    let mask = Expr::Int(d - 1);
-    let x = args[0].clone();
-    let bin = |op, a, b| Expr::Op(op, vec![a, b]);
-    if known_nonneg(&x, bounds) {
-        return match op {
-            DivI => bin(Srl, x, k),
-            _ => bin(AndI, x, mask),
-        };
-    }
-    if !x.is_atomic() {
-        return e;
-    }
-    // truncation toward zero: add 2^k − 1 to negative dividends before shifting
-    let bias = bin(AndI, bin(Srl, x.clone(), Expr::Int(31)), mask);
-    let q = bin(Srl, bin(AddI, x.clone(), bias), k.clone());
-    match op {
-        DivI => q,
-        _ => bin(SubI, x, bin(Sll, q, k)),
     }
 }
