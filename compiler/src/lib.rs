@@ -38,6 +38,24 @@ pub fn compile_fcl(
     Ok(m)
 }
 
+/// [`compile_fcl`] for one device: at -O2 on a device whose local memory is dedicated and
+/// banked (GPUs), local arrays read across banks get padded rows ([`kir::opt::pad_local_arrays`]);
+/// where local memory is global memory standing in (CPUs), the padding would only cost.
+pub fn compile_fcl_for_device(
+    main: &semantics::fcl::core::Expr,
+    opt: OptLevel,
+    block_size: usize,
+    device: &runtime::DeviceInfo,
+) -> Result<kir::Module, lower::LowerError> {
+    let mut m = compile_fcl(main, opt, block_size)?;
+    if opt == OptLevel::O2 && device.dedicated_local_mem {
+        for k in &mut m.kernels {
+            kir::opt::pad_local_arrays(k, block_size as i32);
+        }
+    }
+    Ok(m)
+}
+
 /// [`compile_fcl`] with a deliberate bug: `fault` is applied to the optimized module (see
 /// [`fault`]); the flag says whether the program had a site for it.
 pub fn compile_fcl_with_fault(

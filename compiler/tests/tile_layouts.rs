@@ -1,10 +1,10 @@
 //! Programs whose -O2 kernels change their local-memory layout or barriers (a 16x16 tiled
-//! transpose: padded tile rows; a 16x16 tiled matrix multiplication: merged tile loads) agree
-//! with the oracle at -O0 and -O2. Skips (with a message) when there is no OpenCL platform.
+//! transpose: padded tile rows, compiled as for a GPU; a 16x16 tiled matrix multiplication:
+//! merged tile loads) agree with the oracle at -O0 and -O2. Skips (with a message) when there is no OpenCL platform.
 
 use compiler::exec::execute;
 use compiler::runtime::{Runtime, RuntimeError};
-use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
+use compiler::{compile_fcl_for_device, OptLevel, DEFAULT_BLOCK_SIZE};
 use interpreter::fcl::{run, Config};
 use semantics::fcl::lower::load_program;
 use std::path::Path;
@@ -47,6 +47,9 @@ fn tiled_kernels_agree_with_the_oracle() {
             )
         ),
     ];
+    // compiled as for a device with banked local memory (a GPU), whatever runs it
+    let mut banked = rt.device.clone();
+    banked.dedicated_local_mem = true;
     let mut padded = false;
     for src in &programs {
         let program = load_program(&[("tiles.fcl".to_string(), src.clone())])
@@ -54,7 +57,7 @@ fn tiled_kernels_agree_with_the_oracle() {
         let want = run(&program.main, &Config::default());
         assert!(want.result.is_ok(), "oracle failed on {src}");
         for opt in [OptLevel::O0, OptLevel::O2] {
-            let m = compile_fcl(&program.main, opt, DEFAULT_BLOCK_SIZE)
+            let m = compile_fcl_for_device(&program.main, opt, DEFAULT_BLOCK_SIZE, &banked)
                 .unwrap_or_else(|e| panic!("{src}\n{e}"));
             padded |= m
                 .kernels

@@ -10,7 +10,7 @@
 use compiler::exec::{check_local_memory, execute_built};
 use compiler::kir::Module;
 use compiler::runtime::{Arg, BuiltProgram, DeviceBuffer, Runtime, RuntimeError};
-use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
+use compiler::{compile_fcl_for_device, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::lower::load_program;
 use std::time::Instant;
 
@@ -104,8 +104,8 @@ impl<'a> Generated<'a> {
     fn new(rt: &'a Runtime, src: &str, skip: usize) -> Result<Generated<'a>, String> {
         let p =
             load_program(&[("bench.fcl".into(), src.to_string())]).map_err(|e| format!("{e:?}"))?;
-        let m =
-            compile_fcl(&p.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).map_err(|e| e.to_string())?;
+        let m = compile_fcl_for_device(&p.main, OptLevel::O2, DEFAULT_BLOCK_SIZE, &rt.device)
+            .map_err(|e| e.to_string())?;
         if std::env::args().any(|a| a == "--show") {
             eprintln!("{}", compiler::kir::emit::emit_module(&m));
         }

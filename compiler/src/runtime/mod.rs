@@ -12,6 +12,9 @@ use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::{cl_device_id, CL_BLOCKING};
+
+/// `CL_LOCAL` of `CL_DEVICE_LOCAL_MEM_TYPE` (the OpenCL headers' value).
+const CL_LOCAL_MEM: u32 = 0x1;
 use std::fmt;
 use std::ptr;
 
@@ -56,6 +59,9 @@ pub struct DeviceInfo {
     pub max_work_group_size: usize,
     pub local_mem_bytes: u64,
     pub global_mem_bytes: u64,
+    /// Whether local memory is dedicated on-chip memory (`CL_LOCAL`, split into banks, as on
+    /// GPUs) rather than global memory standing in for it (CPU implementations such as PoCL).
+    pub dedicated_local_mem: bool,
     id: cl_device_id,
 }
 
@@ -107,6 +113,7 @@ fn list_devices_locked() -> Result<Vec<DeviceInfo>, RuntimeError> {
                 max_work_group_size: d.max_work_group_size().unwrap_or(1),
                 local_mem_bytes: d.local_mem_size().unwrap_or(0),
                 global_mem_bytes: d.global_mem_size().unwrap_or(0),
+                dedicated_local_mem: d.local_mem_type().is_ok_and(|t| t == CL_LOCAL_MEM),
                 id,
             });
         }

@@ -34,7 +34,6 @@ pub fn optimize(m: &mut Module) {
         }
         let locals = k.locals.iter().map(|(n, ..)| n.clone()).collect();
         k.body = super::fewer_barriers(std::mem::take(&mut k.body), &locals);
-        super::pad_local_arrays(k, block_size);
     }
 }
 
