@@ -6,8 +6,8 @@ use super::{Expr, Geom, Kernel, Module, Param, Stmt};
 use semantics::fcl::core::ScalarOp;
 use std::fmt::Write;
 
-/// The kernel parameter (first of a kernel that can fail) flagging run-time errors: 1 division
-/// by zero, 2 a negative exponent.
+/// The kernel parameter (first of every kernel) flagging run-time errors: 1 division by zero,
+/// 2 a negative exponent.
 pub const ERROR_FLAG: &str = "fcl_err";
 
 /// Helpers every program starts with.
@@ -35,19 +35,15 @@ pub fn emit_module(m: &Module) -> String {
     out
 }
 
-/// One kernel.
-pub fn emit_kernel(k: &Kernel) -> String {
-    // the first parameter is the error flag that division by zero and negative exponents set,
-    // where the kernel has an operation that can fail
-    let flag = k
-        .uses_error_flag()
-        .then(|| format!("__global int* {ERROR_FLAG}"));
-    // every buffer a launch passes is a distinct allocation (`restrict`); the ones the kernel
-    // never stores to are `const` (a read-only cache may serve them)
+/// The parameters of a kernel's header, as [`emit_kernel`] prints them: the error flag that
+/// division by zero and negative exponents set (first of every kernel, used or not, so that
+/// every launch passes it first), then the buffers and host scalars. Every buffer a launch
+/// passes is a distinct allocation (`restrict`); the ones the kernel never stores to are
+/// `const` (a read-only cache may serve them).
+pub fn kernel_params(k: &Kernel) -> Vec<String> {
     let mut stored = Vec::new();
     stores_in(&k.body, &mut stored);
-    let params: Vec<String> = flag
-        .into_iter()
+    std::iter::once(format!("__global int* {ERROR_FLAG}"))
         .chain(k.params.iter().map(|p| match p {
             Param::Buffer(n, t) if !stored.contains(&n) => {
                 format!("__global const {}* restrict {n}", t.c_elem())
@@ -55,7 +51,12 @@ pub fn emit_kernel(k: &Kernel) -> String {
             Param::Buffer(n, t) => format!("__global {}* restrict {n}", t.c_elem()),
             Param::Scalar(n, t) => format!("const {} {n}", scalar_param(*t)),
         }))
-        .collect();
+        .collect()
+}
+
+/// One kernel.
+pub fn emit_kernel(k: &Kernel) -> String {
+    let params = kernel_params(k);
     let mut out = format!("__kernel void {}({}) {{\n", k.name, params.join(", "));
     for (n, t, len) in &k.locals {
         let _ = writeln!(out, "  __local {} {n}[{len}];", t.c_elem());

@@ -153,7 +153,7 @@ pub struct Kernel {
 
 impl Kernel {
     /// Whether the kernel has an operation that reports a run-time error through the error flag
-    /// (see [`checks_errors`]); only such kernels take the flag as a parameter.
+    /// (see [`checks_errors`]); the host reads the flag back only after such kernels.
     pub fn uses_error_flag(&self) -> bool {
         fn in_expr(e: &Expr) -> bool {
             match e {
