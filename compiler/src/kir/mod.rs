@@ -151,37 +151,6 @@ pub struct Kernel {
     pub body: Vec<Stmt>,
 }
 
-impl Kernel {
-    /// Whether the kernel has an operation that reports a run-time error through the error flag
-    /// (see [`checks_errors`]); the host reads the flag back only after such kernels.
-    pub fn uses_error_flag(&self) -> bool {
-        fn in_expr(e: &Expr) -> bool {
-            match e {
-                Expr::Op(op, args) => checks_errors(*op, args) || args.iter().any(in_expr),
-                Expr::Select(c, a, b) => in_expr(c) || in_expr(a) || in_expr(b),
-                Expr::Load(_, i) => in_expr(i),
-                _ => false,
-            }
-        }
-        fn in_block(stmts: &[Stmt]) -> bool {
-            stmts.iter().any(|s| match s {
-                Stmt::Decl(_, _, e) | Stmt::Assign(_, e) => in_expr(e),
-                Stmt::Store(_, i, v) => in_expr(i) || in_expr(v),
-                Stmt::Private(..) | Stmt::Barrier => false,
-                Stmt::For {
-                    start,
-                    end,
-                    step,
-                    body,
-                    ..
-                } => in_expr(start) || in_expr(end) || in_expr(step) || in_block(body),
-                Stmt::If(c, t, e) => in_expr(c) || in_block(t) || in_block(e),
-            })
-        }
-        in_block(&self.body)
-    }
-}
-
 /// Whether `op` applied to `args` must check for a run-time error when it runs: `/` and `%` by
 /// anything but a literal other than 0 and -1 (where C's operators are the oracle's), `powi`
 /// by anything but a non-negative literal.
