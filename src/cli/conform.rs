@@ -50,6 +50,7 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         shrink_tries: 400,
         device: (lang == FuzzLang::Fcl).then_some(a.device),
         fault,
+        batch: a.batch.max(1),
     };
     let progress = |done: u64, total: u64| {
         if done == total || done.is_multiple_of(10) {

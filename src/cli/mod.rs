@@ -119,6 +119,10 @@ pub struct FuzzArgs {
     /// Write one CSV row per program here.
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// Programs whose compiled kernels share one OpenCL build (1: each program alone); the
+    /// verdicts do not depend on it.
+    #[arg(long, default_value_t = conformance::fuzz::DEFAULT_BATCH)]
+    pub batch: usize,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -5,20 +5,27 @@
 //! [`program_seed`]`(S, k)`, so the same seed gives the same programs whatever the shard or job
 //! count; program k belongs to shard `k mod N`.
 
+pub mod batch;
 pub mod compiled;
 pub mod mutation;
 pub mod oracle;
+pub mod profile;
 pub mod stats;
 pub mod tail;
 
-use crate::gen::{generate_fcl, print_program, FclConfig, Rng};
+use crate::gen::{generate_fcl, print_program, FclConfig, FclProgram, Rng};
 use crate::shrink;
+use batch::{compile_job, run_jobs, CompiledJob, RunCache};
+use compiled::CompiledOutcome;
 use compiler::runtime::Runtime;
 pub use oracle::{check_fcl, check_fcl_on, Verdict};
+use profile::Profile;
+use semantics::fcl::lower::load_program;
 use stats::Stats;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// The seed of program `k` of a campaign seeded with `seed`.
 pub fn program_seed(seed: u64, k: u64) -> u64 {
@@ -55,7 +62,14 @@ pub struct Campaign {
     pub device: Option<usize>,
     /// A compiler fault injected into the compiled side (mutation testing).
     pub fault: Option<compiler::fault::Fault>,
+    /// Programs whose compiled side shares one OpenCL build ([`batch`]); 1 builds each program
+    /// alone. Verdicts do not depend on it.
+    pub batch: usize,
 }
+
+/// The default [`Campaign::batch`]: large enough to pay PoCL's fixed build cost rarely, small
+/// enough for a steady progress bar.
+pub const DEFAULT_BATCH: usize = 32;
 
 /// The outcome of one program, one CSV row.
 #[derive(Clone, Debug)]
@@ -77,6 +91,8 @@ pub struct CampaignResult {
     pub seconds: f64,
     /// Why the compiled comparison did not run (no device), when it was asked for.
     pub compiled_note: Option<String>,
+    /// Where the time went, summed over the workers.
+    pub profile: Profile,
 }
 
 impl CampaignResult {
@@ -118,7 +134,7 @@ pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> C
         .collect();
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
-    let collected = Mutex::new((Vec::new(), Stats::default(), Vec::new()));
+    let collected = Mutex::new((Vec::new(), Stats::default(), Vec::new(), Profile::default()));
     let note = Mutex::new(None);
     // the OpenCL platform layer is not safe to initialise from several threads at once
     let opening = Mutex::new(());
@@ -141,7 +157,8 @@ pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> C
             });
         }
     });
-    let (mut results, stats, saved) = collected.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (mut results, stats, saved, profile) =
+        collected.into_inner().unwrap_or_else(|e| e.into_inner());
     results.sort_by_key(|r: &ProgramResult| r.index);
     CampaignResult {
         results,
@@ -149,10 +166,11 @@ pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> C
         saved,
         seconds: start.elapsed().as_secs_f64(),
         compiled_note: note.into_inner().unwrap_or_else(|e| e.into_inner()),
+        profile,
     }
 }
 
-type Collected = Mutex<(Vec<ProgramResult>, Stats, Vec<PathBuf>)>;
+type Collected = Mutex<(Vec<ProgramResult>, Stats, Vec<PathBuf>, Profile)>;
 
 fn worker(
     c: &Campaign,
@@ -163,93 +181,190 @@ fn worker(
     rt: Option<&Runtime>,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) {
+    // batches matter only for the compiled side; without it, programs go one by one
+    let size = if rt.is_some() { c.batch.max(1) } else { 1 };
+    let mut cache = RunCache::default();
+    let mut profile = Profile::default();
     loop {
-        let i = next.fetch_add(1, Ordering::SeqCst) as usize;
-        let Some(&k) = mine.get(i) else { break };
-        let (result, src, checked, saved) = one_program(c, k, rt);
-        let mut g = collected.lock().unwrap_or_else(|e| e.into_inner());
-        g.1.add_program(&src, &checked.rules);
-        if let Some(why) = &checked.unsupported {
-            g.1.add_unsupported(why);
+        let start = next.fetch_add(1, Ordering::SeqCst) as usize * size;
+        if start >= mine.len() {
+            break;
         }
-        match &result.verdict {
-            Verdict::Pass => {
-                g.1.valid += 1;
-                g.1.passed += 1
+        let batch = &mine[start..(start + size).min(mine.len())];
+        for (result, src, checked, saved) in one_batch(c, batch, rt, &mut cache, &mut profile) {
+            let mut g = collected.lock().unwrap_or_else(|e| e.into_inner());
+            g.1.add_program(&src, &checked.rules);
+            if let Some(why) = &checked.unsupported {
+                g.1.add_unsupported(why);
             }
-            Verdict::Mismatch { .. } => {
-                g.1.valid += 1;
-                g.1.failed += 1
+            match &result.verdict {
+                Verdict::Pass => {
+                    g.1.valid += 1;
+                    g.1.passed += 1
+                }
+                Verdict::Mismatch { .. } => {
+                    g.1.valid += 1;
+                    g.1.failed += 1
+                }
+                Verdict::Invalid(_) => {}
             }
-            Verdict::Invalid(_) => {}
+            g.0.push(result);
+            g.2.extend(saved);
+            drop(g);
+            progress(done.fetch_add(1, Ordering::SeqCst) + 1, mine.len() as u64);
         }
-        g.0.push(result);
-        g.2.extend(saved);
-        drop(g);
-        progress(done.fetch_add(1, Ordering::SeqCst) + 1, mine.len() as u64);
     }
+    let mut g = collected.lock().unwrap_or_else(|e| e.into_inner());
+    g.3.add(&profile);
 }
 
 type OneProgram = (ProgramResult, String, oracle::Checked, Vec<PathBuf>);
 
-fn one_program(c: &Campaign, k: u64, rt: Option<&Runtime>) -> OneProgram {
+/// A generated FCL program on its way through the check.
+struct Pending {
+    k: u64,
+    seed: u64,
+    program: FclProgram,
+    src: String,
+    checked: oracle::Checked,
+    /// Time spent on this program alone.
+    own: Duration,
+}
+
+/// Checks programs `ks`: each on the oracle, then the compiled side of all of them together
+/// ([`batch::run_jobs`]: one OpenCL build for the batch); then saves every failure and shrinks
+/// it with the per-program check.
+fn one_batch(
+    c: &Campaign,
+    ks: &[u64],
+    rt: Option<&Runtime>,
+    cache: &mut RunCache,
+    profile: &mut Profile,
+) -> Vec<OneProgram> {
     if c.lang == FuzzLang::Tail {
-        return one_tail_program(c, k);
+        return ks.iter().map(|&k| one_tail_program(c, k)).collect();
     }
-    let seed = program_seed(c.seed, k);
-    let program = generate_fcl(&mut Rng::new(seed), &c.config);
-    let src = print_program(&program);
-    let t = std::time::Instant::now();
-    let checker = c.checker;
-    let fault = c.fault;
-    // an injected fault replaces the checker by the faulty compiled comparison
-    let check = |src: &str, seed: u64, rt: Option<&Runtime>| match fault {
-        Some(f) => oracle::check_fcl_with_fault(src, seed, rt, Some(f)),
-        None => checker(src, seed, rt),
-    };
-    let checked = check(&src, seed, rt);
-    let millis = t.elapsed().as_millis();
-    let mut saved = Vec::new();
-    if let (Verdict::Mismatch { .. }, Some(dir)) = (&checked.verdict, &c.save) {
-        // save the original first, so a crash while shrinking loses nothing
-        let stem = format!("fcl-{}-{k}", c.seed);
-        saved.extend(save_failure(
-            dir,
-            &stem,
-            "fcl",
-            &src,
+    let mut pending = Vec::with_capacity(ks.len());
+    let mut jobs = Vec::new();
+    for &k in ks {
+        let t = Instant::now();
+        let seed = program_seed(c.seed, k);
+        let program = generate_fcl(&mut Rng::new(seed), &c.config);
+        let src = print_program(&program);
+        let generated = t.elapsed();
+        profile.generate += generated;
+        let t = Instant::now();
+        let checked = (c.checker)(&src, seed, None);
+        profile.oracle += t.elapsed();
+        let t = Instant::now();
+        if let (Some(_), Verdict::Pass) = (rt, &checked.verdict) {
+            if let Ok(loaded) = load_program(&[("generated.fcl".to_string(), src.clone())]) {
+                jobs.push((
+                    pending.len(),
+                    compile_job(&loaded.main, &checked.stdout, c.fault),
+                ));
+            }
+        }
+        profile.compile += t.elapsed();
+        pending.push(Pending {
+            k,
             seed,
-            &checked.verdict,
-        ));
-        // the same failure: a mismatch on the same configuration (engine, shape, schedule or
-        // optimization level) as the original
-        let failing_config = match &checked.verdict {
-            Verdict::Mismatch { config, .. } => config.clone(),
-            _ => String::new(),
-        };
-        let same_failure = |v: &Verdict| matches!(v, Verdict::Mismatch { config, .. } if *config == failing_config);
-        let shrunk = shrink::fcl::shrink(&program, c.shrink_tries, &mut |cand| {
-            same_failure(&check(&print_program(cand), seed, rt).verdict)
+            program,
+            src,
+            checked,
+            own: generated + t.elapsed(),
         });
-        let small = print_program(&shrunk);
-        let verdict = check(&small, seed, rt).verdict;
-        saved.extend(save_failure(
-            dir,
-            &format!("{stem}-shrunk"),
-            "fcl",
-            &small,
-            seed,
-            &verdict,
-        ));
     }
-    let result = ProgramResult {
-        index: k,
-        seed,
-        verdict: checked.verdict.clone(),
-        bytes: src.len(),
-        millis,
-    };
-    (result, src, checked, saved)
+    if let Some(rt) = rt {
+        let t = Instant::now();
+        let (at, compiled): (Vec<usize>, Vec<CompiledJob>) = jobs.into_iter().unzip();
+        let outcomes = run_jobs(&compiled, rt, cache, profile);
+        let share = t.elapsed() / (at.len().max(1) as u32);
+        for (i, outcome) in at.into_iter().zip(outcomes) {
+            let p = &mut pending[i];
+            p.own += share;
+            match outcome {
+                CompiledOutcome::Agree => {}
+                CompiledOutcome::Unsupported(why) => p.checked.unsupported = Some(why),
+                CompiledOutcome::Differs { opt, got } => {
+                    p.checked.verdict = Verdict::Mismatch {
+                        config: format!("compiled {opt}"),
+                        expected: p.checked.stdout.clone(),
+                        got,
+                    }
+                }
+            }
+        }
+    }
+    // save every failure of the batch before shrinking any, so a crash while shrinking loses
+    // nothing
+    let stem = |p: &Pending| format!("fcl-{}-{}", c.seed, p.k);
+    let mut saved: Vec<Vec<PathBuf>> = pending
+        .iter()
+        .map(|p| match (&p.checked.verdict, &c.save) {
+            (Verdict::Mismatch { .. }, Some(dir)) => {
+                save_failure(dir, &stem(p), "fcl", &p.src, p.seed, &p.checked.verdict)
+            }
+            _ => Vec::new(),
+        })
+        .collect();
+    let t = Instant::now();
+    for (p, saved) in pending.iter().zip(&mut saved) {
+        if let (Verdict::Mismatch { config, .. }, Some(dir)) = (&p.checked.verdict, &c.save) {
+            saved.extend(shrink_failure(c, p, config, dir, &stem(p), rt));
+        }
+    }
+    profile.shrink += t.elapsed();
+    pending
+        .into_iter()
+        .zip(saved)
+        .map(|(p, saved)| {
+            let result = ProgramResult {
+                index: p.k,
+                seed: p.seed,
+                verdict: p.checked.verdict.clone(),
+                bytes: p.src.len(),
+                millis: p.own.as_millis(),
+            };
+            (result, p.src, p.checked, saved)
+        })
+        .collect()
+}
+
+/// The per-program check: the campaign's checker, or the faulty compiled comparison when a
+/// fault is injected.
+fn check_one(c: &Campaign, src: &str, seed: u64, rt: Option<&Runtime>) -> oracle::Checked {
+    match c.fault {
+        Some(f) => oracle::check_fcl_with_fault(src, seed, rt, Some(f)),
+        None => (c.checker)(src, seed, rt),
+    }
+}
+
+/// Shrinks a failing program while it keeps failing on the same configuration (engine, shape,
+/// schedule or optimization level) and saves the result as `STEM-shrunk`.
+fn shrink_failure(
+    c: &Campaign,
+    p: &Pending,
+    failing_config: &str,
+    dir: &Path,
+    stem: &str,
+    rt: Option<&Runtime>,
+) -> Vec<PathBuf> {
+    let same_failure =
+        |v: &Verdict| matches!(v, Verdict::Mismatch { config, .. } if config == failing_config);
+    let shrunk = shrink::fcl::shrink(&p.program, c.shrink_tries, &mut |cand| {
+        same_failure(&check_one(c, &print_program(cand), p.seed, rt).verdict)
+    });
+    let small = print_program(&shrunk);
+    let verdict = check_one(c, &small, p.seed, rt).verdict;
+    save_failure(
+        dir,
+        &format!("{stem}-shrunk"),
+        "fcl",
+        &small,
+        p.seed,
+        &verdict,
+    )
 }
 
 /// A TAIL program: generated with its expected output, checked on the TAIL oracle; a mismatch

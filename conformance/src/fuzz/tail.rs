@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 pub fn check_tail(case: &TailCase) -> Checked {
     let checked = |verdict, reference: String| Checked {
         verdict,
+        stdout: reference.clone(),
         reference,
         rules: BTreeMap::new(),
         unsupported: None,

@@ -1,0 +1,242 @@
+//! The compiled side of many programs at once. Building OpenCL C is what a campaign spends its
+//! time on (PoCL runs clang and LLVM on every build, and a build has a large fixed cost), so the
+//! modules of a batch of programs go into one OpenCL program: each distinct module's kernels
+//! renamed with its own prefix, one build for all, then each module's host plan run against the
+//! shared program. A batch whose build fails is built again module by module, so a module that
+//! does not build is reported against its own program, with the message its own build gives.
+//!
+//! Identical modules (an -O2 module the optimizer left as -O0 made it, or two programs that
+//! compile alike) are built and run once; a worker also remembers the outputs of the modules it
+//! ran, so a module seen in an earlier batch is not run again.
+
+use super::compiled::CompiledOutcome;
+use super::profile::Profile;
+use compiler::exec::{check_local_memory, execute_built, ExecError, ExecReport};
+use compiler::fault::Fault;
+use compiler::kir::emit::{emit_module, PRELUDE};
+use compiler::kir::Module;
+use compiler::lower::LowerError;
+use compiler::runtime::{BuiltProgram, Runtime, RuntimeError};
+use compiler::{compile_fcl_with_fault, OptLevel, DEFAULT_BLOCK_SIZE};
+use semantics::fcl::core::Expr;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Instant;
+
+/// The optimization levels compared, in order.
+pub const LEVELS: [(OptLevel, &str); 2] = [(OptLevel::O0, "-O0"), (OptLevel::O2, "-O2")];
+
+/// One program's compiled side: per optimization level (in [`LEVELS`] order) its module, or the
+/// outcome that ends the comparison at that level (the compiler declined or failed); and the
+/// stdout every level must print.
+#[derive(Clone, Debug)]
+pub struct CompiledJob {
+    pub levels: Vec<(&'static str, Result<Module, CompiledOutcome>)>,
+    pub expected: String,
+}
+
+/// Compiles `main` at each level of [`LEVELS`], stopping at the first level that cannot be
+/// compiled (the comparison never gets past it).
+pub fn compile_job(main: &Expr, expected: &str, fault: Option<Fault>) -> CompiledJob {
+    let mut levels = Vec::new();
+    for (opt, name) in LEVELS {
+        let level = match compile_fcl_with_fault(main, opt, DEFAULT_BLOCK_SIZE, fault) {
+            Ok((m, _)) => Ok(m),
+            Err(LowerError::Unsupported(why, _)) => Err(CompiledOutcome::Unsupported(why)),
+            Err(e) => Err(CompiledOutcome::Differs {
+                opt: name.into(),
+                got: format!("compile error: {e}"),
+            }),
+        };
+        let stop = level.is_err();
+        levels.push((name, level));
+        if stop {
+            break;
+        }
+    }
+    CompiledJob {
+        levels,
+        expected: expected.to_string(),
+    }
+}
+
+/// What running one module gave: its stdout (or `error: …` when it failed to build or run, which
+/// then differs from any expected stdout), or why the device cannot run it.
+type RunResult = Result<String, String>;
+
+/// A worker's memory of module runs, keyed by the module's full text (kernels and plan).
+#[derive(Default)]
+pub struct RunCache {
+    runs: HashMap<String, RunResult>,
+}
+
+/// The most module runs a [`RunCache`] keeps (it starts afresh when full).
+const CACHE_LIMIT: usize = 4096;
+
+/// How a distinct module of the batch gets its kernels.
+enum Built {
+    /// From the batch's shared program, through this copy of the module with renamed kernels.
+    Shared(Rc<BuiltProgram>, Module),
+    /// From its own program (the batch build failed, the module's own build did not).
+    Own(BuiltProgram),
+    /// Its own build failed too.
+    Failed(RuntimeError),
+}
+
+/// Compares every job's levels with its expected stdout, building the distinct modules of all
+/// jobs as one OpenCL program. The outcomes are those [`super::compiled::compare_compiled_with`]
+/// gives for each job alone.
+pub fn run_jobs(
+    jobs: &[CompiledJob],
+    rt: &Runtime,
+    cache: &mut RunCache,
+    profile: &mut Profile,
+) -> Vec<CompiledOutcome> {
+    if cache.runs.len() > CACHE_LIMIT {
+        cache.runs.clear();
+    }
+    // the distinct modules not run before; a module the device cannot hold is settled at once
+    let mut units: Vec<(String, &Module)> = Vec::new();
+    for job in jobs {
+        profile.levels += job.levels.iter().filter(|l| l.1.is_ok()).count() as u64;
+        for m in job.levels.iter().filter_map(|(_, l)| l.as_ref().ok()) {
+            let key = module_key(m);
+            if cache.runs.contains_key(&key) || units.iter().any(|u| u.0 == key) {
+                continue;
+            }
+            match check_local_memory(m, rt) {
+                Ok(()) => units.push((key, m)),
+                Err(e) => {
+                    cache.runs.insert(key, run_result(Err(e)));
+                }
+            }
+        }
+    }
+    profile.modules += units.len() as u64;
+    profile.kernels += units.iter().map(|u| u.1.kernels.len() as u64).sum::<u64>();
+    let t = Instant::now();
+    let modules: Vec<&Module> = units.iter().map(|u| u.1).collect();
+    let built = build_units(&modules, rt, profile);
+    profile.build += t.elapsed();
+    let t = Instant::now();
+    for ((key, module), built) in units.iter().zip(built) {
+        let report = match built {
+            Built::Shared(program, renamed) => execute_built(&renamed, rt, &program),
+            Built::Own(program) => execute_built(module, rt, &program),
+            Built::Failed(e) => Err(ExecError::Runtime(e)),
+        };
+        cache.runs.insert(key.clone(), run_result(report));
+    }
+    profile.run += t.elapsed();
+    jobs.iter().map(|job| outcome(job, cache)).collect()
+}
+
+/// The key of a module: its whole text, kernels and host plan.
+fn module_key(m: &Module) -> String {
+    format!("{m:?}")
+}
+
+/// The stdout, the error as [`super::compiled::compare_compiled_with`] reports it, or why the
+/// device cannot run the module.
+fn run_result(r: Result<ExecReport, ExecError>) -> RunResult {
+    match r {
+        Ok(report) => Ok(report.stdout),
+        Err(ExecError::Unsupported(why)) => Err(why),
+        Err(e) => Ok(format!("error: {e}")),
+    }
+}
+
+/// A job's outcome from the runs of its modules (all in `cache` by now).
+fn outcome(job: &CompiledJob, cache: &RunCache) -> CompiledOutcome {
+    for (name, level) in &job.levels {
+        let module = match level {
+            Err(outcome) => return outcome.clone(),
+            Ok(m) => m,
+        };
+        match cache.runs.get(&module_key(module)) {
+            Some(Ok(got)) if *got == job.expected => {}
+            Some(Ok(got)) => {
+                return CompiledOutcome::Differs {
+                    opt: (*name).into(),
+                    got: got.clone(),
+                }
+            }
+            Some(Err(why)) => return CompiledOutcome::Unsupported(why.clone()),
+            // the cache was cleared between the runs and now: cannot happen within one call
+            None => {
+                return CompiledOutcome::Differs {
+                    opt: (*name).into(),
+                    got: "error: the module was not run".into(),
+                }
+            }
+        }
+    }
+    CompiledOutcome::Agree
+}
+
+/// Builds the modules' kernels as one program (each module's kernels renamed `uN_…`). When that
+/// fails, each half is built the same way, down to single modules built as they are, so a
+/// module that does not build fails alone, with the log of its own build.
+fn build_units(modules: &[&Module], rt: &Runtime, profile: &mut Profile) -> Vec<Built> {
+    let renamed: Vec<Module> = modules
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let mut m = (*m).clone();
+            for k in &mut m.kernels {
+                k.name = format!("u{i}_{}", k.name);
+            }
+            m
+        })
+        .collect();
+    let mut built = Vec::with_capacity(modules.len());
+    build_group(modules, &renamed, rt, profile, &mut built);
+    built
+}
+
+fn build_group(
+    modules: &[&Module],
+    renamed: &[Module],
+    rt: &Runtime,
+    profile: &mut Profile,
+    built: &mut Vec<Built>,
+) {
+    match modules {
+        [] => {}
+        [alone] => {
+            profile.builds += 1;
+            built.push(match rt.build(&emit_module(alone)) {
+                Ok(p) => Built::Own(p),
+                Err(e) => Built::Failed(e),
+            });
+        }
+        _ => {
+            if let Some(src) = batch_source(renamed) {
+                profile.builds += 1;
+                if let Ok(program) = rt.build(&src) {
+                    let program = Rc::new(program);
+                    built.extend(
+                        renamed
+                            .iter()
+                            .map(|m| Built::Shared(program.clone(), m.clone())),
+                    );
+                    return;
+                }
+                profile.failed_batch_builds += 1;
+            }
+            let half = modules.len() / 2;
+            build_group(&modules[..half], &renamed[..half], rt, profile, built);
+            build_group(&modules[half..], &renamed[half..], rt, profile, built);
+        }
+    }
+}
+
+/// One OpenCL source holding every module's kernels after a single prelude; `None` when a
+/// module's source does not start with the prelude (then the modules are built alone).
+fn batch_source(modules: &[Module]) -> Option<String> {
+    let mut src = String::from(PRELUDE);
+    for m in modules {
+        src.push_str(emit_module(m).strip_prefix(PRELUDE)?);
+    }
+    Some(src)
+}
