@@ -64,10 +64,12 @@ pub fn compile_job(main: &Expr, expected: &str, fault: Option<Fault>) -> Compile
 /// then differs from any expected stdout), or why the device cannot run it.
 type RunResult = Result<String, String>;
 
-/// A worker's memory of module runs, keyed by the module's full text (kernels and plan).
+/// A worker's memory of module runs, keyed by the module's full text (kernels and plan); the
+/// flag says whether the module was built alone (a result that disagrees is only believed
+/// then).
 #[derive(Default)]
 pub struct RunCache {
-    runs: HashMap<String, RunResult>,
+    runs: HashMap<String, (RunResult, bool)>,
 }
 
 /// The most module runs a [`RunCache`] keeps (it starts afresh when full).
@@ -77,15 +79,16 @@ const CACHE_LIMIT: usize = 4096;
 enum Built {
     /// From the batch's shared program, through this copy of the module with renamed kernels.
     Shared(Rc<BuiltProgram>, Module),
-    /// From its own program (the batch build failed, the module's own build did not).
+    /// From its own program.
     Own(BuiltProgram),
-    /// Its own build failed too.
+    /// Its own build failed.
     Failed(RuntimeError),
 }
 
 /// Compares every job's levels with its expected stdout, building the distinct modules of all
 /// jobs as one OpenCL program. The outcomes are those [`super::compiled::compare_compiled_with`]
-/// gives for each job alone.
+/// gives for each job alone: a module that disagrees after a batched build is built and run
+/// again alone, and that run decides.
 pub fn run_jobs(
     jobs: &[CompiledJob],
     rt: &Runtime,
@@ -107,7 +110,7 @@ pub fn run_jobs(
             match check_local_memory(m, rt) {
                 Ok(()) => units.push((key, m)),
                 Err(e) => {
-                    cache.runs.insert(key, run_result(Err(e)));
+                    cache.runs.insert(key, (run_result(Err(e)), true));
                 }
             }
         }
@@ -120,15 +123,34 @@ pub fn run_jobs(
     profile.build += t.elapsed();
     let t = Instant::now();
     for ((key, module), built) in units.iter().zip(built) {
+        let alone = matches!(built, Built::Own(_) | Built::Failed(_));
         let report = match built {
             Built::Shared(program, renamed) => execute_built(&renamed, rt, &program),
             Built::Own(program) => execute_built(module, rt, &program),
             Built::Failed(e) => Err(ExecError::Runtime(e)),
         };
-        cache.runs.insert(key.clone(), run_result(report));
+        cache.runs.insert(key.clone(), (run_result(report), alone));
     }
+    let outcomes = jobs
+        .iter()
+        .map(|job| loop {
+            match outcome(job, cache) {
+                (_, Some(suspect)) => {
+                    // confirm the disagreement with the module built alone
+                    profile.confirmations += 1;
+                    let report = match rt.build(&emit_module(suspect)) {
+                        Ok(program) => execute_built(suspect, rt, &program),
+                        Err(e) => Err(ExecError::Runtime(e)),
+                    };
+                    let key = module_key(suspect);
+                    cache.runs.insert(key, (run_result(report), true));
+                }
+                (o, None) => break o,
+            }
+        })
+        .collect();
     profile.run += t.elapsed();
-    jobs.iter().map(|job| outcome(job, cache)).collect()
+    outcomes
 }
 
 /// The key of a module: its whole text, kernels and host plan.
@@ -146,38 +168,39 @@ fn run_result(r: Result<ExecReport, ExecError>) -> RunResult {
     }
 }
 
-/// A job's outcome from the runs of its modules (all in `cache` by now).
-fn outcome(job: &CompiledJob, cache: &RunCache) -> CompiledOutcome {
+/// A job's outcome from the runs of its modules (all in `cache` by now), or the module whose
+/// batched run disagreed and must be confirmed alone first.
+fn outcome<'j>(job: &'j CompiledJob, cache: &RunCache) -> (CompiledOutcome, Option<&'j Module>) {
     for (name, level) in &job.levels {
         let module = match level {
-            Err(outcome) => return outcome.clone(),
+            Err(outcome) => return (outcome.clone(), None),
             Ok(m) => m,
         };
-        match cache.runs.get(&module_key(module)) {
-            Some(Ok(got)) if *got == job.expected => {}
-            Some(Ok(got)) => {
-                return CompiledOutcome::Differs {
-                    opt: (*name).into(),
-                    got: got.clone(),
-                }
-            }
-            Some(Err(why)) => return CompiledOutcome::Unsupported(why.clone()),
-            // the cache was cleared between the runs and now: cannot happen within one call
-            None => {
-                return CompiledOutcome::Differs {
-                    opt: (*name).into(),
-                    got: "error: the module was not run".into(),
-                }
-            }
-        }
+        let (result, alone) = match cache.runs.get(&module_key(module)) {
+            Some((r, alone)) => (r, *alone),
+            // dropped from the cache: run it alone
+            None => return (CompiledOutcome::Agree, Some(module)),
+        };
+        let o = match result {
+            Ok(got) if *got == job.expected => continue,
+            Ok(got) => CompiledOutcome::Differs {
+                opt: (*name).into(),
+                got: got.clone(),
+            },
+            Err(why) => CompiledOutcome::Unsupported(why.clone()),
+        };
+        return (o, (!alone).then_some(module));
     }
-    CompiledOutcome::Agree
+    (CompiledOutcome::Agree, None)
 }
 
-/// Builds the modules' kernels as one program (each module's kernels renamed `uN_…`). When that
-/// fails, each half is built the same way, down to single modules built as they are, so a
-/// module that does not build fails alone, with the log of its own build.
+/// Builds the modules' kernels as one program, each module's kernels renamed `uN_…`. When that
+/// fails, each half is built the same way, down to single modules built as they are, so a module
+/// that does not build fails alone, with the log of its own build.
 fn build_units(modules: &[&Module], rt: &Runtime, profile: &mut Profile) -> Vec<Built> {
+    if modules.is_empty() {
+        return Vec::new();
+    }
     let renamed: Vec<Module> = modules
         .iter()
         .enumerate()

@@ -22,8 +22,10 @@ pub struct Profile {
     pub shrink: Duration,
     /// OpenCL builds made.
     pub builds: u64,
-    /// Batch builds that failed and were split.
+    /// Batch builds that failed (and were split).
     pub failed_batch_builds: u64,
+    /// Disagreeing modules of a batch built and run again alone to confirm.
+    pub confirmations: u64,
     /// Distinct modules built and run.
     pub modules: u64,
     /// Modules compiled in all (every level of every program).
@@ -43,6 +45,7 @@ impl Profile {
         self.shrink += other.shrink;
         self.builds += other.builds;
         self.failed_batch_builds += other.failed_batch_builds;
+        self.confirmations += other.confirmations;
         self.modules += other.modules;
         self.levels += other.levels;
         self.kernels += other.kernels;
@@ -70,8 +73,8 @@ impl Profile {
         }
         let _ = writeln!(
             s,
-            "  modules compiled {}, distinct and run {} ({} kernels), OpenCL builds {} ({} batch builds split)",
-            self.levels, self.modules, self.kernels, self.builds, self.failed_batch_builds
+            "  modules compiled {}, distinct and run {} ({} kernels), OpenCL builds {} ({} batch builds failed, {} disagreements confirmed alone)",
+            self.levels, self.modules, self.kernels, self.builds, self.failed_batch_builds, self.confirmations
         );
         s
     }
