@@ -153,3 +153,38 @@ fn read_int_csv_feeds_a_kernel() {
     let (_, want, _) = tailfcl(&["run", path.to_str().unwrap()]);
     assert_eq!(out, want);
 }
+
+#[test]
+fn exec_verify_prints_one_line_per_engine_and_exits_0_when_they_agree() {
+    if !have_device() {
+        return;
+    }
+    let (code, out, err) = tailfcl(&["exec", "--verify", "examples/oracle_dotpi_matrices.tail"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "tail-oracle: reference: [2](6,30) | [](36.0)",
+            "fcl-oracle: agrees",
+            "opencl: agrees"
+        ],
+        "{out}"
+    );
+}
+
+#[test]
+fn exec_verify_refuses_fcl_and_unsupported_programs() {
+    let (code, _, err) = tailfcl(&["exec", "--verify", "examples/fcl/reduce.fcl"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--verify compares the engines of a TAIL program"),
+        "{err}"
+    );
+    if !have_device() {
+        return;
+    }
+    let (code, _, err) = tailfcl(&["exec", "--verify", "examples/oracle_update.tail"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unsupported: "), "{err}");
+}

@@ -33,10 +33,7 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
     };
     let lang = match a.lang {
         Lang::Fcl => FuzzLang::Fcl,
-        Lang::Tail => {
-            eprintln!("note: no TAIL compiler yet: TAIL programs are checked on the TAIL oracle against the generator's direct evaluation");
-            FuzzLang::Tail
-        }
+        Lang::Tail => FuzzLang::Tail,
     };
     let campaign = Campaign {
         lang,
@@ -48,7 +45,7 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         save: Some(a.save.clone()),
         config: FclConfig::default(),
         shrink_tries: 400,
-        device: (lang == FuzzLang::Fcl).then_some(a.device),
+        device: Some(a.device),
         fault,
         batch: a.batch.max(1),
     };

@@ -22,6 +22,9 @@ pub fn compile(lang: Lang, a: &CompileArgs) -> Result<Exit, Exit> {
 
 /// `tailfcl exec FILE.fcl [--device N]`: compiles and runs on a device; prints what `run` prints.
 pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
+    if a.verify {
+        return verify(lang, a);
+    }
     let rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
     // without --block-size, the work-group size is sized from the device
     let fit = DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1));
@@ -68,6 +71,50 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
         }
         Err(e @ ExecError::Unsupported(_)) => {
             eprintln!("{e}");
+            Err(Exit::Static)
+        }
+    }
+}
+
+/// `tailfcl exec FILE.tail --verify`: one line per engine (TAIL oracle, FCL oracle on the
+/// lowered program, OpenCL); exit 0 when all agree, 1 otherwise.
+fn verify(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
+    let [path] = a.compile.input.files.as_slice() else {
+        eprintln!("error: --verify takes exactly one file");
+        return Err(Exit::Static);
+    };
+    if lang != Lang::Tail {
+        eprintln!("error: --verify compares the engines of a TAIL program; give a .tail file");
+        return Err(Exit::Static);
+    }
+    let src = read_source(path)?;
+    let rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
+    let opt = if a.compile.opt == "0" {
+        OptLevel::O0
+    } else {
+        OptLevel::O2
+    };
+    let block = a
+        .compile
+        .block_size
+        .unwrap_or(DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1)));
+    match conformance::verify::verify_tail(&src, &rt, opt, block) {
+        Ok(engines) => {
+            for e in &engines {
+                println!("{}", e.line());
+            }
+            Ok(if engines.iter().all(|e| e.agrees != Some(false)) {
+                Exit::Ok
+            } else {
+                Exit::Failures
+            })
+        }
+        Err(LowerTailError::Static(d)) => {
+            eprint!("{}", d.render(&path.display().to_string(), &src));
+            Err(Exit::Static)
+        }
+        Err(LowerTailError::Unsupported(why)) => {
+            eprintln!("unsupported: {why}");
             Err(Exit::Static)
         }
     }

@@ -82,6 +82,10 @@ pub struct ExecArgs {
     /// Print kernel times and transfers to stderr.
     #[arg(long)]
     pub stats: bool,
+    /// TAIL: run on three engines (the TAIL oracle, the FCL oracle on the lowered program,
+    /// OpenCL), print one line per engine, exit 1 unless all agree.
+    #[arg(long)]
+    pub verify: bool,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -11,12 +11,14 @@
 
 use super::compiled::CompiledOutcome;
 use super::profile::Profile;
+use super::tail::outputs_agree;
 use compiler::exec::{check_local_memory, execute_built, ExecError, ExecReport};
 use compiler::fault::Fault;
 use compiler::kir::emit::{emit_module, PRELUDE};
 use compiler::kir::Module;
 use compiler::lower::LowerError;
 use compiler::runtime::{BuiltProgram, Runtime, RuntimeError};
+use compiler::tail::{format_result, Lowered};
 use compiler::{compile_fcl_with_fault, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::core::Expr;
 use std::collections::HashMap;
@@ -27,12 +29,39 @@ use std::time::Instant;
 pub const LEVELS: [(OptLevel, &str); 2] = [(OptLevel::O0, "-O0"), (OptLevel::O2, "-O2")];
 
 /// One program's compiled side: per optimization level (in [`LEVELS`] order) its module, or the
-/// outcome that ends the comparison at that level (the compiler declined or failed); and the
-/// stdout every level must print.
+/// outcome that ends the comparison at that level (the compiler declined or failed); and what
+/// every level must print.
 #[derive(Clone, Debug)]
 pub struct CompiledJob {
     pub levels: Vec<(&'static str, Result<Module, CompiledOutcome>)>,
     pub expected: String,
+    pub compare: Compare,
+}
+
+/// How a compiled program's stdout is compared with the expected output.
+#[derive(Clone, Debug)]
+pub enum Compare {
+    /// Byte for byte (an FCL program against the FCL oracle's stdout).
+    Exact,
+    /// A lowered TAIL program: its stdout read back as TAIL result lines
+    /// ([`compiler::tail::format_result`]) against the TAIL oracle's, doubles within a relative
+    /// 1e-12 ([`super::tail::outputs_agree`]).
+    Tail(Box<Lowered>),
+}
+
+impl CompiledJob {
+    /// Whether `got` (a compiled run's stdout) agrees; otherwise what to report as printed.
+    fn judge(&self, got: &str) -> Result<(), String> {
+        match &self.compare {
+            Compare::Exact if got == self.expected => Ok(()),
+            Compare::Exact => Err(got.to_string()),
+            Compare::Tail(lowered) => match format_result(lowered, got) {
+                Some(tail) if outputs_agree(&self.expected, &tail) => Ok(()),
+                Some(tail) => Err(tail),
+                None => Err(got.to_string()),
+            },
+        }
+    }
 }
 
 /// Compiles `main` at each level of [`LEVELS`], stopping at the first level that cannot be
@@ -57,6 +86,7 @@ pub fn compile_job(main: &Expr, expected: &str, fault: Option<Fault>) -> Compile
     CompiledJob {
         levels,
         expected: expected.to_string(),
+        compare: Compare::Exact,
     }
 }
 
@@ -182,10 +212,12 @@ fn outcome<'j>(job: &'j CompiledJob, cache: &RunCache) -> (CompiledOutcome, Opti
             None => return (CompiledOutcome::Agree, Some(module)),
         };
         let o = match result {
-            Ok(got) if *got == job.expected => continue,
-            Ok(got) => CompiledOutcome::Differs {
-                opt: (*name).into(),
-                got: got.clone(),
+            Ok(got) => match job.judge(got) {
+                Ok(()) => continue,
+                Err(got) => CompiledOutcome::Differs {
+                    opt: (*name).into(),
+                    got,
+                },
             },
             Err(why) => CompiledOutcome::Unsupported(why.clone()),
         };

@@ -15,7 +15,7 @@ pub mod tail;
 
 use crate::gen::{generate_fcl, print_program, FclConfig, FclProgram, Rng};
 use crate::shrink;
-use batch::{compile_job, run_jobs, CompiledJob, RunCache};
+use batch::{compile_job, run_jobs, Compare, CompiledJob, RunCache};
 use compiled::CompiledOutcome;
 use compiler::runtime::Runtime;
 pub use oracle::{check_fcl, check_fcl_on, Verdict};
@@ -80,6 +80,8 @@ pub struct ProgramResult {
     pub verdict: Verdict,
     pub bytes: usize,
     pub millis: u128,
+    /// Why the compiled side was skipped (the compiler or the TAIL lowering declined).
+    pub unsupported: Option<String>,
 }
 
 /// The outcome of a campaign.
@@ -108,7 +110,12 @@ impl CampaignResult {
         out.write_record(["index", "seed", "status", "bytes", "millis", "detail"])?;
         for r in &self.results {
             let (status, detail) = match &r.verdict {
-                Verdict::Pass => ("pass", String::new()),
+                Verdict::Pass => (
+                    "pass",
+                    r.unsupported
+                        .as_ref()
+                        .map_or(String::new(), |why| format!("unsupported: {why}")),
+                ),
                 Verdict::Invalid(why) => ("invalid", why.clone()),
                 Verdict::Mismatch { config, .. } => ("fail", config.clone()),
             };
@@ -225,7 +232,8 @@ type OneProgram = (ProgramResult, String, oracle::Checked, Vec<PathBuf>);
 struct Pending {
     k: u64,
     seed: u64,
-    program: FclProgram,
+    /// The FCL program, for shrinking (TAIL programs are not shrunk).
+    program: Option<FclProgram>,
     src: String,
     checked: oracle::Checked,
     /// Time spent on this program alone.
@@ -242,39 +250,18 @@ fn one_batch(
     cache: &mut RunCache,
     profile: &mut Profile,
 ) -> Vec<OneProgram> {
-    if c.lang == FuzzLang::Tail {
-        return ks.iter().map(|&k| one_tail_program(c, k)).collect();
-    }
     let mut pending = Vec::with_capacity(ks.len());
     let mut jobs = Vec::new();
     for &k in ks {
-        let t = Instant::now();
         let seed = program_seed(c.seed, k);
-        let program = generate_fcl(&mut Rng::new(seed), &c.config);
-        let src = print_program(&program);
-        let generated = t.elapsed();
-        profile.generate += generated;
-        let t = Instant::now();
-        let checked = (c.checker)(&src, seed, None);
-        profile.oracle += t.elapsed();
-        let t = Instant::now();
-        if let (Some(_), Verdict::Pass) = (rt, &checked.verdict) {
-            if let Ok(loaded) = load_program(&[("generated.fcl".to_string(), src.clone())]) {
-                jobs.push((
-                    pending.len(),
-                    compile_job(&loaded.main, &checked.stdout, c.fault),
-                ));
-            }
+        let (p, job) = match c.lang {
+            FuzzLang::Fcl => generate_and_check_fcl(c, k, seed, rt.is_some(), profile),
+            FuzzLang::Tail => generate_and_check_tail(k, seed, rt.is_some(), profile),
+        };
+        if let Some(job) = job {
+            jobs.push((pending.len(), job));
         }
-        profile.compile += t.elapsed();
-        pending.push(Pending {
-            k,
-            seed,
-            program,
-            src,
-            checked,
-            own: generated + t.elapsed(),
-        });
+        pending.push(p);
     }
     if let Some(rt) = rt {
         let t = Instant::now();
@@ -299,20 +286,26 @@ fn one_batch(
     }
     // save every failure of the batch before shrinking any, so a crash while shrinking loses
     // nothing
-    let stem = |p: &Pending| format!("fcl-{}-{}", c.seed, p.k);
+    let ext = match c.lang {
+        FuzzLang::Fcl => "fcl",
+        FuzzLang::Tail => "tail",
+    };
+    let stem = |p: &Pending| format!("{ext}-{}-{}", c.seed, p.k);
     let mut saved: Vec<Vec<PathBuf>> = pending
         .iter()
         .map(|p| match (&p.checked.verdict, &c.save) {
             (Verdict::Mismatch { .. }, Some(dir)) => {
-                save_failure(dir, &stem(p), "fcl", &p.src, p.seed, &p.checked.verdict)
+                save_failure(dir, &stem(p), ext, &p.src, p.seed, &p.checked.verdict)
             }
             _ => Vec::new(),
         })
         .collect();
     let t = Instant::now();
     for (p, saved) in pending.iter().zip(&mut saved) {
-        if let (Verdict::Mismatch { config, .. }, Some(dir)) = (&p.checked.verdict, &c.save) {
-            saved.extend(shrink_failure(c, p, config, dir, &stem(p), rt));
+        if let (Verdict::Mismatch { config, .. }, Some(dir), Some(program)) =
+            (&p.checked.verdict, &c.save, &p.program)
+        {
+            saved.extend(shrink_failure(c, p, program, config, dir, &stem(p), rt));
         }
     }
     profile.shrink += t.elapsed();
@@ -326,10 +319,91 @@ fn one_batch(
                 verdict: p.checked.verdict.clone(),
                 bytes: p.src.len(),
                 millis: p.own.as_millis(),
+                unsupported: p.checked.unsupported.clone(),
             };
             (result, p.src, p.checked, saved)
         })
         .collect()
+}
+
+/// Generates FCL program `k` and checks it on the oracle; with a device, also gives its
+/// compiled side to run with the batch.
+fn generate_and_check_fcl(
+    c: &Campaign,
+    k: u64,
+    seed: u64,
+    compiled: bool,
+    profile: &mut Profile,
+) -> (Pending, Option<CompiledJob>) {
+    let t = Instant::now();
+    let program = generate_fcl(&mut Rng::new(seed), &c.config);
+    let src = print_program(&program);
+    let generated = t.elapsed();
+    profile.generate += generated;
+    let t = Instant::now();
+    let checked = (c.checker)(&src, seed, None);
+    profile.oracle += t.elapsed();
+    let t = Instant::now();
+    let mut job = None;
+    if compiled && checked.verdict == Verdict::Pass {
+        if let Ok(loaded) = load_program(&[("generated.fcl".to_string(), src.clone())]) {
+            job = Some(compile_job(&loaded.main, &checked.stdout, c.fault));
+        }
+    }
+    profile.compile += t.elapsed();
+    let p = Pending {
+        k,
+        seed,
+        program: Some(program),
+        src,
+        checked,
+        own: generated + t.elapsed(),
+    };
+    (p, job)
+}
+
+/// Generates TAIL program `k` with its expected output and checks it on the TAIL oracle, then
+/// lowered to FCL on the FCL oracle; with a device, also gives the lowered program's compiled
+/// side to run with the batch. A program the lowering refuses is unsupported.
+fn generate_and_check_tail(
+    k: u64,
+    seed: u64,
+    compiled: bool,
+    profile: &mut Profile,
+) -> (Pending, Option<CompiledJob>) {
+    let t = Instant::now();
+    let case = crate::gen::tail_gen::generate_tail(&mut Rng::new(seed), 8);
+    let generated = t.elapsed();
+    profile.generate += generated;
+    let t = Instant::now();
+    let mut checked = tail::check_tail(&case);
+    let mut job = None;
+    let mut compiling = Duration::ZERO;
+    if checked.verdict == Verdict::Pass {
+        match tail::check_lowered(&case.source, &checked.stdout) {
+            tail::LoweredCheck::Unsupported(why) => checked.unsupported = Some(why),
+            tail::LoweredCheck::Mismatch(v) => checked.verdict = v,
+            tail::LoweredCheck::Agrees(lowered, main) if compiled => {
+                let t = Instant::now();
+                let mut j = compile_job(&main, &checked.stdout, None);
+                j.compare = Compare::Tail(lowered);
+                job = Some(j);
+                compiling = t.elapsed();
+            }
+            tail::LoweredCheck::Agrees(..) => {}
+        }
+    }
+    profile.oracle += t.elapsed() - compiling;
+    profile.compile += compiling;
+    let p = Pending {
+        k,
+        seed,
+        program: None,
+        src: case.source,
+        checked,
+        own: generated + t.elapsed(),
+    };
+    (p, job)
 }
 
 /// The per-program check: the campaign's checker, or the faulty compiled comparison when a
@@ -346,6 +420,7 @@ fn check_one(c: &Campaign, src: &str, seed: u64, rt: Option<&Runtime>) -> oracle
 fn shrink_failure(
     c: &Campaign,
     p: &Pending,
+    program: &FclProgram,
     failing_config: &str,
     dir: &Path,
     stem: &str,
@@ -353,7 +428,7 @@ fn shrink_failure(
 ) -> Vec<PathBuf> {
     let same_failure =
         |v: &Verdict| matches!(v, Verdict::Mismatch { config, .. } if config == failing_config);
-    let shrunk = shrink::fcl::shrink(&p.program, c.shrink_tries, &mut |cand| {
+    let shrunk = shrink::fcl::shrink(program, c.shrink_tries, &mut |cand| {
         same_failure(&check_one(c, &print_program(cand), p.seed, rt).verdict)
     });
     let small = print_program(&shrunk);
@@ -366,36 +441,6 @@ fn shrink_failure(
         p.seed,
         &verdict,
     )
-}
-
-/// A TAIL program: generated with its expected output, checked on the TAIL oracle; a mismatch
-/// is saved (TAIL programs are not shrunk yet).
-fn one_tail_program(c: &Campaign, k: u64) -> OneProgram {
-    let seed = program_seed(c.seed, k);
-    let case = crate::gen::tail_gen::generate_tail(&mut Rng::new(seed), 8);
-    let t = std::time::Instant::now();
-    let checked = tail::check_tail(&case);
-    let millis = t.elapsed().as_millis();
-    let mut saved = Vec::new();
-    if let (Verdict::Mismatch { .. }, Some(dir)) = (&checked.verdict, &c.save) {
-        let stem = format!("tail-{}-{k}", c.seed);
-        saved.extend(save_failure(
-            dir,
-            &stem,
-            "tail",
-            &case.source,
-            seed,
-            &checked.verdict,
-        ));
-    }
-    let result = ProgramResult {
-        index: k,
-        seed,
-        verdict: checked.verdict.clone(),
-        bytes: case.source.len(),
-        millis,
-    };
-    (result, case.source, checked, saved)
 }
 
 /// Writes `STEM.EXT` (the program) and `STEM.txt` (seed and both outputs) under `dir`.

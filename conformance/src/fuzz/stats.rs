@@ -205,7 +205,10 @@ impl Stats {
         }
         if !self.unsupported.is_empty() {
             let n: u64 = self.unsupported.values().sum();
-            let _ = writeln!(s, "compiler declined {n} programs (compiled side skipped):");
+            let _ = writeln!(
+                s,
+                "unsupported: the compiler (or the TAIL lowering) declined {n} programs (compiled side skipped):"
+            );
             for (why, k) in &self.unsupported {
                 let _ = writeln!(s, "  {k} x {why}");
             }
