@@ -6,51 +6,69 @@
 use super::oracle::{Checked, Verdict, MAX_STEPS};
 use crate::gen::tail_gen::TailCase;
 use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
-use interpreter::tail::{run_source, Outcome, RunOptions};
+use interpreter::tail::{drive, Outcome, RunOptions, Stats};
 use semantics::fcl::core::Expr;
 use semantics::fcl::lower::load_program;
+use semantics::tail::step::Machine;
 use std::collections::BTreeMap;
 
-/// Runs `case` on the TAIL oracle and compares its stdout with the expected output.
+/// Runs `case` on the TAIL oracle, counting the rules its steps fire, and compares its stdout
+/// with the expected output.
 pub fn check_tail(case: &TailCase) -> Checked {
-    let checked = |verdict, reference: String| Checked {
-        verdict,
-        stdout: reference.clone(),
-        reference,
-        rules: BTreeMap::new(),
-        unsupported: None,
+    let mut rules = BTreeMap::new();
+    let prog = match semantics::tail::step::load(&case.source) {
+        Ok(p) => p,
+        Err(d) => {
+            return Checked {
+                verdict: Verdict::Invalid(format!("front end: {}", d.message)),
+                reference: String::new(),
+                stdout: String::new(),
+                rules,
+                unsupported: None,
+            }
+        }
     };
-    let report = match run_source(
-        &case.source,
+    let mut machine = Machine::new(prog);
+    let mut stdout = String::new();
+    let driven = drive(
+        &mut machine,
         RunOptions {
             max_steps: MAX_STEPS,
         },
-    ) {
-        Ok(r) => r,
-        Err(d) => {
-            return checked(
-                Verdict::Invalid(format!("front end: {}", d.message)),
-                String::new(),
-            )
+        &mut Stats::default(),
+        |_, _, info| {
+            *rules.entry(info.rule.to_string()).or_default() += 1;
+            Ok(())
+        },
+        |out| {
+            stdout.push_str(out);
+            Ok(())
+        },
+    );
+    let verdict = match driven {
+        Ok((Outcome::Value(line), _)) => {
+            stdout.push_str(&line);
+            stdout.push('\n');
+            if stdout == case.expected {
+                Verdict::Pass
+            } else {
+                Verdict::Mismatch {
+                    config: "tail oracle vs direct evaluation".into(),
+                    expected: case.expected.clone(),
+                    got: stdout.clone(),
+                }
+            }
         }
+        Ok((Outcome::Err(e), _)) => Verdict::Invalid(format!("run-time error: {}", e.reason)),
+        Ok((Outcome::Limit, _)) => Verdict::Invalid("step limit".into()),
+        Err(e) => Verdict::Invalid(format!("output failed: {e}")),
     };
-    match report.outcome {
-        Outcome::Value(_) if report.stdout == case.expected => {
-            checked(Verdict::Pass, report.stdout)
-        }
-        Outcome::Value(_) => checked(
-            Verdict::Mismatch {
-                config: "tail oracle vs direct evaluation".into(),
-                expected: case.expected.clone(),
-                got: report.stdout.clone(),
-            },
-            report.stdout,
-        ),
-        Outcome::Err(e) => checked(
-            Verdict::Invalid(format!("run-time error: {}", e.reason)),
-            report.stdout,
-        ),
-        Outcome::Limit => checked(Verdict::Invalid("step limit".into()), report.stdout),
+    Checked {
+        verdict,
+        reference: stdout.clone(),
+        stdout,
+        rules,
+        unsupported: None,
     }
 }
 
