@@ -142,7 +142,11 @@ pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> C
         .collect();
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
-    let collected = Mutex::new((Vec::new(), Stats::default(), Vec::new(), Profile::default()));
+    let stats = Stats {
+        tail: c.lang == FuzzLang::Tail,
+        ..Stats::default()
+    };
+    let collected = Mutex::new((Vec::new(), stats, Vec::new(), Profile::default()));
     let note = Mutex::new(None);
     // the OpenCL platform layer is not safe to initialise from several threads at once
     let opening = Mutex::new(());

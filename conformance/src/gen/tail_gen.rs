@@ -203,9 +203,9 @@ impl Gen<'_> {
     /// One binding's expression and value.
     fn binding(&mut self) -> (String, Val) {
         for _ in 0..8 {
-            let choice = self
-                .rng
-                .weighted(&[3, 2, 2, 6, 4, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1]);
+            let choice = self.rng.weighted(&[
+                3, 2, 4, 6, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+            ]);
             let made = match choice {
                 0 => Some(self.source_iota()),
                 1 => Some(self.source_doubles()),
@@ -224,7 +224,13 @@ impl Gen<'_> {
                 14 => self.print(),
                 15 => self.power(),
                 16 => self.cond_scl(),
-                _ => self.convert_scalar(),
+                17 => self.convert_scalar(),
+                18 => self.first(),
+                19 => self.vrotate(),
+                20 => self.cons_snoc(),
+                21 => self.shape_rav(),
+                22 => self.grade(),
+                _ => self.compress(),
             };
             if let Some(m) = made {
                 return m;
@@ -670,6 +676,153 @@ impl Gen<'_> {
                 ty,
                 shape: Vec::new(),
                 data: vec![x],
+            },
+        ))
+    }
+}
+
+impl Gen<'_> {
+    fn first(&mut self) -> Option<(String, Val)> {
+        let (name, v) = self.pick(|v| v.rank() >= 1)?;
+        let data = vec![v.data[0]];
+        Some((
+            format!("first({name})"),
+            Val {
+                ty: v.ty,
+                shape: Vec::new(),
+                data,
+            },
+        ))
+    }
+
+    /// `vrotate(n, a)`: the rows along the first axis move up by `n` (floored modulo).
+    fn vrotate(&mut self) -> Option<(String, Val)> {
+        let (name, v) = self.pick(|v| v.rank() >= 1)?;
+        let n = self.rng.range(0, 8) as i64 - 4;
+        let s0 = v.shape[0];
+        let q = v.data.len() / s0;
+        let k = n.rem_euclid(s0 as i64) as usize;
+        let data = (0..s0)
+            .flat_map(|j| v.data[((j + k) % s0) * q..((j + k) % s0 + 1) * q].to_vec())
+            .collect();
+        Some((
+            format!("vrotate({n},{name})"),
+            Val {
+                ty: v.ty,
+                shape: v.shape.clone(),
+                data,
+            },
+        ))
+    }
+
+    /// `cons(x, a)` or `snoc(a, x)`: x (one rank lower, one element per row) prepended or
+    /// appended along the last axis.
+    fn cons_snoc(&mut self) -> Option<(String, Val)> {
+        let (a_name, a) = self.pick(|v| v.rank() >= 1)?;
+        let rows = a.data.len() / a.shape[a.rank() - 1];
+        let (x_name, x) =
+            self.pick(|v| v.ty == a.ty && v.rank() + 1 == a.rank() && v.data.len() == rows)?;
+        let m = a.shape[a.rank() - 1];
+        let front = self.rng.chance(50);
+        let data = a
+            .data
+            .chunks(m)
+            .zip(&x.data)
+            .flat_map(|(row, &e)| {
+                let mut r = row.to_vec();
+                if front {
+                    r.insert(0, e)
+                } else {
+                    r.push(e)
+                }
+                r
+            })
+            .collect();
+        let mut shape = a.shape.clone();
+        shape[a.rank() - 1] += 1;
+        let text = if front {
+            format!("cons({x_name},{a_name})")
+        } else {
+            format!("snoc({a_name},{x_name})")
+        };
+        Some((
+            text,
+            Val {
+                ty: a.ty,
+                shape,
+                data,
+            },
+        ))
+    }
+
+    /// `shape(a)` or `rav(a)`.
+    fn shape_rav(&mut self) -> Option<(String, Val)> {
+        let (name, v) = self.pick(|v| v.rank() >= 1)?;
+        Some(if self.rng.chance(50) {
+            (
+                format!("shape({name})"),
+                Val {
+                    ty: Ty::Int,
+                    shape: vec![v.rank()],
+                    data: v.shape.iter().map(|&s| s as f64).collect(),
+                },
+            )
+        } else {
+            (
+                format!("rav({name})"),
+                Val {
+                    ty: v.ty,
+                    shape: vec![v.data.len()],
+                    data: v.data.clone(),
+                },
+            )
+        })
+    }
+
+    /// `gradeUp(a)` or `gradeDown(a)` of a vector: the 1-based stable sorting permutation.
+    fn grade(&mut self) -> Option<(String, Val)> {
+        let (name, v) = self.pick(|v| v.rank() == 1)?;
+        let up = self.rng.chance(50);
+        let mut idx: Vec<usize> = (0..v.data.len()).collect();
+        // stable: ties keep ascending index order in both directions
+        idx.sort_by(|&i, &j| {
+            let o = v.data[i].total_cmp(&v.data[j]);
+            if up {
+                o
+            } else {
+                o.reverse()
+            }
+        });
+        Some((
+            format!("{}({name})", if up { "gradeUp" } else { "gradeDown" }),
+            Val {
+                ty: Ty::Int,
+                shape: vec![idx.len()],
+                data: idx.iter().map(|&i| (i + 1) as f64).collect(),
+            },
+        ))
+    }
+
+    /// `compress(b, a)` of vectors of one length, `b` selecting at least one element.
+    fn compress(&mut self) -> Option<(String, Val)> {
+        let (b_name, b) = self.pick(|v| v.ty == Ty::Bool && v.rank() == 1)?;
+        if !b.data.iter().any(|&x| x != 0.0) {
+            return None;
+        }
+        let (a_name, a) = self.pick(|v| v.rank() == 1 && v.data.len() == b.data.len())?;
+        let data: Vec<f64> = a
+            .data
+            .iter()
+            .zip(&b.data)
+            .filter(|(_, &keep)| keep != 0.0)
+            .map(|(&x, _)| x)
+            .collect();
+        Some((
+            format!("compress({b_name},{a_name})"),
+            Val {
+                ty: a.ty,
+                shape: vec![data.len()],
+                data,
             },
         ))
     }
