@@ -118,8 +118,10 @@ const BOOL_OPS: &[BinOp] = &[
     ("orb", Ty::Bool, |a, b| b2f(a != 0.0 || b != 0.0)),
     ("xorb", Ty::Bool, |a, b| b2f((a != 0.0) != (b != 0.0))),
 ];
-/// Comparisons: argument type, name, meaning (result bool).
-const COMPARISONS: &[(Ty, &str, fn(f64, f64) -> bool)] = &[
+/// A comparison: argument type, name, meaning (the result is a bool).
+type Comparison = (Ty, &'static str, fn(f64, f64) -> bool);
+
+const COMPARISONS: &[Comparison] = &[
     (Ty::Int, "lti", |a, b| a < b),
     (Ty::Int, "eqi", |a, b| a == b),
     (Ty::Int, "gti", |a, b| a > b),
