@@ -65,6 +65,9 @@ fn tail_campaign_is_deterministic() {
     let (code, out, err) = run();
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("50 passed, 0 failed\n"), "{out}");
+    assert!(out.contains("rule coverage: 3.32 "), "{out}");
+    assert!(out.contains("rules never reached: "), "{out}");
+    assert!(out.contains(" reshape:"), "{out}");
     let (_, again, _) = run();
     let stable = |s: &str| -> String { s.lines().filter(|l| !l.starts_with("time:")).collect() };
     assert_eq!(stable(&out), stable(&again));

@@ -1,9 +1,11 @@
 //! The differential fuzzer behind `tailfcl fuzz`: generate programs from a seed, check each one
-//! ([`oracle::check_fcl`]), save and shrink failures, and gather statistics.
+//! on the oracles ([`oracle::check_fcl`]; TAIL: [`tail::check_tail`], [`tail::check_lowered`]),
+//! then the compiled side of a batch of them at once ([`batch`]), save and shrink failures, and
+//! gather statistics ([`stats`]) and the time of each phase ([`profile`]).
 //!
 //! Determinism: program k of a campaign with seed S is generated from its own seed
-//! [`program_seed`]`(S, k)`, so the same seed gives the same programs whatever the shard or job
-//! count; program k belongs to shard `k mod N`.
+//! [`program_seed`]`(S, k)`, so the same seed gives the same programs whatever the shard, job
+//! count or batch size; program k belongs to shard `k mod N`.
 
 pub mod batch;
 pub mod compiled;
@@ -46,7 +48,9 @@ pub enum FuzzLang {
 #[derive(Clone, Debug)]
 pub struct Campaign {
     pub lang: FuzzLang,
-    /// Normally [`check_fcl_on`]; tests substitute a stand-in to exercise the failure path.
+    /// The per-program FCL check, normally [`check_fcl_on`]; tests substitute a stand-in to
+    /// exercise the failure path. A campaign calls it without a device for the oracle's part
+    /// (the compiled side runs batched), and with the device while shrinking a failure.
     pub checker: Checker,
     pub count: u64,
     pub seed: u64,
