@@ -117,8 +117,8 @@ enum Built {
 
 /// Compares every job's levels with its expected stdout, building the distinct modules of all
 /// jobs as one OpenCL program. The outcomes are those [`super::compiled::compare_compiled_with`]
-/// gives for each job alone: a module that disagrees after a batched build is built and run
-/// again alone, and that run decides.
+/// gives for each job alone: levels run in order up to the first that disagrees, and a module
+/// that disagrees after a batched build is built and run again alone, and that run decides.
 pub fn run_jobs(
     jobs: &[CompiledJob],
     rt: &Runtime,
@@ -152,35 +152,80 @@ pub fn run_jobs(
     let built = build_units(&modules, rt, profile);
     profile.build += t.elapsed();
     let t = Instant::now();
-    for ((key, module), built) in units.iter().zip(built) {
-        let alone = matches!(built, Built::Own(_) | Built::Failed(_));
-        let report = match built {
-            Built::Shared(program, renamed) => execute_built(&renamed, rt, &program),
-            Built::Own(program) => execute_built(module, rt, &program),
-            Built::Failed(e) => Err(ExecError::Runtime(e)),
-        };
-        cache.runs.insert(key.clone(), (run_result(report), alone));
-    }
+    let mut pending: HashMap<String, Built> =
+        units.iter().map(|u| u.0.clone()).zip(built).collect();
     let outcomes = jobs
         .iter()
-        .map(|job| loop {
-            match outcome(job, cache) {
-                (_, Some(suspect)) => {
-                    // confirm the disagreement with the module built alone
-                    profile.confirmations += 1;
-                    let report = match rt.build(&emit_module(suspect)) {
-                        Ok(program) => execute_built(suspect, rt, &program),
-                        Err(e) => Err(ExecError::Runtime(e)),
-                    };
-                    let key = module_key(suspect);
-                    cache.runs.insert(key, (run_result(report), true));
-                }
-                (o, None) => break o,
-            }
-        })
+        .map(|job| job_outcome(job, rt, cache, &mut pending, profile))
         .collect();
     profile.run += t.elapsed();
     outcomes
+}
+
+/// A job's outcome: its levels in order, each module run when first needed (so nothing runs
+/// after a level that disagreed: a faulty module may corrupt the process). A disagreement seen
+/// through a batched build is confirmed by building and running the module alone.
+fn job_outcome(
+    job: &CompiledJob,
+    rt: &Runtime,
+    cache: &mut RunCache,
+    pending: &mut HashMap<String, Built>,
+    profile: &mut Profile,
+) -> CompiledOutcome {
+    for (name, level) in &job.levels {
+        let module = match level {
+            Err(outcome) => return outcome.clone(),
+            Ok(m) => m,
+        };
+        let key = module_key(module);
+        let (result, alone) = match cache.runs.get(&key) {
+            Some(r) => r.clone(),
+            None => {
+                let r = run_module(module, pending.remove(&key), rt);
+                cache.runs.insert(key.clone(), r.clone());
+                r
+            }
+        };
+        let mut verdict = judge(job, name, &result);
+        if matches!(verdict, Some(CompiledOutcome::Differs { .. })) && !alone {
+            profile.confirmations += 1;
+            let r = run_module(module, None, rt);
+            verdict = judge(job, name, &r.0);
+            cache.runs.insert(key, r);
+        }
+        if let Some(o) = verdict {
+            return o;
+        }
+    }
+    CompiledOutcome::Agree
+}
+
+/// Runs `module` through its build (`None`: built alone now); the flag says it was built alone.
+fn run_module(module: &Module, built: Option<Built>, rt: &Runtime) -> (RunResult, bool) {
+    let (report, alone) = match built {
+        Some(Built::Shared(program, renamed)) => (execute_built(&renamed, rt, &program), false),
+        Some(Built::Own(program)) => (execute_built(module, rt, &program), true),
+        Some(Built::Failed(e)) => (Err(ExecError::Runtime(e)), true),
+        None => {
+            let report = rt
+                .build(&emit_module(module))
+                .map_err(ExecError::Runtime)
+                .and_then(|program| execute_built(module, rt, &program));
+            (report, true)
+        }
+    };
+    (run_result(report), alone)
+}
+
+/// `None` when a level's run agrees, else the outcome it ends the comparison with.
+fn judge(job: &CompiledJob, name: &str, result: &RunResult) -> Option<CompiledOutcome> {
+    match result {
+        Ok(got) => job.judge(got).err().map(|got| CompiledOutcome::Differs {
+            opt: name.into(),
+            got,
+        }),
+        Err(why) => Some(CompiledOutcome::Unsupported(why.clone())),
+    }
 }
 
 /// The key of a module: its whole text, kernels and host plan.
@@ -196,34 +241,6 @@ fn run_result(r: Result<ExecReport, ExecError>) -> RunResult {
         Err(ExecError::Unsupported(why)) => Err(why),
         Err(e) => Ok(format!("error: {e}")),
     }
-}
-
-/// A job's outcome from the runs of its modules (all in `cache` by now), or the module whose
-/// batched run disagreed and must be confirmed alone first.
-fn outcome<'j>(job: &'j CompiledJob, cache: &RunCache) -> (CompiledOutcome, Option<&'j Module>) {
-    for (name, level) in &job.levels {
-        let module = match level {
-            Err(outcome) => return (outcome.clone(), None),
-            Ok(m) => m,
-        };
-        let (result, alone) = match cache.runs.get(&module_key(module)) {
-            Some((r, alone)) => (r, *alone),
-            // dropped from the cache: run it alone
-            None => return (CompiledOutcome::Agree, Some(module)),
-        };
-        let o = match result {
-            Ok(got) => match job.judge(got) {
-                Ok(()) => continue,
-                Err(got) => CompiledOutcome::Differs {
-                    opt: (*name).into(),
-                    got,
-                },
-            },
-            Err(why) => CompiledOutcome::Unsupported(why.clone()),
-        };
-        return (o, (!alone).then_some(module));
-    }
-    (CompiledOutcome::Agree, None)
 }
 
 /// Builds the modules' kernels as one program, each module's kernels renamed `uN_…`. When that
