@@ -59,7 +59,7 @@ struct Buf {
 pub fn execute(m: &Module, rt: &Runtime) -> Result<ExecReport, ExecError> {
     check_local_memory(m, rt)?;
     let program = rt.build(&emit_module(m))?;
-    run_plan(m, rt, &program)
+    execute_built(m, rt, &program)
 }
 
 /// Runs `m`'s host plan with its kernels taken from `program`, built beforehand from source that
@@ -70,8 +70,25 @@ pub fn execute_built(
     rt: &Runtime,
     program: &BuiltProgram,
 ) -> Result<ExecReport, ExecError> {
+    execute_with_launch(m, rt, &|k, groups, local, args| {
+        rt.launch(program, &m.kernels[k].name, groups, local, args)
+    })
+}
+
+/// How a plan's launches reach the device: `launch(kernel index, work-groups, work-group size,
+/// arguments)` runs the kernel and gives its device time in nanoseconds; the arguments are the
+/// error flag, then the kernel's parameters.
+pub type Launch<'a> = dyn Fn(usize, usize, usize, &[Arg]) -> Result<u64, RuntimeError> + 'a;
+
+/// Runs `m`'s host plan with its launches going through `launch` (the fuzzer runs several
+/// kernels through one dispatching kernel).
+pub fn execute_with_launch(
+    m: &Module,
+    rt: &Runtime,
+    launch: &Launch,
+) -> Result<ExecReport, ExecError> {
     check_local_memory(m, rt)?;
-    run_plan(m, rt, program)
+    run_plan(m, rt, launch)
 }
 
 /// `Unsupported` when a kernel of `m` needs more local memory than the device has.
@@ -96,21 +113,21 @@ struct State {
     err_flag: DeviceBuffer,
 }
 
-fn run_plan(m: &Module, rt: &Runtime, program: &BuiltProgram) -> Result<ExecReport, ExecError> {
+fn run_plan(m: &Module, rt: &Runtime, launch: &Launch) -> Result<ExecReport, ExecError> {
     let mut st = State {
         report: ExecReport::default(),
         env: HashMap::new(),
         bufs: HashMap::new(),
         err_flag: rt.alloc(4)?,
     };
-    run_steps(m, rt, program, &m.plan, &mut st)?;
+    run_steps(m, rt, launch, &m.plan, &mut st)?;
     Ok(st.report)
 }
 
 fn run_steps(
     m: &Module,
     rt: &Runtime,
-    program: &BuiltProgram,
+    launch: &Launch,
     steps: &[HostStep],
     st: &mut State,
 ) -> Result<(), ExecError> {
@@ -159,7 +176,7 @@ fn run_steps(
                     }
                 }
                 let groups = (g as usize).min(MAX_GROUPS);
-                let ns = rt.launch(program, &k.name, groups, m.block_size, &args)?;
+                let ns = launch(*kernel, groups, m.block_size, &args)?;
                 st.report.launches.push((k.name.clone(), ns));
                 let flag = rt.read(&st.err_flag)?;
                 let code = flag.first().copied().unwrap_or(0);
@@ -190,7 +207,7 @@ fn run_steps(
                 let n = int(eval_host(n, &st.env, &mut no_read).map_err(prog_err)?)?;
                 for i in 0..n.max(0) {
                     st.env.insert(var.to_string(), Lit::Int(i));
-                    run_steps(m, rt, program, body, st)?;
+                    run_steps(m, rt, launch, body, st)?;
                 }
             }
             HostStep::ReadCsv { buf, len, path } => {
@@ -221,7 +238,7 @@ fn run_steps(
                 let n = int(eval_host(n, &st.env, &mut no_read).map_err(prog_err)?)?;
                 let start = Instant::now();
                 for _ in 0..=n.max(0) {
-                    run_steps(m, rt, program, body, st)?;
+                    run_steps(m, rt, launch, body, st)?;
                 }
                 let ms = start.elapsed().as_millis() as f64 / n.max(1) as f64;
                 st.report.stderr.push_str(&format!(

@@ -104,3 +104,47 @@ fn a_module_that_does_not_build_fails_alone() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Barrier-free kernels go behind the one dispatching kernel; kernels with barriers stay
+/// kernels of their own, renamed per module.
+#[test]
+fn barrier_free_kernels_share_the_dispatcher() {
+    use conformance::fuzz::dispatch::{dispatch_source, DISPATCHER};
+    let src = "sig main : Program <grid> [int]\nval main = forceAndPrint 3 (push<grid> (generate 3 (fn i => i * 2)))\n";
+    let program = semantics::fcl::lower::load_program(&[("t.fcl".into(), src.into())])
+        .unwrap_or_else(|(_, d)| panic!("{}", d.message));
+    let job = compile_job(&program.main, "[0,2,4]\n", None);
+    let modules: Vec<&compiler::kir::Module> = job
+        .levels
+        .iter()
+        .filter_map(|(_, l)| l.as_ref().ok())
+        .collect();
+    assert_eq!(modules.len(), 2);
+    let d = dispatch_source(&modules).expect("the emitted kernels have the expected form");
+    let with_barriers = modules
+        .iter()
+        .flat_map(|m| &m.kernels)
+        .filter(|k| compiler::kir::emit::emit_kernel(k).contains("barrier("))
+        .count();
+    let total: usize = modules.iter().map(|m| m.kernels.len()).sum();
+    assert!(with_barriers < total, "{}", d.source);
+    assert_eq!(
+        d.source.matches("__kernel void ").count(),
+        1 + with_barriers,
+        "{}",
+        d.source
+    );
+    assert!(d.source.contains(&format!("__kernel void {DISPATCHER}(")));
+    assert_eq!(d.source.matches("barrier(").count(), {
+        let per: usize = modules
+            .iter()
+            .flat_map(|m| &m.kernels)
+            .map(|k| {
+                compiler::kir::emit::emit_kernel(k)
+                    .matches("barrier(")
+                    .count()
+            })
+            .sum();
+        per
+    });
+}

@@ -10,11 +10,12 @@
 //! ran, so a module seen in an earlier batch is not run again.
 
 use super::compiled::CompiledOutcome;
+use super::dispatch::{dispatch_source, Dispatch};
 use super::profile::Profile;
 use super::tail::outputs_agree;
 use compiler::exec::{check_local_memory, execute_built, ExecError, ExecReport};
 use compiler::fault::Fault;
-use compiler::kir::emit::{emit_module, PRELUDE};
+use compiler::kir::emit::emit_module;
 use compiler::kir::Module;
 use compiler::lower::LowerError;
 use compiler::runtime::{BuiltProgram, Runtime, RuntimeError};
@@ -107,8 +108,8 @@ const CACHE_LIMIT: usize = 4096;
 
 /// How a distinct module of the batch gets its kernels.
 enum Built {
-    /// From the batch's shared program, through this copy of the module with renamed kernels.
-    Shared(Rc<BuiltProgram>, Module),
+    /// From the batch's shared program, as module number `.1` of its dispatch.
+    Shared(Rc<(BuiltProgram, Dispatch)>, usize),
     /// From its own program.
     Own(BuiltProgram),
     /// Its own build failed.
@@ -203,7 +204,7 @@ fn job_outcome(
 /// Runs `module` through its build (`None`: built alone now); the flag says it was built alone.
 fn run_module(module: &Module, built: Option<Built>, rt: &Runtime) -> (RunResult, bool) {
     let (report, alone) = match built {
-        Some(Built::Shared(program, renamed)) => (execute_built(&renamed, rt, &program), false),
+        Some(Built::Shared(shared, i)) => (shared.1.execute(i, module, rt, &shared.0), false),
         Some(Built::Own(program)) => (execute_built(module, rt, &program), true),
         Some(Built::Failed(e)) => (Err(ExecError::Runtime(e)), true),
         None => {
@@ -243,36 +244,17 @@ fn run_result(r: Result<ExecReport, ExecError>) -> RunResult {
     }
 }
 
-/// Builds the modules' kernels as one program, each module's kernels renamed `uN_…`. When that
-/// fails, each half is built the same way, down to single modules built as they are, so a module
-/// that does not build fails alone, with the log of its own build.
+/// Builds the modules' kernels as one program ([`dispatch`]: most kernels behind one
+/// dispatching kernel). When that fails, each half is built the same way, down to single
+/// modules built as they are, so a module that does not build fails alone, with the log of its
+/// own build.
 fn build_units(modules: &[&Module], rt: &Runtime, profile: &mut Profile) -> Vec<Built> {
-    if modules.is_empty() {
-        return Vec::new();
-    }
-    let renamed: Vec<Module> = modules
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let mut m = (*m).clone();
-            for k in &mut m.kernels {
-                k.name = format!("u{i}_{}", k.name);
-            }
-            m
-        })
-        .collect();
     let mut built = Vec::with_capacity(modules.len());
-    build_group(modules, &renamed, rt, profile, &mut built);
+    build_group(modules, rt, profile, &mut built);
     built
 }
 
-fn build_group(
-    modules: &[&Module],
-    renamed: &[Module],
-    rt: &Runtime,
-    profile: &mut Profile,
-    built: &mut Vec<Built>,
-) {
+fn build_group(modules: &[&Module], rt: &Runtime, profile: &mut Profile, built: &mut Vec<Built>) {
     match modules {
         [] => {}
         [alone] => {
@@ -283,32 +265,18 @@ fn build_group(
             });
         }
         _ => {
-            if let Some(src) = batch_source(renamed) {
+            if let Some(d) = dispatch_source(modules) {
                 profile.builds += 1;
-                if let Ok(program) = rt.build(&src) {
-                    let program = Rc::new(program);
-                    built.extend(
-                        renamed
-                            .iter()
-                            .map(|m| Built::Shared(program.clone(), m.clone())),
-                    );
+                if let Ok(program) = rt.build(&d.source) {
+                    let shared = Rc::new((program, d));
+                    built.extend((0..modules.len()).map(|i| Built::Shared(shared.clone(), i)));
                     return;
                 }
                 profile.failed_batch_builds += 1;
             }
             let half = modules.len() / 2;
-            build_group(&modules[..half], &renamed[..half], rt, profile, built);
-            build_group(&modules[half..], &renamed[half..], rt, profile, built);
+            build_group(&modules[..half], rt, profile, built);
+            build_group(&modules[half..], rt, profile, built);
         }
     }
-}
-
-/// One OpenCL source holding every module's kernels after a single prelude; `None` when a
-/// module's source does not start with the prelude (then the modules are built alone).
-fn batch_source(modules: &[Module]) -> Option<String> {
-    let mut src = String::from(PRELUDE);
-    for m in modules {
-        src.push_str(emit_module(m).strip_prefix(PRELUDE)?);
-    }
-    Some(src)
 }
