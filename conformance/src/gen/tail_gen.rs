@@ -145,6 +145,14 @@ fn ops(ty: Ty) -> &'static [BinOp] {
     }
 }
 
+/// How often each production of [`Gen::binding`] is tried, in its order: iota, double literals,
+/// reshape, each, zipWith, reduce, scan, transpositions, take, drop, rotate, vreverse, cat,
+/// idxS, printing, power, condScl, scalar conversions, first, vrotate, cons/snoc, shape/rav,
+/// grading, compress, replicate, zilde, if, tuple projection.
+const WEIGHTS: [u32; 28] = [
+    3, 2, 4, 6, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+];
+
 /// The generator's state: the bindings so far, the source and the expected output.
 struct Gen<'r> {
     rng: &'r mut Rng,
@@ -205,9 +213,7 @@ impl Gen<'_> {
     /// One binding's expression and value.
     fn binding(&mut self) -> (String, Val) {
         for _ in 0..8 {
-            let choice = self.rng.weighted(&[
-                3, 2, 4, 6, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
-            ]);
+            let choice = self.rng.weighted(&WEIGHTS);
             let made = match choice {
                 0 => Some(self.source_iota()),
                 1 => Some(self.source_doubles()),
@@ -232,7 +238,11 @@ impl Gen<'_> {
                 20 => self.cons_snoc(),
                 21 => self.shape_rav(),
                 22 => self.grade(),
-                _ => self.compress(),
+                23 => self.compress(),
+                24 => self.replicate(),
+                25 => self.from_zilde(),
+                26 => self.conditional(),
+                _ => self.projection(),
             };
             if let Some(m) = made {
                 return m;
@@ -827,6 +837,83 @@ impl Gen<'_> {
                 data,
             },
         ))
+    }
+}
+
+impl Gen<'_> {
+    /// `replicate(z, c, a)` of a vector with a literal count vector: `c_i` copies of `a_i`, or
+    /// `|c_i|` fill elements when negative.
+    fn replicate(&mut self) -> Option<(String, Val)> {
+        let (name, v) = self.pick(|v| v.rank() == 1)?;
+        let counts: Vec<i64> = (0..v.data.len())
+            .map(|_| self.rng.range(0, 3) as i64 - 1)
+            .collect();
+        if counts.iter().all(|&c| c == 0) {
+            return None;
+        }
+        let mut data = Vec::new();
+        for (&c, &x) in counts.iter().zip(&v.data) {
+            let e = if c >= 0 { x } else { v.fill() };
+            data.extend(std::iter::repeat_n(e, c.unsigned_abs() as usize));
+        }
+        let text: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
+        // the unused first argument has the element type
+        let z = match v.ty {
+            Ty::Int => "0",
+            Ty::Double => "0.0",
+            Ty::Bool => "ff",
+        };
+        Some((
+            format!("replicate({z},[{}],{name})", text.join(",")),
+            Val {
+                ty: v.ty,
+                shape: vec![data.len()],
+                data,
+            },
+        ))
+    }
+
+    /// The empty vector: `cat(zilde(), v)` (v itself) or `reshape([n], zilde())` (n fill
+    /// elements of v's type).
+    fn from_zilde(&mut self) -> Option<(String, Val)> {
+        let (name, v) = self.pick(|v| v.rank() == 1)?;
+        if self.rng.chance(50) {
+            return Some((format!("cat(zilde(),{name})"), v));
+        }
+        let n = self.rng.range(1, 4);
+        // the element type comes from the binding's annotation
+        Some((
+            "reshape([".to_string() + &n.to_string() + "],zilde())",
+            Val {
+                ty: v.ty,
+                shape: vec![n],
+                data: vec![v.fill(); n],
+            },
+        ))
+    }
+
+    /// `if b then x else y` with a bool scalar (or literal) `b`, `x` and `y` of one type.
+    fn conditional(&mut self) -> Option<(String, Val)> {
+        let (x_name, x) = self.pick(|_| true)?;
+        let (y_name, y) = self.pick(|v| v.ty == x.ty && v.shape == x.shape)?;
+        let (b, cond) = match self.pick(|v| v.rank() == 0 && v.ty == Ty::Bool) {
+            Some((b, bv)) => (b, bv.data[0] != 0.0),
+            None => {
+                let c = self.rng.chance(50);
+                ((if c { "tt" } else { "ff" }).to_string(), c)
+            }
+        };
+        let v = if cond { x } else { y };
+        Some((format!("if {b} then {x_name} else {y_name}"), v))
+    }
+
+    /// `Prj(i, (x, y))`: a tuple and a projection.
+    fn projection(&mut self) -> Option<(String, Val)> {
+        let (x_name, x) = self.pick(|_| true)?;
+        let (y_name, y) = self.pick(|_| true)?;
+        let i = self.rng.range(0, 1);
+        let v = if i == 0 { x } else { y };
+        Some((format!("Prj({i},({x_name},{y_name}))"), v))
     }
 }
 
