@@ -45,6 +45,8 @@ impl Lowerer {
             self.structural(p, &arrs)
         };
         match (symbolic, known) {
+            // a known scalar is its literal
+            (_, Some(k)) if k.shape.is_empty() => Ok(Val::Arr(Arr::known(k)?)),
             (Ok(mut a), Some(k)) => {
                 a.known = Some(std::rc::Rc::new(k));
                 Ok(Val::Arr(a))
