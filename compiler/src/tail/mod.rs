@@ -41,7 +41,7 @@ mod value;
 pub use program::lower_expr;
 pub use reduce::{MAX_UNROLL, TREE_MAX_ROWS, TREE_MIN_LEN, UNROLL};
 
-use semantics::tail::print_value::array_text;
+use semantics::tail::print_value::{array_text, char_array_text};
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};
 use semantics::{Diagnostic, Span};
 
@@ -105,6 +105,10 @@ pub enum ResultKind {
     IntAsDouble,
     /// Bools, printed as 0/1 ints.
     Bool,
+    /// Chars, moved as their codes, printed in the generic layout.
+    Char,
+    /// Chars printed by `prArrC` (spec §6.3: bare characters).
+    CharText,
 }
 
 /// One printed value: its TAIL shape and element kind.
@@ -179,17 +183,23 @@ fn value_text(o: &Output, line: &str) -> Option<String> {
                 ResultKind::IntAsDouble => Scalar::Double(f64::from(t.parse::<i32>().ok()?)),
                 ResultKind::Double => Scalar::Double(t.parse().ok()?),
                 ResultKind::Bool => Scalar::Bool(t.parse::<i32>().ok()? != 0),
+                ResultKind::Char | ResultKind::CharText => Scalar::Char(t.parse().ok()?),
             })
         })
         .collect::<Option<Vec<Scalar>>>()?;
     let base = match o.kind {
         ResultKind::Int => BaseType::Int,
         ResultKind::Bool => BaseType::Bool,
+        ResultKind::Char | ResultKind::CharText => BaseType::Char,
         _ => BaseType::Double,
     };
     let arr = Array {
         shape: o.shape.clone(),
         elems: Elems::from_scalars(base, scalars),
     };
-    Some(array_text(&arr))
+    Some(if o.kind == ResultKind::CharText {
+        char_array_text(&arr)
+    } else {
+        array_text(&arr)
+    })
 }

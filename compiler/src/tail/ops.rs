@@ -25,11 +25,24 @@ impl Lowerer {
             }
             P::Reduce | P::Scan => return self.reduction(p, args),
             P::Idxassign => return self.idxassign(name, e, args),
-            P::PrArrI | P::PrArrB | P::PrArrD | P::PrSclI | P::PrSclB | P::PrSclD => {
+            P::PrArrI
+            | P::PrArrB
+            | P::PrArrD
+            | P::PrArrC
+            | P::PrSclI
+            | P::PrSclB
+            | P::PrSclD
+            | P::PrSclC => {
                 let a = args[0].arr()?.clone();
-                return Ok(Val::Arr(self.print(&a)?));
+                return Ok(Val::Arr(self.print(&a, p == P::PrArrC)?));
             }
             P::Mem | P::MemScl => return Ok(args[0].clone()),
+            // read when the program runs, so their lengths are not static
+            P::ReadFile | P::ReadIntVecFile | P::ReadDoubleVecFile | P::Roll | P::Nowi => {
+                return unsupported(format!(
+                    "{name}: a run-time input, its value and length are not known at compile time"
+                ))
+            }
             P::Replicate => {
                 return self.fold_only(p, name, e, &args[1..], |xs| {
                     select::replicate(xs[0], xs[1])
@@ -60,7 +73,7 @@ impl Lowerer {
     /// The value of `p` on known arguments (`None` when one is unknown or large); a failure on
     /// known arguments outside any function body is a failure of the TAIL program.
     fn fold(&mut self, p: Prim, name: &str, e: &Expr, args: &[&Arr]) -> R<Option<Array>> {
-        if p.is_higher_order() || matches!(p, Prim::Roll | Prim::Nowi) {
+        if p.is_higher_order() {
             return Ok(None);
         }
         let Some(known) = args

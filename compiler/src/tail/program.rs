@@ -221,7 +221,8 @@ impl Lowerer {
     }
 
     /// Forces, prints and returns a value (the `pr*` operators and the program's result).
-    pub(super) fn print(&mut self, a: &Arr) -> R<Arr> {
+    /// `bare_chars`: `prArrC`'s layout (spec §6.3).
+    pub(super) fn print(&mut self, a: &Arr, bare_chars: bool) -> R<Arr> {
         if self.kernel {
             return unsupported("printing inside a function");
         }
@@ -230,6 +231,8 @@ impl Lowerer {
             (_, Ty::Double) => (ResultKind::Double, a.index.clone()),
             (_, Ty::Int) => (ResultKind::Int, a.index.clone()),
             (_, Ty::Bool) => (ResultKind::Bool, a.index.clone()),
+            (_, Ty::Char) if bare_chars => (ResultKind::CharText, a.index.clone()),
+            (_, Ty::Char) => (ResultKind::Char, a.index.clone()),
         };
         self.outputs.push(Output {
             shape: a.shape.clone(),
@@ -272,10 +275,7 @@ impl Lowerer {
     /// The array reading buffer `m` (bools are stored as ints).
     fn read_back(&self, a: &Arr, m: String) -> Arr {
         let ty = a.ty;
-        let mut out = Arr::new(ty, a.shape.clone(), move |i| match ty {
-            Ty::Bool => format!("(index {m} {i} == 1)"),
-            _ => format!("(index {m} {i})"),
-        });
+        let mut out = Arr::new(ty, a.shape.clone(), move |i| ty.load(&format!("(index {m} {i})")));
         out.known = a.known.clone();
         out
     }
@@ -288,10 +288,7 @@ impl Lowerer {
 
 /// The element text of an array stored in a buffer (bools become ints).
 pub(super) fn element_text(a: &Arr, i: &str) -> String {
-    match a.ty {
-        Ty::Bool => format!("b2i {}", (a.index)(i)),
-        _ => (a.index)(i),
-    }
+    a.ty.store(&(a.index)(i))
 }
 
 /// A name or literal: safe to repeat in FCL text.
@@ -348,7 +345,7 @@ pub fn lower_expr(e: &Expr) -> R<Lowered> {
                 Val::Arr(a) => a,
                 _ => return unsupported("a program whose value is a function or a tuple"),
             };
-            lw.print(&a)?;
+            lw.print(&a, false)?;
             None
         }
         Err(LowerTailError::Fails(f)) => Some(f),

@@ -132,26 +132,16 @@ impl Lowerer {
             self.fold_rows(&r, &f, &a, k, m);
         }
         let shape = if scan { a.shape.clone() } else { outer };
-        let mut out = Arr::new(ty, shape, move |i| match ty {
-            Ty::Bool => format!("(index {r} {i} == 1)"),
-            _ => format!("(index {r} {i})"),
-        });
-        out.known = None;
-        Ok(Val::Arr(out))
+        Ok(Val::Arr(Arr::new(ty, shape, move |i| {
+            ty.load(&format!("(index {r} {i})"))
+        })))
     }
 
     /// `(fn acc => fn x => f(x, acc))` on stored elements (bools are stored as ints).
     fn step_fn(&self, f: &Val, ty: Ty) -> String {
         let (acc, x) = (self.fresh.name("acc"), self.fresh.name("y"));
-        let load = |t: &str| match ty {
-            Ty::Bool => format!("({t} == 1)"),
-            _ => t.to_string(),
-        };
-        let body = apply_scalar(&self.fresh, f, &[(ty, load(&x)), (ty, load(&acc))]);
-        let body = match ty {
-            Ty::Bool => format!("b2i {body}"),
-            _ => body,
-        };
+        let body = apply_scalar(&self.fresh, f, &[(ty, ty.load(&x)), (ty, ty.load(&acc))]);
+        let body = ty.store(&body);
         format!("(fn {acc} => fn {x} => {body})")
     }
 
@@ -180,17 +170,9 @@ impl Lowerer {
             self.fresh.name("read"),
         );
         let ty = a.ty;
-        let load = |t: String| match ty {
-            Ty::Bool => format!("({t} == 1)"),
-            _ => t,
-        };
-        let x = load(element_text(a, &format!("({row} * {m} + {j})")));
-        let prev = load(format!("({read} ({j} - 1))"));
-        let next = apply_scalar(&self.fresh, f, &[(ty, x), (ty, prev)]);
-        let next = match ty {
-            Ty::Bool => format!("b2i {next}"),
-            _ => next,
-        };
+        let x = (a.index)(&format!("({row} * {m} + {j})"));
+        let prev = ty.load(&format!("({read} ({j} - 1))"));
+        let next = ty.store(&apply_scalar(&self.fresh, f, &[(ty, x), (ty, prev)]));
         let first = element_text(a, &format!("({row} * {m})"));
         let nb = k.div_ceil(256);
         self.stmt(format!(
@@ -208,10 +190,7 @@ impl Lowerer {
         self.helpers.insert(TREE);
         let step = self.step_fn(f, a.ty);
         let ty = a.ty;
-        let id = match ty {
-            Ty::Bool => format!("(b2i {id})"),
-            _ => id.to_string(),
-        };
+        let id = ty.store(id);
         let mut len = m;
         let mut source: Rc<dyn Fn(&str) -> String> = {
             let a = a.clone();

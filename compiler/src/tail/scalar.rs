@@ -78,6 +78,12 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh) -> R<(String, Ty)
         P::Ltei => (format!("(if lti {} {} then false else true)", xs[1], xs[0]), B),
         P::Gtei => (format!("(if lti {} {} then false else true)", xs[0], xs[1]), B),
         P::Eqi => (infix("=="), B),
+        // §5.5 characters: their codes
+        P::Eqc => (infix("=="), B),
+        P::Ltc => (bin("lti"), B),
+        P::Gtc => (format!("(lti {} {})", xs[1], xs[0]), B),
+        P::Ltec => (format!("(if lti {} {} then false else true)", xs[1], xs[0]), B),
+        P::Gtec => (format!("(if lti {} {} then false else true)", xs[0], xs[1]), B),
         // §5.2 doubles
         P::Addd => (bin("addd"), D),
         P::Subd => (bin("subd"), D),

@@ -14,12 +14,14 @@ pub(super) type R<T> = Result<T, LowerTailError>;
 /// An index function: flat row-major index (FCL int text) to the element's FCL text.
 pub(super) type Index = Rc<dyn Fn(&str) -> String>;
 
-/// The element types the lowering supports (chars and complex numbers have no FCL type).
+/// The element types the lowering supports (complex numbers have no FCL type; chars are
+/// their codes, FCL ints).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ty {
     Int,
     Double,
     Bool,
+    Char,
 }
 
 impl Ty {
@@ -29,6 +31,7 @@ impl Ty {
             BaseType::Int => Ok(Ty::Int),
             BaseType::Double => Ok(Ty::Double),
             BaseType::Bool => Ok(Ty::Bool),
+            BaseType::Char => Ok(Ty::Char),
             other => unsupported(format!("{} values (FCL has no such type)", other.name())),
         }
     }
@@ -39,6 +42,23 @@ impl Ty {
             Ty::Int => BaseType::Int,
             Ty::Double => BaseType::Double,
             Ty::Bool => BaseType::Bool,
+            Ty::Char => BaseType::Char,
+        }
+    }
+
+    /// The element from its text as stored in an FCL buffer (bools are stored as ints).
+    pub(super) fn load(self, stored: &str) -> String {
+        match self {
+            Ty::Bool => format!("({stored} == 1)"),
+            _ => stored.to_string(),
+        }
+    }
+
+    /// The text stored in an FCL buffer for an element.
+    pub(super) fn store(self, elem: &str) -> String {
+        match self {
+            Ty::Bool => format!("(b2i {elem})"),
+            _ => elem.to_string(),
         }
     }
 
@@ -140,8 +160,8 @@ pub(super) fn scalar_text(x: Scalar) -> String {
         Scalar::Int(v) => v.to_string(),
         Scalar::Bool(b) => b.to_string(),
         Scalar::Double(d) => double_literal(d),
-        // not reached: the lowering refuses chars and complex numbers before printing them
         Scalar::Char(c) => c.to_string(),
+        // not reached: the lowering refuses complex numbers (Ty::of)
         Scalar::Complex((re, _)) => double_literal(re),
     }
 }
