@@ -203,6 +203,14 @@ fn features_agree_on_three_levels() {
         // static failures after some output
         "let v1:[int]1 = prArrI(iota(3)) in i2d(reduce(addi,0,iota(subi(2,5))))",
         "let mv1:[int]1 = iota(3) in let v2:[bool]0 = idxassign([4],mv1,1) in i2d(first(mv1))",
+        "let v1:[int]2 = reshape([2,3],iota(6)) in i2d(first(cat(v1,reshape([3,1],[1,2,3]))))",
+        "let v1:[int]1 = prArrI([1]) in i2d(first(idxS(1,3,reshape([2,3],iota(6)))))",
+        "i2d(first(transp2([1,1],reshape([2,3],iota(6)))))",
+        // chars: comparisons on codes, prArrC's layout, char results
+        "let v1:[char]1 = prArrC(['o','k']) in \
+         let v2:[bool]1 = prArrB(zipWith(ltc,v1,['p','a'])) in \
+         let v3:[char]1 = prArrC(take(4,v1)) in \
+         i2d(reduce(addi,0,each(b2i,each(fn c:[char]0 => eqc(c,'k'),v1))))",
     ];
     for src in programs {
         assert!(

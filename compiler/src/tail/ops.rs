@@ -6,18 +6,22 @@
 
 use super::program::{fails, Lowerer};
 use super::value::{known_ints, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
+use super::LowerTailError;
 use semantics::tail::ops::apply::{apply, is_scalar_op, scalar_op as fold_scalar, OpEnv, Outcome};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::select;
 use semantics::tail::syntax::Expr;
-use semantics::tail::value::{Array, Scalar};
+use semantics::tail::value::{Array, Elems, Scalar};
 
 /// The largest known result indexed by a chain of `if`s when no index arithmetic exists.
 const MAX_SELECT: usize = 64;
+/// The largest array of fills built to find out whether a shape operator fails.
+const MAX_FILLS: usize = 1 << 20;
 
 impl Lowerer {
     /// Applies operator `p` (spelled `name`, at expression `e`) to evaluated arguments.
-    pub(super) fn apply_op(&mut self, p: Prim, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
+    pub(super) fn apply_op(&mut self, p: Prim, name: &str, e_at: &Expr, args: Vec<Val>) -> R<Val> {
+        let e = e_at;
         use Prim as P;
         match p {
             P::Each | P::ZipWith | P::Power | P::PowerScl | P::Bench | P::CondScl => {
@@ -66,7 +70,33 @@ impl Lowerer {
             }
             (Ok(a), None) => Ok(Val::Arr(a)),
             (Err(_), Some(k)) if k.size() <= MAX_SELECT => Ok(Val::Arr(Arr::known(k)?)),
-            (Err(e), _) => Err(e),
+            (Err(e), _) => Err(self.shape_failure(p, name, e_at, &arrs).unwrap_or(e)),
+        }
+    }
+
+    /// Where the lowering refuses an operator, whether the TAIL program fails there: shape
+    /// operators fail on shapes and static arguments only, so the semantics' operator applied to
+    /// arrays of fills of the same shapes tells (`cat` of mismatched rows, `idxS` out of range,
+    /// `transp2` of a non-permutation).
+    fn shape_failure(&self, p: Prim, name: &str, e: &Expr, args: &[&Arr]) -> Option<LowerTailError> {
+        if self.kernel || is_scalar_op(p) || p.is_higher_order() {
+            return None;
+        }
+        let dummies = args
+            .iter()
+            .map(|a| match &a.known {
+                Some(k) => Some((**k).clone()),
+                None if a.size() <= MAX_FILLS => Some(Array {
+                    shape: a.shape.clone(),
+                    elems: Elems::from_scalars(a.ty.base(), vec![Scalar::fill(a.ty.base()); a.size()]),
+                }),
+                None => None,
+            })
+            .collect::<Option<Vec<Array>>>()?;
+        let refs: Vec<&Array> = dummies.iter().collect();
+        match apply(p, &refs, &mut OpEnv::default()) {
+            Err(reason) => Some(fails(p, name, e, reason)),
+            Ok(_) => None,
         }
     }
 

@@ -82,6 +82,7 @@ impl Lowerer {
                     let len = (a.index)("i").len();
                     if !self.kernel
                         && a.size() > 0
+                        && uses > 0
                         && ((uses > 1 && len > CHEAP_INDEX) || len > LONG_INDEX)
                     {
                         v = Val::Arr(self.materialize(a, &format!("{var}, used {uses} times")));
