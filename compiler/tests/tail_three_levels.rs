@@ -301,11 +301,11 @@ fn long_reductions_record_their_strategy() {
 fn unsupported_programs_say_why() {
     for (src, why) in [
         ("let v:[complex]0 = 1.0j2.0 in 0", "complex"),
+        ("reduce(addi,0,readIntVecFile(['f']))", "readIntVecFile"),
         (
-            "reduce(addi,0,readIntVecFile(['f']))",
-            "readIntVecFile",
+            "i2d(first(gradeUp(each(fn x:[int]0 => x,[3,1,2]))))",
+            "gradeUp",
         ),
-        ("i2d(first(gradeUp(each(fn x:[int]0 => x,[3,1,2]))))", "gradeUp"),
     ] {
         match lower_tail(src) {
             Err(LowerTailError::Unsupported(r)) => assert!(r.contains(why), "{src}: {r}"),

@@ -81,9 +81,12 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     }
 }
 
+/// A lowered TAIL program with its file's name and text (to report its failure).
+type LoweredFile = (Lowered, String, String);
+
 /// Lowers a TAIL file to FCL (`compiler::tail`), returned with the file's name and text;
 /// static and unsupported errors exit 2.
-fn lower_tail_file(a: &CompileArgs) -> Result<(Lowered, String, String), Exit> {
+fn lower_tail_file(a: &CompileArgs) -> Result<LoweredFile, Exit> {
     let [path] = a.input.files.as_slice() else {
         eprintln!("error: compiling TAIL takes exactly one file");
         return Err(Exit::Static);
@@ -109,12 +112,15 @@ fn build(
     lang: Lang,
     a: &CompileArgs,
     default_block: usize,
-) -> Result<(Module, Option<(Lowered, String, String)>), Exit> {
+) -> Result<(Module, Option<LoweredFile>), Exit> {
     let mut files = Vec::new();
     let mut tail = None;
     if lang == Lang::Tail {
         let l = lower_tail_file(a)?;
-        files.push((format!("{}.fcl", a.input.files[0].display()), l.0.fcl.clone()));
+        files.push((
+            format!("{}.fcl", a.input.files[0].display()),
+            l.0.fcl.clone(),
+        ));
         tail = Some(l);
     } else {
         for path in &a.input.files {

@@ -115,7 +115,9 @@ impl Lowerer {
         let (ty, shape) = (x.ty, x.shape.clone());
         let state = {
             let s = s.clone();
-            Arr::new(ty, shape.clone(), move |i| ty.load(&format!("(index {s} {i})")))
+            Arr::new(ty, shape.clone(), move |i| {
+                ty.load(&format!("(index {s} {i})"))
+            })
         };
         let mut k = Lowerer::kernel(&self.fresh);
         let step = k.apply_fun(f, vec![Val::Arr(state)])?;
@@ -133,7 +135,9 @@ impl Lowerer {
             element_text(step, "i"),
             element_text(x, "i")
         ));
-        Ok(Arr::new(ty, shape, move |i| ty.load(&format!("(index {w} {i})"))))
+        Ok(Arr::new(ty, shape, move |i| {
+            ty.load(&format!("(index {w} {i})"))
+        }))
     }
 
     /// (3.57)/(3.58) `idxassign(is, mv, v)`: the variable's array becomes a materialized copy

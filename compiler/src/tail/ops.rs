@@ -48,9 +48,7 @@ impl Lowerer {
                 ))
             }
             P::Replicate => {
-                return self.fold_only(p, name, e, &args[1..], |xs| {
-                    select::replicate(xs[0], xs[1])
-                })
+                return self.fold_only(p, name, e, &args[1..], |xs| select::replicate(xs[0], xs[1]))
             }
             _ => {}
         }
@@ -78,7 +76,13 @@ impl Lowerer {
     /// operators fail on shapes and static arguments only, so the semantics' operator applied to
     /// arrays of fills of the same shapes tells (`cat` of mismatched rows, `idxS` out of range,
     /// `transp2` of a non-permutation).
-    fn shape_failure(&self, p: Prim, name: &str, e: &Expr, args: &[&Arr]) -> Option<LowerTailError> {
+    fn shape_failure(
+        &self,
+        p: Prim,
+        name: &str,
+        e: &Expr,
+        args: &[&Arr],
+    ) -> Option<LowerTailError> {
         if self.kernel || is_scalar_op(p) || p.is_higher_order() {
             return None;
         }
@@ -88,7 +92,10 @@ impl Lowerer {
                 Some(k) => Some((**k).clone()),
                 None if a.size() <= MAX_FILLS => Some(Array {
                     shape: a.shape.clone(),
-                    elems: Elems::from_scalars(a.ty.base(), vec![Scalar::fill(a.ty.base()); a.size()]),
+                    elems: Elems::from_scalars(
+                        a.ty.base(),
+                        vec![Scalar::fill(a.ty.base()); a.size()],
+                    ),
                 }),
                 None => None,
             })
@@ -113,6 +120,9 @@ impl Lowerer {
         else {
             return Ok(None);
         };
+        if large_result(p, &known) {
+            return Ok(None);
+        }
         if is_scalar_op(p) {
             let xs: Vec<Scalar> = known.iter().filter_map(|a| a.as_scalar()).collect();
             return match fold_scalar(p, &xs) {
@@ -191,5 +201,28 @@ pub(super) fn known_vec(a: &Arr, what: &str) -> R<Vec<i64>> {
     match a.known.as_deref().and_then(known_ints) {
         Some(v) => Ok(v),
         None => unsupported(format!("{what} not known at compile time")),
+    }
+}
+
+/// Whether `p` on these known arguments builds a result too large to track (checked before
+/// computing it: `iota(10000000)` is known but not worth building at compile time).
+fn large_result(p: Prim, args: &[&Array]) -> bool {
+    let int = |a: &Array| match a.as_scalar() {
+        Some(Scalar::Int(v)) => i64::from(v).unsigned_abs() as usize,
+        _ => 0,
+    };
+    match (p, args) {
+        (Prim::Iota, [n]) => int(n) > MAX_KNOWN,
+        (Prim::Reshape, [sh, _]) => known_ints(sh)
+            .map(|s| {
+                s.iter()
+                    .map(|&d| d.unsigned_abs() as usize)
+                    .product::<usize>()
+            })
+            .is_some_and(|n| n > MAX_KNOWN),
+        (Prim::Take, [n, a]) => {
+            int(n).saturating_mul(a.shape.get(1..).map_or(1, |r| r.iter().product())) > MAX_KNOWN
+        }
+        _ => false,
     }
 }

@@ -89,6 +89,25 @@ impl Lowerer {
                     }
                 }
                 let mut env = env.clone();
+                // inside a kernel, a scalar used several times is bound by an FCL let
+                if let Val::Arr(a) = &v {
+                    let uses = self.uses.get(var).copied().unwrap_or(0);
+                    if self.kernel && a.shape.is_empty() && uses != 1 && !is_atomic(&a.text()) {
+                        let x = self.fresh.name("x");
+                        let mut named = Arr::scalar(a.ty, x.clone());
+                        named.known = a.known.clone();
+                        env.insert(var.clone(), Val::Arr(named));
+                        if let Val::Arr(r) = self.eval(body, &env)? {
+                            if r.shape.is_empty() {
+                                let t = format!("(let {x} = {} in {})", a.text(), r.text());
+                                return Ok(Val::Arr(Arr {
+                                    index: Arr::scalar(r.ty, t).index,
+                                    ..r
+                                }));
+                            }
+                        }
+                    }
+                }
                 env.insert(var.clone(), v);
                 self.eval(body, &env)
             }
@@ -146,7 +165,10 @@ impl Lowerer {
                 }
             }
             ExprKind::Tuple(es) => {
-                let vs = es.iter().map(|e| self.eval(e, env)).collect::<R<Vec<_>>>()?;
+                let vs = es
+                    .iter()
+                    .map(|e| self.eval(e, env))
+                    .collect::<R<Vec<_>>>()?;
                 Ok(Val::Tuple(vs))
             }
             ExprKind::Prj(i, t) => match self.eval(t, env)? {
@@ -276,7 +298,9 @@ impl Lowerer {
     /// The array reading buffer `m` (bools are stored as ints).
     fn read_back(&self, a: &Arr, m: String) -> Arr {
         let ty = a.ty;
-        let mut out = Arr::new(ty, a.shape.clone(), move |i| ty.load(&format!("(index {m} {i})")));
+        let mut out = Arr::new(ty, a.shape.clone(), move |i| {
+            ty.load(&format!("(index {m} {i})"))
+        });
         out.known = a.known.clone();
         out
     }
@@ -331,7 +355,8 @@ fn count_uses(e: &Expr, weight: usize, out: &mut HashMap<String, usize>) {
 
 /// Grid-level materialization in blocks of 256 threads (a grid-level `push` runs one element
 /// per work-group); the index is clamped so the last block's spare threads stay in range.
-pub(super) const TABULATE: &str = "sig tabulate : forall 'a. int -> (int -> 'a) -> Program <grid> ['a]<grid>
+pub(super) const TABULATE: &str =
+    "sig tabulate : forall 'a. int -> (int -> 'a) -> Program <grid> ['a]<grid>
 fun tabulate n f =
   concat<block> 256 (generate ((n + 255) / 256)
     (fn b => return<block> (push<block> (generate 256 (fn t => f (mini (b * 256 + t) (n - 1)))))))

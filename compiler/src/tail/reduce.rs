@@ -31,7 +31,8 @@ pub const TREE_MAX_ROWS: usize = 1024;
 const PER_THREAD: usize = 8;
 
 /// The work-group helper of the block-level tree (thesis §5.2.3, examples/fcl/reduce.fcl).
-pub(super) const TREE: &str = "sig treeStep : forall 'a 'b. ('a -> 'a -> 'b) -> ['a] -> Program <block> ['b]<block>
+pub(super) const TREE: &str =
+    "sig treeStep : forall 'a 'b. ('a -> 'a -> 'b) -> ['a] -> Program <block> ['b]<block>
 fun treeStep f arr = let x = halve arr in return<block> (push<block> (zipWith f (fst x) (snd x)))
 
 sig treeReduce : forall 'a. ('a -> 'a -> 'a) -> ['a] -> Program <block> ['a]<block>
@@ -62,7 +63,11 @@ fn identity(f: &Val, ty: Ty) -> Option<&'static str> {
 impl Lowerer {
     /// `reduce(f, z, a)` and `scan(f, z, a)`.
     pub(super) fn reduction(&mut self, p: Prim, args: Vec<Val>) -> R<Val> {
-        let (f, z, a) = (args[0].clone(), args[1].arr()?.clone(), args[2].arr()?.clone());
+        let (f, z, a) = (
+            args[0].clone(),
+            args[1].arr()?.clone(),
+            args[2].arr()?.clone(),
+        );
         let Some((&m, outer)) = a.shape.split_last() else {
             return Ok(Val::Arr(a)); // rank 0: the argument itself
         };

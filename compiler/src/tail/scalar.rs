@@ -48,7 +48,10 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh) -> R<(String, Ty)
         // shift counts are unsigned: any count outside 0..31 shifts everything out
         P::Shli => {
             let t = share(fresh, &xs[1], |c| {
-                format!("(if lti {c} 0 then 0 else if lti {c} 32 then {} << {c} else 0)", xs[0])
+                format!(
+                    "(if lti {c} 0 then 0 else if lti {c} 32 then {} << {c} else 0)",
+                    xs[0]
+                )
             });
             (t, I)
         }
@@ -75,15 +78,27 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh) -> R<(String, Ty)
         }
         P::Lti => (bin("lti"), B),
         P::Gti => (format!("(lti {} {})", xs[1], xs[0]), B),
-        P::Ltei => (format!("(if lti {} {} then false else true)", xs[1], xs[0]), B),
-        P::Gtei => (format!("(if lti {} {} then false else true)", xs[0], xs[1]), B),
+        P::Ltei => (
+            format!("(if lti {} {} then false else true)", xs[1], xs[0]),
+            B,
+        ),
+        P::Gtei => (
+            format!("(if lti {} {} then false else true)", xs[0], xs[1]),
+            B,
+        ),
         P::Eqi => (infix("=="), B),
         // §5.5 characters: their codes
         P::Eqc => (infix("=="), B),
         P::Ltc => (bin("lti"), B),
         P::Gtc => (format!("(lti {} {})", xs[1], xs[0]), B),
-        P::Ltec => (format!("(if lti {} {} then false else true)", xs[1], xs[0]), B),
-        P::Gtec => (format!("(if lti {} {} then false else true)", xs[0], xs[1]), B),
+        P::Ltec => (
+            format!("(if lti {} {} then false else true)", xs[1], xs[0]),
+            B,
+        ),
+        P::Gtec => (
+            format!("(if lti {} {} then false else true)", xs[0], xs[1]),
+            B,
+        ),
         // §5.2 doubles
         P::Addd => (bin("addd"), D),
         P::Subd => (bin("subd"), D),

@@ -41,7 +41,11 @@ impl Lowerer {
                 if m == n || n <= m {
                     return Ok(with_index(a, shape, index));
                 }
-                Ok(with_index(a, shape, Rc::new(move |i| index(&format!("({i} % {m})")))))
+                Ok(with_index(
+                    a,
+                    shape,
+                    Rc::new(move |i| index(&format!("({i} % {m})"))),
+                ))
             }
             (P::Rav, [a]) => Ok(with_index(a, vec![a.size()], a.index.clone())),
             (P::Take, [n, a]) => take(&f, known_int(n, "a take count")?, a),
@@ -309,7 +313,10 @@ fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
                 let terms: Vec<String> = (0..r)
                     .map(|k| {
                         let j = perm[k];
-                        format!("({i} / {} % {}) * {}", new_strides[j], dims[j], old_strides[k])
+                        format!(
+                            "({i} / {} % {}) * {}",
+                            new_strides[j], dims[j], old_strides[k]
+                        )
                     })
                     .collect();
                 index(&format!("({})", terms.join(" + ")))
