@@ -266,3 +266,45 @@ pub(super) fn known_ints(a: &Array) -> Option<Vec<i64>> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_are_fcl_literals() {
+        // FCL has no unary minus: negatives subtract or negate
+        assert_eq!(scalar_text(Scalar::Int(-5)), "(0 - 5)");
+        assert_eq!(scalar_text(Scalar::Int(i32::MIN)), "(0 - 2147483647 - 1)");
+        assert_eq!(scalar_text(Scalar::Double(0.1)), "0.1");
+        assert_eq!(scalar_text(Scalar::Double(3.0)), "3.0");
+        assert_eq!(scalar_text(Scalar::Double(1e-7)), "1e-7");
+        assert_eq!(scalar_text(Scalar::Double(-0.0)), "(negd 0.0)");
+        assert_eq!(
+            scalar_text(Scalar::Double(f64::NEG_INFINITY)),
+            "(negd (divd 1.0 0.0))"
+        );
+        assert_eq!(scalar_text(Scalar::Bool(true)), "true");
+        assert_eq!(scalar_text(Scalar::Char(b'a')), "97");
+    }
+
+    #[test]
+    fn shared_texts_are_computed_once() {
+        let f = Fresh::default();
+        assert_eq!(share(&f, "i", |x| format!("{x} + {x}")), "i + i");
+        assert_eq!(
+            share(&f, "(i * 2)", |x| format!("{x} + {x}")),
+            "(let x0 = (i * 2) in x0 + x0)"
+        );
+    }
+
+    #[test]
+    fn select_chains_ifs() {
+        let t = vec!["1".to_string(), "2".to_string(), "3".to_string()];
+        assert_eq!(
+            select("i", &t),
+            "(if i == 0 then 1 else (if i == 1 then 2 else 3))"
+        );
+        assert_eq!(strides(&[2, 3, 4]), vec![12, 4, 1]);
+    }
+}
