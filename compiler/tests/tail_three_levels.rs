@@ -192,6 +192,14 @@ fn features_agree_on_three_levels() {
         "let v1:[int]0 = prSclI(reduce(addi,0,each(fn x:[int]0 => mod(x,7),iota(100000)))) in \
          let v2:[int]1 = prArrI(reduce(maxi,0,reshape([2,50000],iota(100000)))) in \
          i2d(v1)",
+        // block-level scans: chunk scans, scanned chunk totals (twice for the long row)
+        "let v1:[int]1 = scan(addi,0,each(fn x:[int]0 => mod(x,7),iota(100000))) in \
+         let v2:[int]1 = prArrI(take(3,drop(99990,v1))) in \
+         let v3:[int]2 = scan(maxi,0,reshape([3,5000],each(fn x:[int]0 => mod(muli(x,79),1009),iota(15000)))) in \
+         let v4:[int]1 = prArrI(reduce(addi,0,v3)) in \
+         let v5:[int]1 = scan(addi,0,each(fn x:[int]0 => mod(x,3),iota(600000))) in \
+         let v6:[int]1 = prArrI(take(-3,v5)) in \
+         i2d(reduce(maxi,0,v1))",
         // power over an array, powerScl, condScl, idxassign twice
         "let v1:[int]1 = prArrI(power(fn v:[int]1 => each(fn x:[int]0 => addi(x,1),rotate(1,v)),3,iota(5))) in \
          let v2:[int]0 = prSclI(powerScl(fn x:[int]0 => muli(x,3),4,2)) in \
@@ -233,6 +241,9 @@ fn doubles_agree_on_three_levels() {
          let v7:[double]0 = prSclD(maxd(1.0,powd(2.0,10.0))) in \
          reduce(addd,0.0,each(fn x:[double]0 => muld(x,x),[0.5,1.25,2.0]))",
         "reduce(addd,0.0,each(fn x:[int]0 => divd(1.0,i2d(x)),iota(10000)))",
+        "let v1:[double]1 = scan(addd,0.0,each(fn x:[int]0 => divd(1.0,i2d(x)),iota(5000))) in \
+         let v2:[double]1 = prArrD(take(-2,v1)) in \
+         reduce(maxd,0.0,v1)",
         "let v1:[double]1 = prArrD(reduce(mind,1.0,reshape([4,3],each(i2d,iota(12))))) in \
          let v2:[double]1 = prArrD(scan(addd,0.0,[1.0,1e16,-1e16])) in \
          let v3:[double]0 = prSclD(resd(2.5,7.0)) in \
@@ -276,6 +287,13 @@ fn transpositions_and_slices_of_reshape_fuse_into_one_kernel() {
 #[test]
 fn long_reductions_record_their_strategy() {
     let thread = lower_tail("reduce(addi,0,reshape([2000,50],iota(100000)))").unwrap();
+    let scan = lower_tail("scan(addi,0,iota(100000))").unwrap();
+    assert!(
+        scan.fcl
+            .contains("-- scan: block-level Sklansky scans, rows=1 len=100000"),
+        "{}",
+        scan.fcl
+    );
     assert!(
         thread
             .fcl
