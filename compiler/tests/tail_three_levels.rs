@@ -208,6 +208,9 @@ fn features_agree_on_three_levels() {
          let v5:[bool]0 = idxassign([1,2],mv4,20) in \
          let v6:[bool]0 = idxassign([2,2],mv4,40) in \
          i2d(reduce(addi,0,reduce(addi,0,mv4)))",
+        // power over a tuple state (spec §5.9's example), one buffer
+        "let v:([int]1 * [int]0) = power(fn v1:([int]1 * [int]0) => (rotate(1,Prj(0,v1)),addi(Prj(1,v1),1)),2,([1,2,3],0)) in \
+         let p:[int]1 = prArrI(Prj(0,v)) in i2d(Prj(1,v))",
         // static failures after some output
         "let v1:[int]1 = prArrI(iota(3)) in i2d(reduce(addi,0,iota(subi(2,5))))",
         "let mv1:[int]1 = iota(3) in let v2:[bool]0 = idxassign([4],mv1,1) in i2d(first(mv1))",
@@ -248,6 +251,10 @@ fn doubles_agree_on_three_levels() {
          let v2:[double]1 = prArrD(scan(addd,0.0,[1.0,1e16,-1e16])) in \
          let v3:[double]0 = prSclD(resd(2.5,7.0)) in \
          expd(ln(addd(cos(0.0),tanh(0.5))))",
+        // a tuple state of doubles, ints and bools: one buffer of doubles
+        "let v:([double]1 * [int]0 * [bool]0) = power(fn v1:([double]1 * [int]0 * [bool]0) => \
+         (each(fn x:[double]0 => muld(x,1.5),Prj(0,v1)),addi(Prj(1,v1),-7),notb(Prj(2,v1))),3,([1.0,2.5],4,tt)) in \
+         let p:[double]1 = prArrD(Prj(0,v)) in let q:[bool]0 = prSclB(Prj(2,v)) in i2d(Prj(1,v))",
     ];
     for src in programs {
         assert!(
