@@ -211,6 +211,11 @@ fn features_agree_on_three_levels() {
         // power over a tuple state (spec §5.9's example), one buffer
         "let v:([int]1 * [int]0) = power(fn v1:([int]1 * [int]0) => (rotate(1,Prj(0,v1)),addi(Prj(1,v1),1)),2,([1,2,3],0)) in \
          let p:[int]1 = prArrI(Prj(0,v)) in i2d(Prj(1,v))",
+        // shapes and counts computed by each, reduce and scan of known vectors
+        "let s:<int>2 = eachV(fn x:[int]0 => muli(x,2),[2,3]) in \
+         let v:[int]1 = scan(addi,0,[1,2,3]) in \
+         let w:[int]1 = prArrI(reshape([reduce(addi,0,v)],iota(5))) in \
+         i2d(reduce(addi,0,reduce(addi,0,reshape(s,iota(reduce(muli,1,s))))))",
         // static failures after some output
         "let v1:[int]1 = prArrI(iota(3)) in i2d(reduce(addi,0,iota(subi(2,5))))",
         "let mv1:[int]1 = iota(3) in let v2:[bool]0 = idxassign([4],mv1,1) in i2d(first(mv1))",

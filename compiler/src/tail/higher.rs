@@ -9,7 +9,8 @@ use super::value::{unsupported, Arr, Fresh, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::select::update_position;
 use semantics::tail::syntax::{Expr, ExprKind};
-use semantics::tail::value::{Array, Scalar};
+use semantics::tail::value::{Array, Elems, Scalar};
+use std::rc::Rc;
 
 /// Applies function `f` to scalar argument texts inside a kernel: the result's text, or the
 /// empty text when lowering fails (the caller checked `f` on placeholders first).
@@ -57,6 +58,7 @@ impl Lowerer {
                 if matches!(&f, Val::Fun(g) if matches!(g.as_ref(), Fun::Op(Prim::I2d))) {
                     out.int_source = Some(a.index.clone());
                 }
+                out.known = known_map(&self.fresh, &f, ty, &[&a]);
                 Ok(Val::Arr(out))
             }
             // (3.68) zipWith: identical shapes, element i is f(a_i)(b_i)
@@ -70,10 +72,13 @@ impl Lowerer {
                     return Err(fails(p, name, e, reason));
                 }
                 let ty = scalar_result(&fresh, &f, &[a.ty, b.ty])?;
+                let known = known_map(&fresh, &f, ty, &[&a, &b]);
                 let (ta, tb, ia, ib) = (a.ty, b.ty, a.index.clone(), b.index.clone());
-                Ok(Val::Arr(Arr::new(ty, a.shape.clone(), move |i| {
+                let mut out = Arr::new(ty, a.shape.clone(), move |i| {
                     apply_scalar(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))])
-                })))
+                });
+                out.known = known;
+                Ok(Val::Arr(out))
             }
             // (3.59)/(3.60) power: f applied n times
             Prim::Power | Prim::PowerScl | Prim::Bench => {
@@ -232,3 +237,42 @@ fn packed(fresh: &Fresh, parts: &[Arr], offsets: &[usize], doubles: bool, i: &st
         out
     })
 }
+
+/// `f` applied to known scalars, when its result is known (compile-time evaluation).
+pub(super) fn known_apply(fresh: &Fresh, f: &Val, xs: &[Scalar]) -> Option<Scalar> {
+    let vals = xs
+        .iter()
+        .map(|x| Arr::known(Array::scalar(*x)).ok().map(Val::Arr))
+        .collect::<Option<Vec<Val>>>()?;
+    let mut k = Lowerer::kernel(fresh);
+    match k.apply_fun(f, vals) {
+        Ok(Val::Arr(a)) => a.known_scalar(),
+        _ => None,
+    }
+}
+
+/// The elements of `each`/`zipWith` of `f` over small known arrays, when all are known: the
+/// shapes and counts of apltail programs are often computed this way.
+fn known_map(fresh: &Fresh, f: &Val, ty: Ty, args: &[&Arr]) -> Option<Rc<Array>> {
+    let known = args
+        .iter()
+        .map(|a| a.known.as_deref())
+        .collect::<Option<Vec<&Array>>>()?;
+    let n = known[0].size();
+    if n > MAX_FOLD {
+        return None;
+    }
+    let elems = (0..n)
+        .map(|i| {
+            let xs: Vec<Scalar> = known.iter().map(|a| a.elems.get(i)).collect();
+            known_apply(fresh, f, &xs)
+        })
+        .collect::<Option<Vec<Scalar>>>()?;
+    Some(Rc::new(Array {
+        shape: known[0].shape.clone(),
+        elems: Elems::from_scalars(ty.base(), elems),
+    }))
+}
+
+/// The largest `each`/`zipWith`/`reduce` evaluated at compile time.
+pub(super) const MAX_FOLD: usize = 64;

@@ -15,10 +15,11 @@
 //!   scan of the chunk totals (recursively) and a kernel adding each chunk's prefix. For
 //!   doubles the order of operations then differs from apltail's.
 
-use super::higher::{apply_scalar, scalar_result};
+use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
 use super::program::{element_text, Lowerer};
 use super::value::{unsupported, Arr, Fun, Ty, Val, MAX_KNOWN, R};
 use semantics::tail::ops::prim::Prim;
+use semantics::tail::value::{Array, Elems};
 use std::rc::Rc;
 
 /// Rows up to this length are unrolled.
@@ -91,6 +92,9 @@ impl Lowerer {
             return unsupported("a reduce/scan function whose result type differs");
         }
         let scan = p == Prim::Scan;
+        if let Some(known) = self.known_reduction(&f, &a, scan) {
+            return Ok(Val::Arr(Arr::known(known)?));
+        }
         if scan && (m <= 1 || k == 0) {
             return Ok(Val::Arr(a));
         }
@@ -310,5 +314,40 @@ impl Lowerer {
         ));
         let r = r.to_string();
         Arr::new(ty, a.shape.clone(), move |i| format!("(index {r} {i})"))
+    }
+
+    /// A reduce or scan of a small known array whose result is known (apltail computes sizes
+    /// with `reduce(muli,1,shape(a))`), in apltail's order.
+    fn known_reduction(&self, f: &Val, a: &Arr, scan: bool) -> Option<Array> {
+        let known = a.known.as_deref()?;
+        let (&m, outer) = known.shape.split_last()?;
+        if known.size() > MAX_FOLD || m == 0 {
+            return None;
+        }
+        let mut out = Vec::new();
+        for row in 0..outer.iter().product() {
+            let mut acc = known.elems.get(row * m);
+            if scan {
+                out.push(acc);
+            }
+            for j in 1..m {
+                acc = known_apply(&self.fresh, f, &[known.elems.get(row * m + j), acc])?;
+                if scan {
+                    out.push(acc);
+                }
+            }
+            if !scan {
+                out.push(acc);
+            }
+        }
+        let shape = if scan {
+            known.shape.clone()
+        } else {
+            outer.to_vec()
+        };
+        Some(Array {
+            shape,
+            elems: Elems::from_scalars(a.ty.base(), out),
+        })
     }
 }
