@@ -333,7 +333,7 @@ fn unsupported_programs_say_why() {
         ("let v:[complex]0 = 1.0j2.0 in 0", "complex"),
         ("reduce(addi,0,readIntVecFile(['f']))", "readIntVecFile"),
         (
-            "i2d(first(gradeUp(each(fn x:[int]0 => x,[3,1,2]))))",
+            "i2d(first(gradeUp(each(fn x:[int]0 => x,iota(100)))))",
             "gradeUp",
         ),
     ] {
