@@ -216,6 +216,9 @@ fn features_agree_on_three_levels() {
          let v:[int]1 = scan(addi,0,[1,2,3]) in \
          let w:[int]1 = prArrI(reshape([reduce(addi,0,v)],iota(5))) in \
          i2d(reduce(addi,0,reduce(addi,0,reshape(s,iota(reduce(muli,1,s))))))",
+        // if on a computed condition: both branches scalar expressions
+        "let v:[int]0 = reduce(addi,0,each(fn x:[int]0 => muli(x,x),iota(100))) in \
+         i2d(if lti(v,50) then muli(v,2) else subi(v,1))",
         // static failures after some output
         "let v1:[int]1 = prArrI(iota(3)) in i2d(reduce(addi,0,iota(subi(2,5))))",
         "let mv1:[int]1 = iota(3) in let v2:[bool]0 = idxassign([4],mv1,1) in i2d(first(mv1))",

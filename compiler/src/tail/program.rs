@@ -152,16 +152,18 @@ impl Lowerer {
                 match cond.known_scalar() {
                     Some(semantics::tail::value::Scalar::Bool(true)) => self.eval(a, env),
                     Some(_) => self.eval(b, env),
-                    None if self.kernel => {
-                        let (x, y) = (self.eval(a, env)?, self.eval(b, env)?);
+                    // both branches as scalar expressions, lowered without statements (so
+                    // that neither runs a print or a materialization the program may skip)
+                    None => {
+                        let mut k = Lowerer::kernel(&self.fresh);
+                        let (x, y) = (k.eval(a, env)?, k.eval(b, env)?);
                         let (x, y) = (x.arr()?, y.arr()?);
                         if !x.shape.is_empty() || !y.shape.is_empty() || x.ty != y.ty {
-                            return unsupported("if with array branches inside a function");
+                            return unsupported("if with array branches and an unknown condition");
                         }
                         let t = format!("(if {} then {} else {})", cond.text(), x.text(), y.text());
                         Ok(Val::Arr(Arr::scalar(x.ty, t)))
                     }
-                    None => unsupported("if on a condition not known at compile time"),
                 }
             }
             ExprKind::Tuple(es) => {
