@@ -216,6 +216,9 @@ fn features_agree_on_three_levels() {
          let v:[int]1 = scan(addi,0,[1,2,3]) in \
          let w:[int]1 = prArrI(reshape([reduce(addi,0,v)],iota(5))) in \
          i2d(reduce(addi,0,reduce(addi,0,reshape(s,iota(reduce(muli,1,s))))))",
+        // compress and replicate with a static mask and counts
+        "let v1:[int]1 = prArrI(compress([tt,ff,tt],[1,2,3])) in \
+         i2d(reduce(addi,0,replicate(0,[2,0,-1],[7,8,9])))",
         // if on a computed condition: both branches scalar expressions
         "let v:[int]0 = reduce(addi,0,each(fn x:[int]0 => muli(x,x),iota(100))) in \
          i2d(if lti(v,50) then muli(v,2) else subi(v,1))",
@@ -334,6 +337,10 @@ fn long_reductions_record_their_strategy() {
 fn unsupported_programs_say_why() {
     for (src, why) in [
         ("let v:[complex]0 = 1.0j2.0 in 0", "complex"),
+        (
+            "i2d(reduce(addi,0,compress(each(fn x:[int]0 => lti(x,50),iota(100)),iota(100))))",
+            "compress of an array not known",
+        ),
         ("reduce(addi,0,readIntVecFile(['f']))", "readIntVecFile"),
         (
             "i2d(first(gradeUp(each(fn x:[int]0 => x,iota(100)))))",
