@@ -2,7 +2,7 @@
 //! left to right, spec §4.3), the statements of FCL `main`'s `do<grid>` block that force and
 //! print values or materialize arrays, and the final FCL text.
 
-use super::value::{unsupported, Arr, Fresh, Fun, Index, Ty, Val, R};
+use super::value::{is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R};
 use super::{LowerTailError, Lowered, Output, ResultKind, RunFailure, MAX_TEXT};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::{Expr, ExprKind};
@@ -316,12 +316,6 @@ impl Lowerer {
 /// The element text of an array stored in a buffer (bools become ints).
 pub(super) fn element_text(a: &Arr, i: &str) -> String {
     a.ty.store(&(a.index)(i))
-}
-
-/// A name or literal: safe to repeat in FCL text.
-fn is_atomic(t: &str) -> bool {
-    t.chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
 fn dummy_expr() -> Expr {

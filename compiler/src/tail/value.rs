@@ -238,15 +238,18 @@ impl Fresh {
 /// `let x = text in body(x)`, or `body(text)` when the text is a name or a literal, so that a
 /// text used several times is computed once (no exponential growth through nested lambdas).
 pub(super) fn share(fresh: &Fresh, text: &str, body: impl FnOnce(&str) -> String) -> String {
-    let atomic = text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
-    if atomic {
+    if is_atomic(text) {
         body(text)
     } else {
         let x = fresh.name("x");
         format!("(let {x} = {text} in {})", body(&x))
     }
+}
+
+/// A name or a literal: safe to repeat in FCL text.
+pub(super) fn is_atomic(t: &str) -> bool {
+    t.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
 /// Strides of a row-major shape.
