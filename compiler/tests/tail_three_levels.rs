@@ -303,6 +303,22 @@ fn transpositions_and_slices_of_reshape_fuse_into_one_kernel() {
 }
 
 #[test]
+fn transpositions_compose_and_cancel() {
+    // transp(transp(a)) and a transp2 chain that permutes nothing read a's elements directly
+    for src in [
+        "let a:[int]2 = reshape([3,4],iotaV(12)) in transp(transp(a))",
+        "let a:[int]3 = reshape([2,3,4],iotaV(24)) in transp2([3,1,2],transp2([2,3,1],a))",
+    ] {
+        let l = lower_tail(src).unwrap();
+        assert!(l.fcl.contains("(fn i => (i + 1))"), "{}", l.fcl);
+    }
+    // a chain that does permute is one permutation: one layer of index arithmetic
+    let l = lower_tail("transp2([2,1,3],transp2([1,3,2],reshape([2,3,4],iotaV(24))))").unwrap();
+    let main = &l.fcl[l.fcl.find("val main").unwrap()..];
+    assert_eq!(main.matches(" / ").count(), 2, "{main}");
+}
+
+#[test]
 fn long_reductions_record_their_strategy() {
     let thread = lower_tail("reduce(addi,0,reshape([2000,50],iota(100000)))").unwrap();
     let scan = lower_tail("scan(addi,0,iota(100000))").unwrap();

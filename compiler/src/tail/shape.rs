@@ -167,6 +167,7 @@ fn with_index(a: &Arr, shape: Vec<usize>, index: Index) -> Arr {
         index,
         known: None,
         int_source: None,
+        transposed: None,
     }
 }
 
@@ -300,6 +301,12 @@ fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
     if perm.iter().enumerate().all(|(k, &p)| k == p) {
         return Ok(a.clone());
     }
+    if let Some(inner) = &a.transposed {
+        // base axis k is a's axis p0[k], which becomes axis perm[p0[k]]
+        let (base, p0) = inner.as_ref();
+        let composed: Vec<usize> = p0.iter().map(|&k| perm[k]).collect();
+        return transpose(f, &composed, base);
+    }
     let mut shape = vec![0; r];
     for k in 0..r {
         shape[perm[k]] = old[k];
@@ -307,10 +314,12 @@ fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
     let new_strides = strides(&shape);
     let old_strides = strides(&old);
     let perm = perm.to_vec();
+    let perm_copy = perm.clone();
     let dims = shape.clone();
     let index = a.index.clone();
+    let total: usize = old.iter().product();
     let f = f.clone();
-    Ok(with_index(
+    let mut out = with_index(
         a,
         shape,
         Rc::new(move |i| {
@@ -318,16 +327,27 @@ fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
                 let terms: Vec<String> = (0..r)
                     .map(|k| {
                         let j = perm[k];
-                        format!(
-                            "({i} / {} % {}) * {}",
-                            new_strides[j], dims[j], old_strides[k]
-                        )
+                        // result coordinate j, scaled to operand axis k (no `/ 1`, `% n` of
+                        // the outermost axis, or `* 1`)
+                        let mut t = i.to_string();
+                        if new_strides[j] != 1 {
+                            t = format!("{t} / {}", new_strides[j]);
+                        }
+                        if new_strides[j] * dims[j] != total {
+                            t = format!("{t} % {}", dims[j]);
+                        }
+                        if old_strides[k] != 1 {
+                            t = format!("({t}) * {}", old_strides[k]);
+                        }
+                        t
                     })
                     .collect();
                 index(&format!("({})", terms.join(" + ")))
             })
         }),
-    ))
+    );
+    out.transposed = Some(Rc::new((a.clone(), perm_copy)));
+    Ok(out)
 }
 
 /// `idxS(d, i, a)`: the slice at 1-based position i of 1-based axis d; i may be computed.

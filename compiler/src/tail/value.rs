@@ -79,6 +79,10 @@ pub(super) struct Arr {
     /// For a double array that is `i2d` of an int array: that int array's index function, so
     /// that printing can move the ints and convert them exactly on the host.
     pub int_source: Option<Index>,
+    /// When this array is a transposition of another (axis k of that array is axis `perm[k]`
+    /// of this one): transpositions compose, and a chain that permutes nothing is the array
+    /// itself, with no index arithmetic at all.
+    pub transposed: Option<Rc<(Arr, Vec<usize>)>>,
 }
 
 /// The largest array whose elements the lowering tracks at compile time.
@@ -93,6 +97,7 @@ impl Arr {
             index: Rc::new(index),
             known: None,
             int_source: None,
+            transposed: None,
         }
     }
 
@@ -117,6 +122,7 @@ impl Arr {
             index,
             known: Some(Rc::new(a)),
             int_source: None,
+            transposed: None,
         })
     }
 
