@@ -188,6 +188,9 @@ fn features_agree_on_three_levels() {
          let v3:[int]1 = prArrI(take(5,scan(subi,0,v1))) in \
          let v4:[int]1 = prArrI(reduce(maxi,0,reshape([3,100],v1))) in \
          i2d(addi(v2,reduce(addi,0,v1)))",
+        // nested unrolled reductions: a long index text is materialized, not nested further
+        "let a:[int]3 = reshape([16,16,16],iota(4096)) in \
+         i2d(reduce(addi,0,reduce(addi,0,reduce(addi,0,each(fn x:[int]0 => mod(x,7),a)))))",
         // block-level tree reduction of a long row
         "let v1:[int]0 = prSclI(reduce(addi,0,each(fn x:[int]0 => mod(x,7),iota(100000)))) in \
          let v2:[int]1 = prArrI(reduce(maxi,0,reshape([2,50000],iota(100000)))) in \

@@ -13,8 +13,10 @@ use std::rc::Rc;
 /// Variables in scope.
 pub(super) type Env = HashMap<String, Val>;
 
-/// An index text longer than this is materialized at a `let` even when used once.
-const LONG_INDEX: usize = 4000;
+/// An index text longer than this is materialized (at a `let` even when used once, and after
+/// any operator outside function bodies), so that nesting (unrolled reductions of unrolled
+/// reductions, `cat` of `cat`) cannot make the text grow exponentially.
+const LONG_INDEX: usize = 8000;
 /// An index text shorter than this is recomputed rather than materialized.
 const CHEAP_INDEX: usize = 200;
 
@@ -143,7 +145,18 @@ impl Lowerer {
                     }
                     vs.push(self.eval(a, env)?);
                 }
-                self.apply_op(op.prim, &op.name(), e, vs)
+                match self.apply_op(op.prim, &op.name(), e, vs)? {
+                    Val::Arr(a) if !self.kernel && a.size() > 0 => {
+                        let len = (a.index)("i").len();
+                        if len > LONG_INDEX {
+                            let why = format!("{} result (index text of {len} bytes)", op.name());
+                            Ok(Val::Arr(self.materialize(&a, &why)))
+                        } else {
+                            Ok(Val::Arr(a))
+                        }
+                    }
+                    v => Ok(v),
+                }
             }
             // (3.79) if: only the chosen branch runs
             ExprKind::If(c, a, b) => {
