@@ -32,7 +32,8 @@ impl Lowerer {
                     .into_iter()
                     .map(extent)
                     .collect::<R<Vec<_>>>()?;
-                let (m, n) = (a.size(), shape.iter().product::<usize>());
+                let n = checked_size(&shape)?;
+                let m = a.size();
                 let ty = a.ty;
                 if m == 0 {
                     return Ok(Arr::new(ty, shape, move |_| ty.fill()));
@@ -154,6 +155,15 @@ pub(super) fn vector(elems: Vec<Arr>) -> R<Val> {
     })))
 }
 
+/// The number of elements of a shape, which FCL's int indices must reach.
+fn checked_size(shape: &[usize]) -> R<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .filter(|&n| n <= i32::MAX as usize)
+        .map_or_else(|| unsupported("an array of 2^31 elements or more"), Ok)
+}
+
 /// A static extent or count that must not be negative.
 pub(super) fn extent(k: i64) -> R<usize> {
     usize::try_from(k).or_else(|_| unsupported("a negative extent"))
@@ -179,11 +189,10 @@ fn take(f: &Fresh, n: i64, a: &Arr) -> R<Arr> {
     } else {
         a.shape.clone()
     };
-    let q: usize = old[1..].iter().product();
     let big = old.iter().product::<usize>() as i64;
     let mut shape = old.clone();
     shape[0] = n.unsigned_abs() as usize;
-    let m = (shape[0] * q) as i64;
+    let m = checked_size(&shape)? as i64;
     // element i is a_(i - o), a fill where that is outside 0..N
     let o = if n >= 0 { 0 } else { m - big };
     let (ty, index) = (a.ty, a.index.clone());
