@@ -322,6 +322,22 @@ fn transpositions_compose_and_cancel() {
 }
 
 #[test]
+fn long_chains_are_materialized_before_fcl_nests_too_deeply() {
+    let mut src = String::from("let v0:[int]1 = iota(3) in ");
+    for k in 1..400 {
+        src.push_str(&format!(
+            "let v{k}:[int]1 = each(fn x:[int]0 => addi(x,1),v{}) in ",
+            k - 1
+        ));
+    }
+    src.push_str("i2d(first(v399))");
+    let rt = runtime();
+    assert!(check_three_levels("chain", &src, rt.as_ref()).unwrap());
+    let l = lower_tail(&src).unwrap();
+    assert!(l.fcl.contains("-- materialize"), "{}", l.fcl);
+}
+
+#[test]
 fn long_reductions_record_their_strategy() {
     let thread = lower_tail("reduce(addi,0,reshape([2000,50],iota(100000)))").unwrap();
     let scan = lower_tail("scan(addi,0,iota(100000))").unwrap();
