@@ -364,6 +364,14 @@ fn long_reductions_record_their_strategy() {
         "{}",
         tree.fcl
     );
+    // few medium rows: one work-group per row rather than one thread
+    let few = lower_tail("reduce(addi,0,reshape([4,500],iota(2000)))").unwrap();
+    assert!(
+        few.fcl
+            .contains("-- reduce: block-level tree, rows=4 len=500"),
+        "{}",
+        few.fcl
+    );
     // an operator not known to be associative keeps apltail's sequential order
     let seq = lower_tail("reduce(subi,0,iota(1000000))").unwrap();
     assert!(seq.fcl.contains("thread-level fold"), "{}", seq.fcl);

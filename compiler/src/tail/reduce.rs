@@ -7,7 +7,9 @@
 //!   so the reduction fuses into the kernel that uses it;
 //! * otherwise a thread-level sequential fold per row (prelude `foldl`/`seqfor`), one thread
 //!   per row, which keeps apltail's order exactly;
-//! * a long row (m ≥ [`TREE_MIN_LEN`]) and an operator known to be associative and commutative
+//! * a long row (m ≥ [`TREE_MIN_LEN`], or m ≥ 256 with fewer than [`FEW_ROWS`] rows, where one
+//!   thread per row would leave the device idle) and an operator known to be associative and
+//!   commutative
 //!   with an identity (`addi`, `muld`, `maxd`, `andb`, …): block-level tree reductions, each
 //!   work-group folding 256·S elements with 256 threads (coalesced reads) and combining them in a
 //!   `while<block>` tree, repeated over the partial results until one per row is left; a long
@@ -28,6 +30,8 @@ pub const UNROLL: usize = 16;
 pub const MAX_UNROLL: usize = 256;
 /// The shortest row reduced or scanned by work-groups (one work-group's 256 threads × 8).
 pub const TREE_MIN_LEN: usize = 2048;
+/// Fewer rows than this are reduced by work-groups from 256 elements on.
+pub const FEW_ROWS: usize = 1024;
 /// Elements each thread folds sequentially before the tree (per work-group: 256·S).
 const PER_THREAD: usize = 8;
 
@@ -140,7 +144,8 @@ impl Lowerer {
             ));
         }
         let r = self.fresh.name("r");
-        let tree = identity(&f, ty).filter(|_| m >= TREE_MIN_LEN && ty != Ty::Bool);
+        let long = m >= TREE_MIN_LEN || (m >= 256 && k < FEW_ROWS);
+        let tree = identity(&f, ty).filter(|_| long && ty != Ty::Bool);
         match (scan, tree) {
             (true, Some(id)) => return Ok(Val::Arr(self.scan_blocks(&r, &f, id, &a, k, m))),
             (true, None) if m > MAX_KNOWN => {
