@@ -50,8 +50,13 @@ pub fn verify_tail(
         Outcome::Limit => reference.push_str("error: step limit\n"),
     }
     let lowered = lower_tail(src)?;
-    let fcl = fcl_oracle(&lowered);
-    let opencl = opencl(&lowered, rt, opt, block_size);
+    // a program the lowering knows to fail prints its output, then fails
+    let failure = lowered
+        .failure
+        .as_ref()
+        .map_or(String::new(), |f| format!("error: {}\n", f.reason));
+    let fcl = fcl_oracle(&lowered) + &failure;
+    let opencl = opencl(&lowered, rt, opt, block_size) + &failure;
     let agrees =
         |out: &str| outputs_agree(&reference, out) || (is_error(&reference) && is_error(out));
     Ok(vec![

@@ -94,11 +94,16 @@ pub fn check_lowered(src: &str, tail_stdout: &str) -> LoweredCheck {
         })
     };
     let lowered = match lower_tail(src) {
+        // the TAIL oracle ran the program without error
+        Ok(l) if l.failure.is_some() => {
+            return mismatch("tail lowering", format!("certain failure: {:?}", l.failure))
+        }
         Ok(l) => l,
         Err(LowerTailError::Unsupported(why)) => return LoweredCheck::Unsupported(why),
         Err(LowerTailError::Static(d)) => {
             return mismatch("tail lowering", format!("static error: {}", d.message))
         }
+        Err(e @ LowerTailError::Fails(_)) => return mismatch("tail lowering", e.to_string()),
     };
     let program = match load_program(&[("lowered.fcl".to_string(), lowered.fcl.clone())]) {
         Ok(p) => p,
