@@ -1,9 +1,10 @@
-//! The compiled side of many programs at once. Building OpenCL C is what a campaign spends its
-//! time on (PoCL runs clang and LLVM on every build, and a build has a large fixed cost), so the
-//! modules of a batch of programs go into one OpenCL program: each distinct module's kernels
-//! renamed with its own prefix, one build for all, then each module's host plan run against the
-//! shared program. A batch whose build fails is built again module by module, so a module that
-//! does not build is reported against its own program, with the message its own build gives.
+//! The compiled side of many programs at once. OpenCL is what a campaign spends its time on
+//! (PoCL runs clang and LLVM on every build, with a large fixed cost, and generates code for each
+//! kernel at its first launch), so the modules of a batch of programs go into one OpenCL program
+//! ([`super::dispatch`]: one build, most kernels behind one dispatching kernel), then each
+//! module's host plan runs against the shared program. A batch whose build fails is split in
+//! halves down to single modules, so a module that does not build is reported against its own
+//! program, with the message its own build gives.
 //!
 //! Identical modules (an -O2 module the optimizer left as -O0 made it, or two programs that
 //! compile alike) are built and run once; a worker also remembers the outputs of the modules it
