@@ -109,3 +109,24 @@ fn mutation_score_of_one_fault_prints_its_row() {
     assert!(out.contains("store-off-by-one       yes"), "{out}");
     assert!(out.contains("mutation score: 1/1"), "{out}");
 }
+
+#[test]
+fn fcl_campaign_with_unoptimized_opencl_and_small_batches_passes() {
+    let save = temp("saved-noopt");
+    let (code, out, err) = tailfcl(&[
+        "fuzz",
+        "--lang",
+        "fcl",
+        "--count",
+        "6",
+        "--seed",
+        "11",
+        "--batch",
+        "2",
+        "--cl-opt-disable",
+        "--save",
+        save.to_str().unwrap_or("fuzz-failures"),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.starts_with("6 passed, 0 failed\n"), "{out}");
+}

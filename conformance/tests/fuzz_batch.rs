@@ -23,6 +23,7 @@ fn campaign(lang: FuzzLang, count: u64, seed: u64, batch: usize) -> Campaign {
         device: Some(0),
         fault: None,
         batch,
+        opencl_options: String::new(),
     }
 }
 

@@ -19,6 +19,7 @@ fn campaign(count: u64, seed: u64) -> Campaign {
         device: None,
         fault: None,
         batch: conformance::fuzz::DEFAULT_BATCH,
+        opencl_options: String::new(),
     }
 }
 

@@ -48,6 +48,11 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         device: Some(a.device),
         fault,
         batch: a.batch.max(1),
+        opencl_options: if a.cl_opt_disable {
+            "-cl-opt-disable".into()
+        } else {
+            String::new()
+        },
     };
     let progress = |done: u64, total: u64| {
         if done == total || done.is_multiple_of(10) {

@@ -2,7 +2,7 @@
 //! -O0/-O2 on OpenCL), in programs per second per worker, with the time of each phase.
 //!
 //! `cargo run --release -p conformance --bin fuzz_throughput -- [--count N] [--seed S]
-//!  [--batch B,B,…] [--jobs J] [--lang fcl|tail] [--pocl-cache]`
+//!  [--batch B,B,…] [--jobs J] [--lang fcl|tail] [--pocl-cache] [--cl-opt-disable]`
 //!
 //! PoCL caches built programs on disk (~/.cache/pocl), so a campaign run twice builds nothing
 //! the second time; a new seed would not be so lucky. The benchmark therefore turns the cache
@@ -18,6 +18,7 @@ struct Options {
     jobs: usize,
     lang: FuzzLang,
     pocl_cache: bool,
+    opencl_options: String,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -28,6 +29,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         jobs: 1,
         lang: FuzzLang::Fcl,
         pocl_cache: false,
+        opencl_options: String::new(),
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -51,6 +53,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 }
             }
             "--pocl-cache" => o.pocl_cache = true,
+            "--cl-opt-disable" => o.opencl_options = "-cl-opt-disable".into(),
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -71,11 +74,12 @@ fn main() {
         std::env::set_var("POCL_KERNEL_CACHE", "0");
     }
     println!(
-        "fuzz throughput: {} programs, seed {}, {} worker(s), PoCL kernel cache {}",
+        "fuzz throughput: {} programs, seed {}, {} worker(s), PoCL kernel cache {}, OpenCL build options {:?}",
         o.count,
         o.seed,
         o.jobs,
-        if o.pocl_cache { "on" } else { "off" }
+        if o.pocl_cache { "on" } else { "off" },
+        o.opencl_options
     );
     for &batch in &o.batches {
         let c = Campaign {
@@ -91,6 +95,7 @@ fn main() {
             device: Some(0),
             fault: None,
             batch,
+            opencl_options: o.opencl_options.clone(),
         };
         let r = run_fcl_campaign(&c, &|_, _| {});
         if let Some(note) = &r.compiled_note {

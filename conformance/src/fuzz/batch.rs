@@ -98,10 +98,21 @@ type RunResult = Result<String, String>;
 
 /// A worker's memory of module runs, keyed by the module's full text (kernels and plan); the
 /// flag says whether the module was built alone (a result that disagrees is only believed
-/// then).
+/// then). The OpenCL build options of every build are part of it, since results depend on them.
 #[derive(Default)]
 pub struct RunCache {
     runs: HashMap<String, (RunResult, bool)>,
+    build_options: String,
+}
+
+impl RunCache {
+    /// An empty cache whose builds use these OpenCL build options (`-cl-opt-disable`).
+    pub fn with_build_options(options: &str) -> RunCache {
+        RunCache {
+            runs: HashMap::new(),
+            build_options: options.to_string(),
+        }
+    }
 }
 
 /// The most module runs a [`RunCache`] keeps (it starts afresh when full).
@@ -151,7 +162,7 @@ pub fn run_jobs(
     profile.kernels += units.iter().map(|u| u.1.kernels.len() as u64).sum::<u64>();
     let t = Instant::now();
     let modules: Vec<&Module> = units.iter().map(|u| u.1).collect();
-    let built = build_units(&modules, rt, profile);
+    let built = build_units(&modules, rt, &cache.build_options, profile);
     profile.build += t.elapsed();
     let t = Instant::now();
     let mut pending: HashMap<String, Built> =
@@ -183,7 +194,7 @@ fn job_outcome(
         let (result, alone) = match cache.runs.get(&key) {
             Some(r) => r.clone(),
             None => {
-                let r = run_module(module, pending.remove(&key), rt);
+                let r = run_module(module, pending.remove(&key), rt, &cache.build_options);
                 cache.runs.insert(key.clone(), r.clone());
                 r
             }
@@ -191,7 +202,7 @@ fn job_outcome(
         let mut verdict = judge(job, name, &result);
         if matches!(verdict, Some(CompiledOutcome::Differs { .. })) && !alone {
             profile.confirmations += 1;
-            let r = run_module(module, None, rt);
+            let r = run_module(module, None, rt, &cache.build_options);
             verdict = judge(job, name, &r.0);
             cache.runs.insert(key, r);
         }
@@ -203,14 +214,19 @@ fn job_outcome(
 }
 
 /// Runs `module` through its build (`None`: built alone now); the flag says it was built alone.
-fn run_module(module: &Module, built: Option<Built>, rt: &Runtime) -> (RunResult, bool) {
+fn run_module(
+    module: &Module,
+    built: Option<Built>,
+    rt: &Runtime,
+    options: &str,
+) -> (RunResult, bool) {
     let (report, alone) = match built {
         Some(Built::Shared(shared, i)) => (shared.1.execute(i, module, rt, &shared.0), false),
         Some(Built::Own(program)) => (execute_built(module, rt, &program), true),
         Some(Built::Failed(e)) => (Err(ExecError::Runtime(e)), true),
         None => {
             let report = rt
-                .build(&emit_module(module))
+                .build_with_options(&emit_module(module), options)
                 .map_err(ExecError::Runtime)
                 .and_then(|program| execute_built(module, rt, &program));
             (report, true)
@@ -249,18 +265,29 @@ fn run_result(r: Result<ExecReport, ExecError>) -> RunResult {
 /// dispatching kernel). When that fails, each half is built the same way, down to single
 /// modules built as they are, so a module that does not build fails alone, with the log of its
 /// own build.
-fn build_units(modules: &[&Module], rt: &Runtime, profile: &mut Profile) -> Vec<Built> {
+fn build_units(
+    modules: &[&Module],
+    rt: &Runtime,
+    options: &str,
+    profile: &mut Profile,
+) -> Vec<Built> {
     let mut built = Vec::with_capacity(modules.len());
-    build_group(modules, rt, profile, &mut built);
+    build_group(modules, rt, options, profile, &mut built);
     built
 }
 
-fn build_group(modules: &[&Module], rt: &Runtime, profile: &mut Profile, built: &mut Vec<Built>) {
+fn build_group(
+    modules: &[&Module],
+    rt: &Runtime,
+    options: &str,
+    profile: &mut Profile,
+    built: &mut Vec<Built>,
+) {
     match modules {
         [] => {}
         [alone] => {
             profile.builds += 1;
-            built.push(match rt.build(&emit_module(alone)) {
+            built.push(match rt.build_with_options(&emit_module(alone), options) {
                 Ok(p) => Built::Own(p),
                 Err(e) => Built::Failed(e),
             });
@@ -268,7 +295,7 @@ fn build_group(modules: &[&Module], rt: &Runtime, profile: &mut Profile, built: 
         _ => {
             if let Some(d) = dispatch_source(modules) {
                 profile.builds += 1;
-                if let Ok(program) = rt.build(&d.source) {
+                if let Ok(program) = rt.build_with_options(&d.source, options) {
                     let shared = Rc::new((program, d));
                     built.extend((0..modules.len()).map(|i| Built::Shared(shared.clone(), i)));
                     return;
@@ -276,8 +303,8 @@ fn build_group(modules: &[&Module], rt: &Runtime, profile: &mut Profile, built: 
                 profile.failed_batch_builds += 1;
             }
             let half = modules.len() / 2;
-            build_group(&modules[..half], rt, profile, built);
-            build_group(&modules[half..], rt, profile, built);
+            build_group(&modules[..half], rt, options, profile, built);
+            build_group(&modules[half..], rt, options, profile, built);
         }
     }
 }

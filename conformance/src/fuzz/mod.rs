@@ -50,8 +50,8 @@ pub enum FuzzLang {
 pub struct Campaign {
     pub lang: FuzzLang,
     /// The per-program FCL check, normally [`check_fcl_on`]; tests substitute a stand-in to
-    /// exercise the failure path. A campaign calls it without a device for the oracle's part
-    /// (the compiled side runs batched), and with the device while shrinking a failure.
+    /// exercise the failure path. A campaign calls it without a device, for the oracle's part;
+    /// the compiled side runs batched (and as a batch of one while shrinking).
     pub checker: Checker,
     pub count: u64,
     pub seed: u64,
@@ -70,6 +70,9 @@ pub struct Campaign {
     /// Programs whose compiled side shares one OpenCL build ([`batch`]); 1 builds each program
     /// alone. Verdicts do not depend on it.
     pub batch: usize,
+    /// OpenCL build options of the compiled side (`-cl-opt-disable` trades the C compiler's
+    /// optimizations, and the bugs only they would expose, for speed).
+    pub opencl_options: String,
 }
 
 /// The default [`Campaign::batch`]. Larger batches build less often and share one dispatching
@@ -201,7 +204,7 @@ fn worker(
 ) {
     // batches matter only for the compiled side; without it, programs go one by one
     let size = if rt.is_some() { c.batch.max(1) } else { 1 };
-    let mut cache = RunCache::default();
+    let mut cache = RunCache::with_build_options(&c.opencl_options);
     let mut profile = Profile::default();
     loop {
         let start = next.fetch_add(1, Ordering::SeqCst) as usize * size;
@@ -281,17 +284,7 @@ fn one_batch(
         for (i, outcome) in at.into_iter().zip(outcomes) {
             let p = &mut pending[i];
             p.own += share;
-            match outcome {
-                CompiledOutcome::Agree => {}
-                CompiledOutcome::Unsupported(why) => p.checked.unsupported = Some(why),
-                CompiledOutcome::Differs { opt, got } => {
-                    p.checked.verdict = Verdict::Mismatch {
-                        config: format!("compiled {opt}"),
-                        expected: p.checked.stdout.clone(),
-                        got,
-                    }
-                }
-            }
+            apply_compiled(&mut p.checked, outcome);
         }
     }
     // save every failure of the batch before shrinking any, so a crash while shrinking loses
@@ -416,12 +409,36 @@ fn generate_and_check_tail(
     (p, job)
 }
 
-/// The per-program check: the campaign's checker, or the faulty compiled comparison when a
-/// fault is injected.
+/// The per-program check, staged as in the campaign: the checker for the oracle's part, then
+/// the compiled side (with the campaign's fault and OpenCL build options) as a batch of one.
 fn check_one(c: &Campaign, src: &str, seed: u64, rt: Option<&Runtime>) -> oracle::Checked {
-    match c.fault {
-        Some(f) => oracle::check_fcl_with_fault(src, seed, rt, Some(f)),
-        None => (c.checker)(src, seed, rt),
+    let mut checked = (c.checker)(src, seed, None);
+    let (Some(rt), Verdict::Pass) = (rt, &checked.verdict) else {
+        return checked;
+    };
+    let Ok(loaded) = load_program(&[("generated.fcl".to_string(), src.to_string())]) else {
+        return checked;
+    };
+    let job = compile_job(&loaded.main, &checked.stdout, c.fault);
+    let mut cache = RunCache::with_build_options(&c.opencl_options);
+    if let Some(outcome) = run_jobs(&[job], rt, &mut cache, &mut Profile::default()).pop() {
+        apply_compiled(&mut checked, outcome);
+    }
+    checked
+}
+
+/// Records the compiled side's outcome in the oracle's verdict.
+fn apply_compiled(checked: &mut oracle::Checked, outcome: CompiledOutcome) {
+    match outcome {
+        CompiledOutcome::Agree => {}
+        CompiledOutcome::Unsupported(why) => checked.unsupported = Some(why),
+        CompiledOutcome::Differs { opt, got } => {
+            checked.verdict = Verdict::Mismatch {
+                config: format!("compiled {opt}"),
+                expected: checked.stdout.clone(),
+                got,
+            }
+        }
     }
 }
 
