@@ -293,15 +293,14 @@ fn build_group(
             });
         }
         _ => {
-            if let Some(d) = dispatch_source(modules) {
-                profile.builds += 1;
-                if let Ok(program) = rt.build_with_options(&d.source, options) {
-                    let shared = Rc::new((program, d));
-                    built.extend((0..modules.len()).map(|i| Built::Shared(shared.clone(), i)));
-                    return;
-                }
-                profile.failed_batch_builds += 1;
+            let d = dispatch_source(modules);
+            profile.builds += 1;
+            if let Ok(program) = rt.build_with_options(&d.source, options) {
+                let shared = Rc::new((program, d));
+                built.extend((0..modules.len()).map(|i| Built::Shared(shared.clone(), i)));
+                return;
             }
+            profile.failed_batch_builds += 1;
             let half = modules.len() / 2;
             build_group(&modules[..half], rt, options, profile, built);
             build_group(&modules[half..], rt, options, profile, built);

@@ -13,7 +13,7 @@
 //! variables only there), sized for the kernel that needs the most.
 
 use compiler::exec::{execute_with_launch, ExecError, ExecReport};
-use compiler::kir::emit::{emit_kernel, scalar_param, ERROR_FLAG, PRELUDE};
+use compiler::kir::emit::{emit_kernel, ERROR_FLAG, PRELUDE};
 use compiler::kir::{Kernel, Module, Param, Ty};
 use compiler::runtime::{Arg, BuiltProgram, Runtime, RuntimeError};
 use std::fmt::Write;
@@ -44,9 +44,8 @@ pub struct Dispatch {
     slots: Slots,
 }
 
-/// The batch source for `modules`; `None` when a kernel's emitted text is not in the form the
-/// rewriting expects.
-pub fn dispatch_source(modules: &[&Module]) -> Option<Dispatch> {
+/// The batch source for `modules`.
+pub fn dispatch_source(modules: &[&Module]) -> Dispatch {
     let mut functions = String::new();
     let mut kernels = String::new();
     let mut cases = String::new();
@@ -64,15 +63,18 @@ pub fn dispatch_source(modules: &[&Module]) -> Option<Dispatch> {
                     + slots.ints.max(used.ints)
                     + slots.doubles.max(used.doubles))
                 <= MAX_ARG_BYTES;
-            if text.contains("barrier(") || !fits {
+            let function = (!text.contains("barrier(") && fits)
+                .then(|| as_function(k, &text, &format!("fcl_k{id}")))
+                .flatten();
+            let Some(function) = function else {
                 let mut renamed = k.clone();
                 renamed.name = format!("u{i}_{}", k.name);
                 kernels.push('\n');
                 kernels.push_str(&emit_kernel(&renamed));
                 route.push(None);
                 continue;
-            }
-            functions.push_str(&as_function(k, &text, &format!("fcl_k{id}"))?);
+            };
+            functions.push_str(&function);
             cases.push_str(&call);
             slots.buffers = slots.buffers.max(used.buffers);
             slots.ints = slots.ints.max(used.ints);
@@ -101,28 +103,20 @@ pub fn dispatch_source(modules: &[&Module]) -> Option<Dispatch> {
         );
     }
     source.push_str(&kernels);
-    Some(Dispatch {
+    Dispatch {
         source,
         routes,
         slots,
-    })
+    }
 }
 
-/// Kernel `k`'s emitted `text` with its header made a function's and its `__local` declarations
-/// made pointer parameters; `None` when the text is not in the expected form.
+/// Kernel `k`'s emitted `text` with its header made a function's (its parameter list kept as
+/// emitted) and its `__local` declarations made pointer parameters; `None` when the text is not
+/// in that form (the kernel then stays a kernel of its own).
 fn as_function(k: &Kernel, text: &str, name: &str) -> Option<String> {
-    let params: Vec<String> = std::iter::once(format!("__global int* {ERROR_FLAG}"))
-        .chain(k.params.iter().map(|p| match p {
-            Param::Buffer(n, t) => format!("__global {}* {n}", t.c_elem()),
-            Param::Scalar(n, t) => format!("const {} {n}", scalar_param(*t)),
-        }))
-        .collect();
-    let mut rest = text.strip_prefix(&format!(
-        "__kernel void {}({}) {{\n",
-        k.name,
-        params.join(", ")
-    ))?;
-    let mut all = params;
+    let rest = text.strip_prefix(&format!("__kernel void {}(", k.name))?;
+    let (params, mut rest) = rest.split_once(") {\n")?;
+    let mut all = vec![params.to_string()];
     for (n, t, len) in &k.locals {
         rest = rest.strip_prefix(&format!("  __local {} {n}[{len}];\n", t.c_elem()))?;
         all.push(format!("__local {}* {n}", t.c_elem()));
