@@ -156,3 +156,24 @@ fn opencl_path_agrees_or_says_why_not() {
         }
     }
 }
+
+#[test]
+fn opencl_runner_measures_a_lowerable_program_and_refuses_with_reasons() {
+    let Ok(rt) = Runtime::new(0) else {
+        println!("no OpenCL device");
+        return;
+    };
+    match opencl::run("i2d(reduce(addi,0,iotaV(10)))", &rt, 3) {
+        opencl::Outcome::Ran(m) => {
+            assert_eq!(m.value, 55.0);
+            assert!(m.launches >= 1 && m.kernel_ms >= 0.0 && m.wall_ms > 0.0);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A program the lowering cannot take (a char vector) is a reasoned refusal, not a panic.
+    match opencl::run("let v1:[char]1 = ['a','b'] in i2d(first(shape(v1)))", &rt, 1) {
+        opencl::Outcome::Unsupported(why) => assert!(!why.is_empty()),
+        opencl::Outcome::Ran(m) => assert_eq!(m.value, 2.0),
+        other => panic!("{other:?}"),
+    }
+}
