@@ -86,9 +86,7 @@ fn run_inner(src: &str, rt: &Runtime, runs: usize) -> Outcome {
     let lowered = match lower_tail(src) {
         Ok(l) => l,
         Err(LowerTailError::Unsupported(why)) => return Outcome::Unsupported(why),
-        Err(e @ LowerTailError::Static(_)) => {
-            return Outcome::Failed(format!("TAIL front end: {e}"))
-        }
+        Err(e) => return Outcome::Failed(format!("lowering: {e}")),
     };
     let program = match load_program(&[("bench.fcl".to_string(), lowered.fcl.clone())]) {
         Ok(p) => p,

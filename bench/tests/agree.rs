@@ -171,7 +171,11 @@ fn opencl_runner_measures_a_lowerable_program_and_refuses_with_reasons() {
         other => panic!("{other:?}"),
     }
     // A program the lowering cannot take (a char vector) is a reasoned refusal, not a panic.
-    match opencl::run("let v1:[char]1 = ['a','b'] in i2d(first(shape(v1)))", &rt, 1) {
+    match opencl::run(
+        "let v1:[char]1 = ['a','b'] in i2d(first(shape(v1)))",
+        &rt,
+        1,
+    ) {
         opencl::Outcome::Unsupported(why) => assert!(!why.is_empty()),
         opencl::Outcome::Ran(m) => assert_eq!(m.value, 2.0),
         other => panic!("{other:?}"),
