@@ -17,6 +17,7 @@ options:
   --only A,B        only these programs
   --NAME N[,K]      the size of program NAME (e.g. --primes 10000, --life 1000,100)
   --scale F         multiply every default size's first parameter by F (e.g. 0.01 for a smoke run)
+  --print NAME      print program NAME's TAIL text at its size and exit (for `tailfcl exec`)
   --help            this text
 
 programs and default sizes:";
@@ -33,6 +34,7 @@ struct Options {
     only: Option<Vec<String>>,
     sizes: Vec<(String, Vec<usize>)>,
     scale: f64,
+    print: Option<String>,
 }
 
 fn parse_args(args: &[String]) -> Result<Options, String> {
@@ -42,6 +44,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         only: None,
         sizes: Vec::new(),
         scale: 1.0,
+        print: None,
     };
     let names: Vec<&str> = benches().iter().map(|b| b.name).collect();
     let mut it = args.iter();
@@ -55,6 +58,13 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
                 if !(o.scale > 0.0 && o.scale.is_finite()) {
                     return Err("--scale must be positive".into());
                 }
+            }
+            "--print" => {
+                let name = value()?.replace('-', "_");
+                if !names.contains(&name.as_str()) {
+                    return Err(format!("--print: no program {name} ({})", names.join(", ")));
+                }
+                o.print = Some(name);
             }
             "--only" => {
                 let list: Vec<String> = value()?.split(',').map(str::to_string).collect();
@@ -108,7 +118,12 @@ fn main() -> ExitCode {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{HELP}");
         for b in benches() {
-            println!("  --{:<14} {}", b.name, b.size_text(b.bench_size));
+            println!(
+                "  --{:<14} {:<14} needs: {}",
+                b.name,
+                b.size_text(b.bench_size),
+                b.ops
+            );
         }
         return ExitCode::SUCCESS;
     }
@@ -119,6 +134,18 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(name) = &o.print {
+        let Some(b) = benches().into_iter().find(|b| b.name == name) else {
+            return ExitCode::from(2);
+        };
+        let size = size_of(&b, &o);
+        if let Err(e) = b.check_size(&size) {
+            eprintln!("bench_tail: {e}");
+            return ExitCode::from(2);
+        }
+        print!("{}", b.source(&size));
+        return ExitCode::SUCCESS;
+    }
     let rt = match Runtime::new(o.device) {
         Ok(rt) => {
             println!("device: {}", rt.device);
