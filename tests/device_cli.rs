@@ -153,3 +153,31 @@ fn read_int_csv_feeds_a_kernel() {
     let (_, want, _) = tailfcl(&["run", path.to_str().unwrap()]);
     assert_eq!(out, want);
 }
+
+#[test]
+fn tail_programs_run_lowered_and_fail_like_run() {
+    let (code, out, err) = tailfcl(&[
+        "compile",
+        "paper-examples/seed004-thesis/transpose-double-reduce.tail",
+        "--emit",
+        "fcl",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("sig main : Program <grid> unit"), "{out}");
+    if !have_device() {
+        return;
+    }
+    // a program that prints, and ones that certainly fail after printing or at once
+    for f in [
+        "paper-examples/seed002-moa/take-reverse.tail",
+        "examples/oracle_errors_iota.tail",
+        "paper-examples/seed004-thesis/dotpi-mismatch.tail",
+        "paper-examples/seed004-thesis/update-out-of-range.tail",
+    ] {
+        let (code, out, err) = tailfcl(&["exec", f]);
+        let (want_code, want, want_err) = tailfcl(&["run", f]);
+        assert_eq!((code, &out), (want_code, &want), "{f}: {err}");
+        let last = |s: &str| s.lines().last().unwrap_or_default().to_string();
+        assert_eq!(last(&err), last(&want_err), "{f}");
+    }
+}

@@ -12,7 +12,7 @@ use semantics::fcl::lower::load_program;
 /// `tailfcl compile FILE.fcl [-O0|-O2]`: prints the generated OpenCL C.
 pub fn compile(lang: Lang, a: &CompileArgs) -> Result<Exit, Exit> {
     if lang == Lang::Tail && a.emit == "fcl" {
-        print!("{}", lower_tail_file(a)?.fcl);
+        print!("{}", lower_tail_file(a)?.0.fcl);
         return Ok(Exit::Ok);
     }
     let (m, _) = build(lang, a, DEFAULT_BLOCK_SIZE)?;
@@ -37,8 +37,16 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
         Ok(report) => {
             match &tail {
                 // a lowered TAIL program prints its result line the TAIL way
-                Some(l) => match format_result(l, &report.stdout) {
-                    Some(line) => print!("{line}"),
+                Some((l, file, src)) => match format_result(l, &report.stdout) {
+                    Some(text) => {
+                        print!("{text}");
+                        // a failure found at compile time is reported as `tailfcl run` does
+                        if let Some(f) = &l.failure {
+                            eprint!("{}", report.stderr);
+                            eprintln!("{}", f.render(file, src));
+                            return Err(Exit::RuntimeError);
+                        }
+                    }
                     None => {
                         eprintln!("error: unexpected output of the lowered program");
                         return Err(Exit::RuntimeError);
@@ -73,20 +81,29 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     }
 }
 
-/// Lowers a TAIL file to FCL (`compiler::tail`); static and unsupported errors exit 2.
-fn lower_tail_file(a: &CompileArgs) -> Result<Lowered, Exit> {
+/// A lowered TAIL program with its file's name and text (to report its failure).
+type LoweredFile = (Lowered, String, String);
+
+/// Lowers a TAIL file to FCL (`compiler::tail`), returned with the file's name and text;
+/// static and unsupported errors exit 2.
+fn lower_tail_file(a: &CompileArgs) -> Result<LoweredFile, Exit> {
     let [path] = a.input.files.as_slice() else {
         eprintln!("error: compiling TAIL takes exactly one file");
         return Err(Exit::Static);
     };
     let src = read_source(path)?;
-    lower_tail(&src).map_err(|e| {
-        match e {
-            LowerTailError::Static(d) => eprint!("{}", d.render(&path.display().to_string(), &src)),
-            e @ LowerTailError::Unsupported(_) => eprintln!("{e}"),
+    let file = path.display().to_string();
+    match lower_tail(&src) {
+        Ok(l) => Ok((l, file, src)),
+        Err(LowerTailError::Static(d)) => {
+            eprint!("{}", d.render(&file, &src));
+            Err(Exit::Static)
         }
-        Exit::Static
-    })
+        Err(e) => {
+            eprintln!("{e}");
+            Err(Exit::Static)
+        }
+    }
 }
 
 /// Loads, checks and lowers an FCL program (a TAIL one first to FCL, returned alongside);
@@ -95,12 +112,15 @@ fn build(
     lang: Lang,
     a: &CompileArgs,
     default_block: usize,
-) -> Result<(Module, Option<Lowered>), Exit> {
+) -> Result<(Module, Option<LoweredFile>), Exit> {
     let mut files = Vec::new();
     let mut tail = None;
     if lang == Lang::Tail {
         let l = lower_tail_file(a)?;
-        files.push((format!("{}.fcl", a.input.files[0].display()), l.fcl.clone()));
+        files.push((
+            format!("{}.fcl", a.input.files[0].display()),
+            l.0.fcl.clone(),
+        ));
         tail = Some(l);
     } else {
         for path in &a.input.files {

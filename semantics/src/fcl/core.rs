@@ -151,11 +151,42 @@ pub enum ScalarOp {
     MulD,
     DivD,
     NegateD,
+    // The extension for TAIL (docs/fcl-extensions.md).
+    PowD,
+    MaxD,
+    MinD,
+    NegD,
+    AbsD,
+    ExpD,
+    LogD,
+    SqrtD,
+    SinD,
+    CosD,
+    TanD,
+    AsinD,
+    AcosD,
+    AtanD,
+    SinhD,
+    CoshD,
+    TanhD,
+    FloorD,
+    CeilD,
+    SignD,
+    LtD,
+    LeD,
+    GtD,
+    GeD,
+    EqD,
+    AndB,
+    OrB,
+    XorB,
+    EqB,
+    NotB,
 }
 
 impl ScalarOp {
     /// Every scalar operation, for tables and generators.
-    pub const ALL: [ScalarOp; 27] = [
+    pub const ALL: [ScalarOp; 57] = [
         ScalarOp::AddI,
         ScalarOp::SubI,
         ScalarOp::MulI,
@@ -183,6 +214,36 @@ impl ScalarOp {
         ScalarOp::MulD,
         ScalarOp::DivD,
         ScalarOp::NegateD,
+        ScalarOp::PowD,
+        ScalarOp::MaxD,
+        ScalarOp::MinD,
+        ScalarOp::NegD,
+        ScalarOp::AbsD,
+        ScalarOp::ExpD,
+        ScalarOp::LogD,
+        ScalarOp::SqrtD,
+        ScalarOp::SinD,
+        ScalarOp::CosD,
+        ScalarOp::TanD,
+        ScalarOp::AsinD,
+        ScalarOp::AcosD,
+        ScalarOp::AtanD,
+        ScalarOp::SinhD,
+        ScalarOp::CoshD,
+        ScalarOp::TanhD,
+        ScalarOp::FloorD,
+        ScalarOp::CeilD,
+        ScalarOp::SignD,
+        ScalarOp::LtD,
+        ScalarOp::LeD,
+        ScalarOp::GtD,
+        ScalarOp::GeD,
+        ScalarOp::EqD,
+        ScalarOp::AndB,
+        ScalarOp::OrB,
+        ScalarOp::XorB,
+        ScalarOp::EqB,
+        ScalarOp::NotB,
     ];
 
     /// The built-in's source name (`addi`, `i2d`, …).
@@ -216,6 +277,36 @@ impl ScalarOp {
             MulD => "muld",
             DivD => "divd",
             NegateD => "negated",
+            PowD => "powd",
+            MaxD => "maxd",
+            MinD => "mind",
+            NegD => "negd",
+            AbsD => "absd",
+            ExpD => "expd",
+            LogD => "logd",
+            SqrtD => "sqrtd",
+            SinD => "sind",
+            CosD => "cosd",
+            TanD => "tand",
+            AsinD => "asind",
+            AcosD => "acosd",
+            AtanD => "atand",
+            SinhD => "sinhd",
+            CoshD => "coshd",
+            TanhD => "tanhd",
+            FloorD => "floord",
+            CeilD => "ceild",
+            SignD => "signd",
+            LtD => "ltd",
+            LeD => "led",
+            GtD => "gtd",
+            GeD => "ged",
+            EqD => "eqd",
+            AndB => "andb",
+            OrB => "orb",
+            XorB => "xorb",
+            EqB => "eqb",
+            NotB => "notb",
         }
     }
 
@@ -232,6 +323,7 @@ impl ScalarOp {
         const DD: &[Type] = &[Type::Double, Type::Double];
         const D: &[Type] = &[Type::Double];
         const B: &[Type] = &[Type::Bool];
+        const BB: &[Type] = &[Type::Bool, Type::Bool];
         match self {
             AddI | SubI | MulI | DivI | ModI | MinI | MaxI | PowI | AndI | OrI | Xor | Sll
             | Srl => (II, Type::Int),
@@ -241,6 +333,13 @@ impl ScalarOp {
             B2I => (B, Type::Int),
             AddD | SubD | MulD | DivD => (DD, Type::Double),
             NegateD => (D, Type::Double),
+            PowD | MaxD | MinD => (DD, Type::Double),
+            NegD | AbsD | ExpD | LogD | SqrtD | SinD | CosD | TanD | AsinD | AcosD | AtanD
+            | SinhD | CoshD | TanhD => (D, Type::Double),
+            FloorD | CeilD | SignD => (D, Type::Int),
+            LtD | LeD | GtD | GeD | EqD => (DD, Type::Bool),
+            AndB | OrB | XorB | EqB => (BB, Type::Bool),
+            NotB => (B, Type::Bool),
         }
     }
 }
@@ -290,6 +389,9 @@ pub enum Builtin {
     ForceAndPrint,
     /// `forceAndPrintDouble n a` (host, §4.4).
     ForceAndPrintDouble,
+    /// `forceAndPrintDoubleExact n a`: doubles printed so they parse back exactly (the extension
+    /// for TAIL, docs/fcl-extensions.md).
+    ForceAndPrintDoubleExact,
     /// `benchmark n p` (host, §4.4).
     Benchmark,
     /// `readIntCSV path` (host, §4.4).
@@ -306,8 +408,16 @@ impl Builtin {
             Scalar(op) => op.signature().0.len(),
             BlockSize => 0,
             Push(_) | Force(_) | Return(_) | LengthPull | LengthPush(_) | ReadIntCsv => 1,
-            Generate | Index | MapPull | Bind(_) | MapPush(_) | Permute(_) | ForceAndPrint
-            | ForceAndPrintDouble | Benchmark => 2,
+            Generate
+            | Index
+            | MapPull
+            | Bind(_)
+            | MapPush(_)
+            | Permute(_)
+            | ForceAndPrint
+            | ForceAndPrintDouble
+            | ForceAndPrintDoubleExact
+            | Benchmark => 2,
             Interleave(_) | InterleaveSeq(_) | SeqFor | Power(_) | PowerI(_) | While(_)
             | Ifp(_) => 3,
         }
@@ -354,9 +464,41 @@ impl Builtin {
             Permute(l) => format!("permute<{l}>"),
             ForceAndPrint => "forceAndPrint".into(),
             ForceAndPrintDouble => "forceAndPrintDouble".into(),
+            ForceAndPrintDoubleExact => "forceAndPrintDoubleExact".into(),
             Benchmark => "benchmark".into(),
             ReadIntCsv => "readIntCSV".into(),
             BlockSize => "#BlockSize".into(),
+        }
+    }
+
+    /// How a printing built-in writes its elements; `None` for the others.
+    pub fn print_format(self) -> Option<PrintFormat> {
+        match self {
+            Builtin::ForceAndPrint => Some(PrintFormat::Int),
+            Builtin::ForceAndPrintDouble => Some(PrintFormat::Fixed5),
+            Builtin::ForceAndPrintDoubleExact => Some(PrintFormat::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// The element format of a printed line (spec §4.4; docs/fcl-extensions.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrintFormat {
+    /// `forceAndPrint`: ints as C `%i`.
+    Int,
+    /// `forceAndPrintDouble`: doubles as C `%.5f`.
+    Fixed5,
+    /// `forceAndPrintDoubleExact`: doubles as Rust's `{:?}` (shortest round-trip).
+    Exact,
+}
+
+impl PrintFormat {
+    /// The element type of the printed array.
+    pub fn elem(self) -> Type {
+        match self {
+            PrintFormat::Int => Type::Int,
+            PrintFormat::Fixed5 | PrintFormat::Exact => Type::Double,
         }
     }
 }
