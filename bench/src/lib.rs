@@ -107,7 +107,7 @@ pub fn benches() -> Vec<Bench> {
             name: "primes",
             template: include_str!("../tail/primes.tail"),
             params: &["N"],
-            bench_size: &[8000],
+            bench_size: &[3000],
             test_size: &[100],
             max_size: &[46_000],
             ops: "iotaV dropV reshape transp zipWith(resi) each eqi b2i reduce(addi) over a \
@@ -133,7 +133,7 @@ pub fn benches() -> Vec<Bench> {
             name: "blackscholes",
             template: include_str!("../tail/blackscholes.tail"),
             params: &["N"],
-            bench_size: &[2_000_000],
+            bench_size: &[500_000],
             test_size: &[100],
             max_size: &[1_000_000_000],
             ops: "iotaV eachV each zipWith, let in lambdas, resi i2d addd subd muld divd \
@@ -159,7 +159,7 @@ pub fn benches() -> Vec<Bench> {
             name: "sobol",
             template: include_str!("../tail/sobol.tail"),
             params: &["N"],
-            bench_size: &[10_000_000],
+            bench_size: &[1_000_000],
             test_size: &[100],
             max_size: &[70_000_000],
             ops: "int vector literals, iotaV eachV reshape transp zipWith andi shri muli \
@@ -172,7 +172,7 @@ pub fn benches() -> Vec<Bench> {
             name: "inner_product",
             template: include_str!("../tail/inner_product.tail"),
             params: &["N"],
-            bench_size: &[512],
+            bench_size: &[256],
             test_size: &[12],
             max_size: &[1290],
             ops: "iotaV eachV reshape transp2 zipWith(muld) reduce(addd) over 3 ranks, \
