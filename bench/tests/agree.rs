@@ -181,3 +181,15 @@ fn opencl_runner_measures_a_lowerable_program_and_refuses_with_reasons() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn templates_are_in_apltails_layout() {
+    // apltail's printer layout (spec §2.6), as the project's TAIL printer reproduces it: the
+    // text parses and prints back unchanged.
+    for b in benches() {
+        let src = b.source(b.test_size);
+        let e = semantics::tail::parser::parse(&src).unwrap();
+        let printed = semantics::tail::printer::print(&e);
+        assert_eq!(printed, src, "{}: apltail would print\n{printed}", b.name);
+    }
+}
