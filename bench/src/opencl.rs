@@ -27,6 +27,8 @@ pub struct Measured {
     pub wall_ms: f64,
     /// Kernel launches per run.
     pub launches: usize,
+    /// Device milliseconds per kernel (launches of one kernel summed), from the last run.
+    pub per_kernel: Vec<(String, f64)>,
     /// The program's result (its last printed line, one number).
     pub value: f64,
 }
@@ -104,6 +106,7 @@ fn run_inner(src: &str, rt: &Runtime, runs: usize) -> Outcome {
     let build_ms = ms(t);
     let mut value = None;
     let (mut kernel, mut wall, mut launches) = (Vec::new(), Vec::new(), 0);
+    let mut per_kernel: Vec<(String, f64)> = Vec::new();
     for run in 0..=runs.max(1) {
         let t = Instant::now();
         let report = match execute(&module, rt) {
@@ -131,6 +134,14 @@ fn run_inner(src: &str, rt: &Runtime, runs: usize) -> Outcome {
                     / 1e6,
             );
             launches = report.launches.len();
+            per_kernel.clear();
+            for (name, ns) in &report.launches {
+                let ms = *ns as f64 / 1e6;
+                match per_kernel.iter_mut().find(|(n, _)| n == name) {
+                    Some((_, total)) => *total += ms,
+                    None => per_kernel.push((name.clone(), ms)),
+                }
+            }
         }
     }
     Outcome::Ran(Measured {
@@ -139,6 +150,7 @@ fn run_inner(src: &str, rt: &Runtime, runs: usize) -> Outcome {
         kernel_ms: median(kernel),
         wall_ms: median(wall),
         launches,
+        per_kernel,
         value: value.unwrap_or(f64::NAN),
     })
 }

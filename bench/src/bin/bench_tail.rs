@@ -17,6 +17,7 @@ options:
   --only A,B        only these programs
   --NAME N[,K]      the size of program NAME (e.g. --primes 10000, --life 1000,100)
   --scale F         multiply every default size's first parameter by F (e.g. 0.01 for a smoke run)
+  --kernels         also print each program's device time per kernel
   --print NAME      print program NAME's TAIL text at its size and exit (for `tailfcl exec`)
   --help            this text
 
@@ -35,6 +36,7 @@ struct Options {
     sizes: Vec<(String, Vec<usize>)>,
     scale: f64,
     print: Option<String>,
+    kernels: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Options, String> {
@@ -45,6 +47,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
         sizes: Vec::new(),
         scale: 1.0,
         print: None,
+        kernels: false,
     };
     let names: Vec<&str> = benches().iter().map(|b| b.name).collect();
     let mut it = args.iter();
@@ -59,6 +62,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
                     return Err("--scale must be positive".into());
                 }
             }
+            "--kernels" => o.kernels = true,
             "--print" => {
                 let name = value()?.replace('-', "_");
                 if !names.contains(&name.as_str()) {
@@ -212,6 +216,11 @@ fn main() -> ExitCode {
                     m.value,
                     m.launches
                 );
+                if o.kernels {
+                    for (name, ms) in &m.per_kernel {
+                        println!("{:<29} {name:>20} {ms:>10.1} ms", "");
+                    }
+                }
             }
             Outcome::Unsupported(why) => println!("{head}  unsupported: {}", one_line(&why)),
             Outcome::Failed(why) => {
