@@ -10,9 +10,12 @@ use std::fmt::Write;
 /// 2 a negative exponent.
 pub const ERROR_FLAG: &str = "fcl_err";
 
-/// Helpers every program starts with.
+/// Helpers every program starts with. `FP_CONTRACT OFF`: every double operation rounds once, as
+/// in the oracle (OpenCL C may otherwise fuse `a * b + c` into one `fma`, which differs in the
+/// last bits, and by far more after cancellation; docs/fcl-extensions.md §2).
 pub const PRELUDE: &str = "\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
 inline int fcl_add(int a, int b) { return (int)((uint)a + (uint)b); }
 inline int fcl_sub(int a, int b) { return (int)((uint)a - (uint)b); }
 inline int fcl_mul(int a, int b) { return (int)((uint)a * (uint)b); }

@@ -39,7 +39,7 @@ mod shape;
 mod value;
 
 pub use program::lower_expr;
-pub use reduce::{MAX_UNROLL, TREE_MAX_ROWS, TREE_MIN_LEN, UNROLL};
+pub use reduce::{MAX_UNROLL, TREE_MIN_LEN, UNROLL};
 
 use semantics::tail::print_value::{array_text, char_array_text};
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};

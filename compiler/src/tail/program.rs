@@ -16,7 +16,7 @@ pub(super) type Env = HashMap<String, Val>;
 /// An index text longer than this is materialized at a `let` even when used once.
 const LONG_INDEX: usize = 4000;
 /// An index text shorter than this is recomputed rather than materialized.
-const CHEAP_INDEX: usize = 40;
+const CHEAP_INDEX: usize = 200;
 
 /// The lowering's state: the statements of `main` so far and what they print.
 pub(super) struct Lowerer {

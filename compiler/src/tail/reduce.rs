@@ -7,31 +7,32 @@
 //!   so the reduction fuses into the kernel that uses it;
 //! * otherwise a thread-level sequential fold per row (prelude `foldl`/`seqfor`), one thread
 //!   per row, which keeps apltail's order exactly;
-//! * a long row (m ≥ [`TREE_MIN_LEN`]) with few rows (k < [`TREE_MAX_ROWS`]) and an operator
-//!   known to be associative and commutative with an identity (`addi`, `muld`, `maxd`, `andb`, …):
-//!   block-level tree reductions, each work-group folding 256·S elements with 256 threads and
-//!   combining them in a `while<block>` tree, repeated over the partial results until one per
-//!   row is left. For doubles the order of additions then differs from apltail's.
+//! * a long row (m ≥ [`TREE_MIN_LEN`]) and an operator known to be associative and commutative
+//!   with an identity (`addi`, `muld`, `maxd`, `andb`, …): block-level tree reductions, each
+//!   work-group folding 256·S elements with 256 threads (coalesced reads) and combining them in a
+//!   `while<block>` tree, repeated over the partial results until one per row is left; a long
+//!   scan becomes block-level Sklansky scans of 256-element chunks (examples/fcl/scan.fcl), a
+//!   scan of the chunk totals (recursively) and a kernel adding each chunk's prefix. For
+//!   doubles the order of operations then differs from apltail's.
 
-use super::higher::{apply_scalar, scalar_result};
+use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
 use super::program::{element_text, Lowerer};
 use super::value::{unsupported, Arr, Fun, Ty, Val, MAX_KNOWN, R};
 use semantics::tail::ops::prim::Prim;
+use semantics::tail::value::{Array, Elems};
 use std::rc::Rc;
 
 /// Rows up to this length are unrolled.
 pub const UNROLL: usize = 16;
 /// Rows up to this length are unrolled inside function bodies (no statements there).
 pub const MAX_UNROLL: usize = 256;
-/// The shortest row reduced by block-level trees.
-pub const TREE_MIN_LEN: usize = 4096;
-/// The most rows reduced by block-level trees (more rows give threads enough work).
-pub const TREE_MAX_ROWS: usize = 1024;
+/// The shortest row reduced or scanned by work-groups (one work-group's 256 threads × 8).
+pub const TREE_MIN_LEN: usize = 2048;
 /// Elements each thread folds sequentially before the tree (per work-group: 256·S).
 const PER_THREAD: usize = 8;
 
 /// The work-group helper of the block-level tree (thesis §5.2.3, examples/fcl/reduce.fcl).
-pub(super) const TREE: &str =
+const TREE: &str =
     "sig treeStep : forall 'a 'b. ('a -> 'a -> 'b) -> ['a] -> Program <block> ['b]<block>
 fun treeStep f arr = let x = halve arr in return<block> (push<block> (zipWith f (fst x) (snd x)))
 
@@ -39,6 +40,19 @@ sig treeReduce : forall 'a. ('a -> 'a -> 'a) -> ['a] -> Program <block> ['a]<blo
 fun treeReduce f arr =
   do<block> { a <- while<block> (fn a => 1 != lengthPull a) (treeStep f) (treeStep f arr)
             ; return<block> (push<block> a) }
+";
+
+/// The work-group scan of the block-level scan (thesis §5.4.3, examples/fcl/scan.fcl).
+const SKLANSKY: &str = "sig sklanskyStep : forall 'a. int -> ('a -> 'a -> 'a) -> ['a] -> ['a]
+fun sklanskyStep i op a =
+  generate (lengthPull a) (fn j => if (j & (1 << i)) == 0 then index a j
+                                   else op (index a (((j >> i) << i) - 1)) (index a j))
+
+sig sklansky : forall 'a. int -> ('a -> 'a -> 'a) -> ['a] -> Program <block> ['a]<block>
+fun sklansky lgn op arr =
+  do<block> { r <- power<block> lgn (fn i => fn a => return<block> (push<block> (sklanskyStep i op a)))
+                                    (return<block> (push<block> arr))
+            ; return<block> (push<block> r) }
 ";
 
 /// The identity of an associative, commutative operator on type `ty` (FCL text).
@@ -78,6 +92,9 @@ impl Lowerer {
             return unsupported("a reduce/scan function whose result type differs");
         }
         let scan = p == Prim::Scan;
+        if let Some(known) = self.known_reduction(&f, &a, scan) {
+            return Ok(Val::Arr(Arr::known(known)?));
+        }
         if scan && (m <= 1 || k == 0) {
             return Ok(Val::Arr(a));
         }
@@ -123,18 +140,18 @@ impl Lowerer {
             ));
         }
         let r = self.fresh.name("r");
-        if scan {
-            if m > MAX_KNOWN {
+        let tree = identity(&f, ty).filter(|_| m >= TREE_MIN_LEN && ty != Ty::Bool);
+        match (scan, tree) {
+            (true, Some(id)) => return Ok(Val::Arr(self.scan_blocks(&r, &f, id, &a, k, m))),
+            (true, None) if m > MAX_KNOWN => {
                 return unsupported(format!(
-                    "scan over rows longer than {MAX_KNOWN} (no block-level scan)"
-                ));
+                    "scan over rows longer than {MAX_KNOWN} of an operator not known to be \
+                     associative"
+                ))
             }
-            self.scan_rows(&r, &f, &a, k, m);
-        } else if let (Some(id), true) = (identity(&f, ty), m >= TREE_MIN_LEN && k < TREE_MAX_ROWS)
-        {
-            self.tree_rows(&r, &f, id, &a, k, m);
-        } else {
-            self.fold_rows(&r, &f, &a, k, m);
+            (true, None) => self.scan_rows(&r, &f, &a, k, m),
+            (false, Some(id)) => self.tree_rows(&r, &f, id, &a, k, m),
+            (false, None) => self.fold_rows(&r, &f, &a, k, m),
         }
         let shape = if scan { a.shape.clone() } else { outer };
         Ok(Val::Arr(Arr::new(ty, shape, move |i| {
@@ -233,5 +250,104 @@ impl Lowerer {
             len = q;
             pass += 1;
         }
+    }
+
+    /// A long scan: Sklansky scans of 256-element chunks, a scan of each row's chunk totals,
+    /// and a kernel combining every element with the total of the chunks before it.
+    fn scan_blocks(&mut self, r: &str, f: &Val, id: &str, a: &Arr, k: usize, m: usize) -> Arr {
+        self.helpers.insert(SKLANSKY);
+        let ty = a.ty;
+        let step = self.step_fn(f, ty);
+        let q = m.div_ceil(256);
+        let (row, c, j) = (
+            self.fresh.name("row"),
+            self.fresh.name("c"),
+            self.fresh.name("j"),
+        );
+        let chunks = format!("{r}_chunks");
+        let x = element_text(a, &format!("({row} * {m} + {j})"));
+        self.stmt(format!(
+            "-- scan: block-level Sklansky scans, rows={k} len={m} ({q} chunks of 256 per row)\n    \
+             {chunks} <- forceM<grid> (concat<block> 256 (generate {} (fn g => let {row} = g / {q} in \
+             let {c} = g % {q} in sklansky 8 {step} (generate 256 (fn t => let {j} = {c} * 256 + t in \
+             if lti {j} {m} then {x} else {id})))))",
+            k * q
+        ));
+        let before = if q == 1 {
+            None
+        } else {
+            // the chunk totals, scanned along each row (recursively for very long rows)
+            let totals = {
+                let chunks = chunks.clone();
+                Arr::new(ty, vec![k, q], move |i| {
+                    format!("(index {chunks} ({i} * 256 + 255))")
+                })
+            };
+            let p = self.fresh.name("r");
+            Some(if q >= TREE_MIN_LEN {
+                self.scan_blocks(&p, f, id, &totals, k, q)
+            } else {
+                self.scan_rows(&p, f, &totals, k, q);
+                Arr::new(ty, vec![k, q], move |i| format!("(index {p} {i})"))
+            })
+        };
+        let (row, jj, cc, v) = (
+            self.fresh.name("row"),
+            self.fresh.name("j"),
+            self.fresh.name("c"),
+            self.fresh.name("v"),
+        );
+        let mine = format!("(index {chunks} (({row} * {q} + {cc}) * 256 + {jj} % 256))");
+        let body = match &before {
+            None => mine,
+            Some(p) => {
+                let prev = (p.index)(&format!("({row} * {q} + {cc} - 1)"));
+                let both = apply_scalar(&self.fresh, f, &[(ty, v.clone()), (ty, prev)]);
+                format!("(let {v} = {mine} in if {cc} == 0 then {v} else {both})")
+            }
+        };
+        self.helpers.insert(super::program::TABULATE);
+        self.stmt(format!(
+            "{r} <- forceM<grid> (tabulate {} (fn i => let {row} = i / {m} in let {jj} = i % {m} in \
+             let {cc} = {jj} / 256 in {body}))",
+            k * m
+        ));
+        let r = r.to_string();
+        Arr::new(ty, a.shape.clone(), move |i| format!("(index {r} {i})"))
+    }
+
+    /// A reduce or scan of a small known array whose result is known (apltail computes sizes
+    /// with `reduce(muli,1,shape(a))`), in apltail's order.
+    fn known_reduction(&self, f: &Val, a: &Arr, scan: bool) -> Option<Array> {
+        let known = a.known.as_deref()?;
+        let (&m, outer) = known.shape.split_last()?;
+        if known.size() > MAX_FOLD || m == 0 {
+            return None;
+        }
+        let mut out = Vec::new();
+        for row in 0..outer.iter().product() {
+            let mut acc = known.elems.get(row * m);
+            if scan {
+                out.push(acc);
+            }
+            for j in 1..m {
+                acc = known_apply(&self.fresh, f, &[known.elems.get(row * m + j), acc])?;
+                if scan {
+                    out.push(acc);
+                }
+            }
+            if !scan {
+                out.push(acc);
+            }
+        }
+        let shape = if scan {
+            known.shape.clone()
+        } else {
+            outer.to_vec()
+        };
+        Some(Array {
+            shape,
+            elems: Elems::from_scalars(a.ty.base(), out),
+        })
     }
 }
