@@ -94,7 +94,7 @@ pub fn benches() -> Vec<Bench> {
             name: "signal",
             template: include_str!("../tail/signal.tail"),
             params: &["N"],
-            bench_size: &[1 << 24],
+            bench_size: &[1 << 25],
             test_size: &[100],
             max_size: &[300_000_000],
             ops: "iotaV eachV consV rotateV zipWith drop each i2d subi resi muli addi \
@@ -107,7 +107,7 @@ pub fn benches() -> Vec<Bench> {
             name: "primes",
             template: include_str!("../tail/primes.tail"),
             params: &["N"],
-            bench_size: &[3000],
+            bench_size: &[3500],
             test_size: &[100],
             max_size: &[46_000],
             ops: "iotaV dropV reshape transp zipWith(resi) each eqi b2i reduce(addi) over a \
