@@ -188,6 +188,9 @@ fn features_agree_on_three_levels() {
          let v3:[int]1 = prArrI(take(5,scan(subi,0,v1))) in \
          let v4:[int]1 = prArrI(reduce(maxi,0,reshape([3,100],v1))) in \
          i2d(addi(v2,reduce(addi,0,v1)))",
+        // nested unrolled reductions: a long index text is materialized, not nested further
+        "let a:[int]3 = reshape([16,16,16],iota(4096)) in \
+         i2d(reduce(addi,0,reduce(addi,0,reduce(addi,0,each(fn x:[int]0 => mod(x,7),a)))))",
         // block-level tree reduction of a long row
         "let v1:[int]0 = prSclI(reduce(addi,0,each(fn x:[int]0 => mod(x,7),iota(100000)))) in \
          let v2:[int]1 = prArrI(reduce(maxi,0,reshape([2,50000],iota(100000)))) in \
@@ -216,6 +219,12 @@ fn features_agree_on_three_levels() {
          let v:[int]1 = scan(addi,0,[1,2,3]) in \
          let w:[int]1 = prArrI(reshape([reduce(addi,0,v)],iota(5))) in \
          i2d(reduce(addi,0,reduce(addi,0,reshape(s,iota(reduce(muli,1,s))))))",
+        // compress and replicate with a static mask and counts
+        "let v1:[int]1 = prArrI(compress([tt,ff,tt],[1,2,3])) in \
+         i2d(reduce(addi,0,replicate(0,[2,0,-1],[7,8,9])))",
+        // if on a computed condition: both branches scalar expressions
+        "let v:[int]0 = reduce(addi,0,each(fn x:[int]0 => muli(x,x),iota(100))) in \
+         i2d(if lti(v,50) then muli(v,2) else subi(v,1))",
         // static failures after some output
         "let v1:[int]1 = prArrI(iota(3)) in i2d(reduce(addi,0,iota(subi(2,5))))",
         "let mv1:[int]1 = iota(3) in let v2:[bool]0 = idxassign([4],mv1,1) in i2d(first(mv1))",
@@ -297,6 +306,22 @@ fn transpositions_and_slices_of_reshape_fuse_into_one_kernel() {
 }
 
 #[test]
+fn transpositions_compose_and_cancel() {
+    // transp(transp(a)) and a transp2 chain that permutes nothing read a's elements directly
+    for src in [
+        "let a:[int]2 = reshape([3,4],iotaV(12)) in transp(transp(a))",
+        "let a:[int]3 = reshape([2,3,4],iotaV(24)) in transp2([3,1,2],transp2([2,3,1],a))",
+    ] {
+        let l = lower_tail(src).unwrap();
+        assert!(l.fcl.contains("(fn i => (i + 1))"), "{}", l.fcl);
+    }
+    // a chain that does permute is one permutation: one layer of index arithmetic
+    let l = lower_tail("transp2([2,1,3],transp2([1,3,2],reshape([2,3,4],iotaV(24))))").unwrap();
+    let main = &l.fcl[l.fcl.find("val main").unwrap()..];
+    assert_eq!(main.matches(" / ").count(), 2, "{main}");
+}
+
+#[test]
 fn long_reductions_record_their_strategy() {
     let thread = lower_tail("reduce(addi,0,reshape([2000,50],iota(100000)))").unwrap();
     let scan = lower_tail("scan(addi,0,iota(100000))").unwrap();
@@ -331,6 +356,10 @@ fn long_reductions_record_their_strategy() {
 fn unsupported_programs_say_why() {
     for (src, why) in [
         ("let v:[complex]0 = 1.0j2.0 in 0", "complex"),
+        (
+            "i2d(reduce(addi,0,compress(each(fn x:[int]0 => lti(x,50),iota(100)),iota(100))))",
+            "compress of an array not known",
+        ),
         ("reduce(addi,0,readIntVecFile(['f']))", "readIntVecFile"),
         (
             "i2d(first(gradeUp(each(fn x:[int]0 => x,iota(100)))))",

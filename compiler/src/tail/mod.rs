@@ -13,19 +13,27 @@
 //! the state of `power`, and an array updated by `idxassign`.
 //!
 //! `reduce`/`scan` along the last axis are unrolled for short rows and otherwise become
-//! thread-level sequential folds per row or, for long rows of an associative operator,
-//! block-level tree reductions (module `reduce`; the choice is an FCL comment in the output).
+//! thread-level sequential folds/scans per row or, for long rows of an associative operator,
+//! block-level tree reductions and Sklansky scans (module `reduce`; the choice is an FCL
+//! comment in the output). `power`/`powerScl` iterate FCL's grid-level `power` over one buffer
+//! holding the state (scalars and tuple states included, module `higher`); `idxassign` tracks
+//! the store: the updated variable reads a materialized copy from then on.
 //!
-//! Scope: element types int, double and bool (chars and complex numbers are refused); shapes,
-//! counts, permutations and `idxassign` indices known at compile time (they are evaluated with
-//! the TAIL semantics' own operators where their arguments are known, module `ops`);
-//! `compress`/`replicate`/`gradeUp` only on known arguments; `pr*` outside function bodies; no
-//! file reads. Anything else is refused with [`LowerTailError::Unsupported`] and a reason.
+//! Scope: element types int, double, bool and char (chars as their codes; complex numbers are
+//! refused); shapes, counts, permutations and `idxassign` indices known at compile time. Known
+//! values are evaluated with the TAIL semantics' own operators where the arguments are known
+//! (module `ops`; `each`, `zipWith`, `reduce`, `scan` of small known arrays too), which gives
+//! the shapes apltail computes. `compress`/`replicate`/`gradeUp` only on known arguments; `pr*`
+//! outside function bodies; `if` on an unknown condition only with scalar branches; no file
+//! reads, `roll` or `nowi` (run-time inputs). Anything else is refused with
+//! [`LowerTailError::Unsupported`] and a reason. Int overflow and division by zero, run-time
+//! errors in TAIL, are not checked in lowered code.
 //! A program that certainly fails at run time (a negative `iota`, `zipWith` of different
-//! shapes, `idxassign` out of range, with known arguments) lowers to the statements before
-//! the failure plus a [`RunFailure`], reported like `tailfcl run` reports it.
+//! shapes, `idxassign` or `idxS` out of range, `cat` of mismatched shapes, `transp2` of a
+//! non-permutation: anything the semantics rejects on known arguments or shapes) lowers to the
+//! statements before the failure plus a [`RunFailure`], reported as `tailfcl run` reports it.
 //!
-//! Printing: each printed value becomes one `forceAndPrint` (ints; bools via `b2i`) or
+//! Printing: each printed value becomes one `forceAndPrint` (ints; bools via `b2i`; chars) or
 //! `forceAndPrintDoubleExact` line; [`format_result`] turns those lines back into TAIL's
 //! output with the TAIL value printer, using the static shapes the lowering knows. A double
 //! array that is `i2d` of ints is printed as ints and converted exactly on the host.

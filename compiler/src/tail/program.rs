@@ -2,7 +2,7 @@
 //! left to right, spec §4.3), the statements of FCL `main`'s `do<grid>` block that force and
 //! print values or materialize arrays, and the final FCL text.
 
-use super::value::{unsupported, Arr, Fresh, Fun, Index, Ty, Val, R};
+use super::value::{is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R};
 use super::{LowerTailError, Lowered, Output, ResultKind, RunFailure, MAX_TEXT};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::{Expr, ExprKind};
@@ -13,8 +13,10 @@ use std::rc::Rc;
 /// Variables in scope.
 pub(super) type Env = HashMap<String, Val>;
 
-/// An index text longer than this is materialized at a `let` even when used once.
-const LONG_INDEX: usize = 4000;
+/// An index text longer than this is materialized (at a `let` even when used once, and after
+/// any operator outside function bodies), so that nesting (unrolled reductions of unrolled
+/// reductions, `cat` of `cat`) cannot make the text grow exponentially.
+const LONG_INDEX: usize = 8000;
 /// An index text shorter than this is recomputed rather than materialized.
 const CHEAP_INDEX: usize = 200;
 
@@ -143,7 +145,18 @@ impl Lowerer {
                     }
                     vs.push(self.eval(a, env)?);
                 }
-                self.apply_op(op.prim, &op.name(), e, vs)
+                match self.apply_op(op.prim, &op.name(), e, vs)? {
+                    Val::Arr(a) if !self.kernel && a.size() > 0 => {
+                        let len = (a.index)("i").len();
+                        if len > LONG_INDEX {
+                            let why = format!("{} result (index text of {len} bytes)", op.name());
+                            Ok(Val::Arr(self.materialize(&a, &why)))
+                        } else {
+                            Ok(Val::Arr(a))
+                        }
+                    }
+                    v => Ok(v),
+                }
             }
             // (3.79) if: only the chosen branch runs
             ExprKind::If(c, a, b) => {
@@ -152,16 +165,18 @@ impl Lowerer {
                 match cond.known_scalar() {
                     Some(semantics::tail::value::Scalar::Bool(true)) => self.eval(a, env),
                     Some(_) => self.eval(b, env),
-                    None if self.kernel => {
-                        let (x, y) = (self.eval(a, env)?, self.eval(b, env)?);
+                    // both branches as scalar expressions, lowered without statements (so
+                    // that neither runs a print or a materialization the program may skip)
+                    None => {
+                        let mut k = Lowerer::kernel(&self.fresh);
+                        let (x, y) = (k.eval(a, env)?, k.eval(b, env)?);
                         let (x, y) = (x.arr()?, y.arr()?);
                         if !x.shape.is_empty() || !y.shape.is_empty() || x.ty != y.ty {
-                            return unsupported("if with array branches inside a function");
+                            return unsupported("if with array branches and an unknown condition");
                         }
                         let t = format!("(if {} then {} else {})", cond.text(), x.text(), y.text());
                         Ok(Val::Arr(Arr::scalar(x.ty, t)))
                     }
-                    None => unsupported("if on a condition not known at compile time"),
                 }
             }
             ExprKind::Tuple(es) => {
@@ -314,12 +329,6 @@ impl Lowerer {
 /// The element text of an array stored in a buffer (bools become ints).
 pub(super) fn element_text(a: &Arr, i: &str) -> String {
     a.ty.store(&(a.index)(i))
-}
-
-/// A name or literal: safe to repeat in FCL text.
-fn is_atomic(t: &str) -> bool {
-    t.chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
 fn dummy_expr() -> Expr {

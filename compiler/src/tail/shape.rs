@@ -32,7 +32,8 @@ impl Lowerer {
                     .into_iter()
                     .map(extent)
                     .collect::<R<Vec<_>>>()?;
-                let (m, n) = (a.size(), shape.iter().product::<usize>());
+                let n = checked_size(&shape)?;
+                let m = a.size();
                 let ty = a.ty;
                 if m == 0 {
                     return Ok(Arr::new(ty, shape, move |_| ty.fill()));
@@ -121,6 +122,11 @@ impl Lowerer {
                 transpose(&f, &perm, a)
             }
             (P::IdxS, [d, i, a]) => idx_s(known_int(d, "an idxS dimension")?, i, a),
+            // the result's length depends on the data
+            (P::Compress | P::GradeUp | P::GradeDown, _) => unsupported(format!(
+                "{} of an array not known at compile time (its result needs run-time data)",
+                p.name()
+            )),
             _ => unsupported(format!("operator {}", p.name())),
         }
     }
@@ -149,6 +155,15 @@ pub(super) fn vector(elems: Vec<Arr>) -> R<Val> {
     })))
 }
 
+/// The number of elements of a shape, which FCL's int indices must reach.
+fn checked_size(shape: &[usize]) -> R<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .filter(|&n| n <= i32::MAX as usize)
+        .map_or_else(|| unsupported("an array of 2^31 elements or more"), Ok)
+}
+
 /// A static extent or count that must not be negative.
 pub(super) fn extent(k: i64) -> R<usize> {
     usize::try_from(k).or_else(|_| unsupported("a negative extent"))
@@ -162,6 +177,7 @@ fn with_index(a: &Arr, shape: Vec<usize>, index: Index) -> Arr {
         index,
         known: None,
         int_source: None,
+        transposed: None,
     }
 }
 
@@ -173,11 +189,10 @@ fn take(f: &Fresh, n: i64, a: &Arr) -> R<Arr> {
     } else {
         a.shape.clone()
     };
-    let q: usize = old[1..].iter().product();
     let big = old.iter().product::<usize>() as i64;
     let mut shape = old.clone();
     shape[0] = n.unsigned_abs() as usize;
-    let m = (shape[0] * q) as i64;
+    let m = checked_size(&shape)? as i64;
     // element i is a_(i - o), a fill where that is outside 0..N
     let o = if n >= 0 { 0 } else { m - big };
     let (ty, index) = (a.ty, a.index.clone());
@@ -295,6 +310,12 @@ fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
     if perm.iter().enumerate().all(|(k, &p)| k == p) {
         return Ok(a.clone());
     }
+    if let Some(inner) = &a.transposed {
+        // base axis k is a's axis p0[k], which becomes axis perm[p0[k]]
+        let (base, p0) = inner.as_ref();
+        let composed: Vec<usize> = p0.iter().map(|&k| perm[k]).collect();
+        return transpose(f, &composed, base);
+    }
     let mut shape = vec![0; r];
     for k in 0..r {
         shape[perm[k]] = old[k];
@@ -302,10 +323,12 @@ fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
     let new_strides = strides(&shape);
     let old_strides = strides(&old);
     let perm = perm.to_vec();
+    let perm_copy = perm.clone();
     let dims = shape.clone();
     let index = a.index.clone();
+    let total: usize = old.iter().product();
     let f = f.clone();
-    Ok(with_index(
+    let mut out = with_index(
         a,
         shape,
         Rc::new(move |i| {
@@ -313,16 +336,27 @@ fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
                 let terms: Vec<String> = (0..r)
                     .map(|k| {
                         let j = perm[k];
-                        format!(
-                            "({i} / {} % {}) * {}",
-                            new_strides[j], dims[j], old_strides[k]
-                        )
+                        // result coordinate j, scaled to operand axis k (no `/ 1`, `% n` of
+                        // the outermost axis, or `* 1`)
+                        let mut t = i.to_string();
+                        if new_strides[j] != 1 {
+                            t = format!("{t} / {}", new_strides[j]);
+                        }
+                        if new_strides[j] * dims[j] != total {
+                            t = format!("{t} % {}", dims[j]);
+                        }
+                        if old_strides[k] != 1 {
+                            t = format!("({t}) * {}", old_strides[k]);
+                        }
+                        t
                     })
                     .collect();
                 index(&format!("({})", terms.join(" + ")))
             })
         }),
-    ))
+    );
+    out.transposed = Some(Rc::new((a.clone(), perm_copy)));
+    Ok(out)
 }
 
 /// `idxS(d, i, a)`: the slice at 1-based position i of 1-based axis d; i may be computed.

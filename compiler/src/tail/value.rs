@@ -79,6 +79,10 @@ pub(super) struct Arr {
     /// For a double array that is `i2d` of an int array: that int array's index function, so
     /// that printing can move the ints and convert them exactly on the host.
     pub int_source: Option<Index>,
+    /// When this array is a transposition of another (axis k of that array is axis `perm[k]`
+    /// of this one): transpositions compose, and a chain that permutes nothing is the array
+    /// itself, with no index arithmetic at all.
+    pub transposed: Option<Rc<(Arr, Vec<usize>)>>,
 }
 
 /// The largest array whose elements the lowering tracks at compile time.
@@ -93,6 +97,7 @@ impl Arr {
             index: Rc::new(index),
             known: None,
             int_source: None,
+            transposed: None,
         }
     }
 
@@ -117,6 +122,7 @@ impl Arr {
             index,
             known: Some(Rc::new(a)),
             int_source: None,
+            transposed: None,
         })
     }
 
@@ -238,15 +244,18 @@ impl Fresh {
 /// `let x = text in body(x)`, or `body(text)` when the text is a name or a literal, so that a
 /// text used several times is computed once (no exponential growth through nested lambdas).
 pub(super) fn share(fresh: &Fresh, text: &str, body: impl FnOnce(&str) -> String) -> String {
-    let atomic = text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
-    if atomic {
+    if is_atomic(text) {
         body(text)
     } else {
         let x = fresh.name("x");
         format!("(let {x} = {text} in {})", body(&x))
     }
+}
+
+/// A name or a literal: safe to repeat in FCL text.
+pub(super) fn is_atomic(t: &str) -> bool {
+    t.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
 /// Strides of a row-major shape.
