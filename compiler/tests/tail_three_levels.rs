@@ -265,6 +265,9 @@ fn doubles_agree_on_three_levels() {
          let v2:[double]1 = prArrD(scan(addd,0.0,[1.0,1e16,-1e16])) in \
          let v3:[double]0 = prSclD(resd(2.5,7.0)) in \
          expd(ln(addd(cos(0.0),tanh(0.5))))",
+        // block-level trees with infinite identities (maxd: -inf, mind: inf)
+        "let v:[double]0 = prSclD(reduce(maxd,0.0,each(fn x:[int]0 => negd(i2d(x)),iota(5000)))) in \
+         reduce(mind,0.0,each(fn x:[int]0 => addd(0.5,i2d(x)),iota(5000)))",
         // a tuple state of doubles, ints and bools: one buffer of doubles
         "let v:([double]1 * [int]0 * [bool]0) = power(fn v1:([double]1 * [int]0 * [bool]0) => \
          (each(fn x:[double]0 => muld(x,1.5),Prj(0,v1)),addi(Prj(1,v1),-7),notb(Prj(2,v1))),3,([1.0,2.5],4,tt)) in \
@@ -319,6 +322,22 @@ fn transpositions_compose_and_cancel() {
     let l = lower_tail("transp2([2,1,3],transp2([1,3,2],reshape([2,3,4],iotaV(24))))").unwrap();
     let main = &l.fcl[l.fcl.find("val main").unwrap()..];
     assert_eq!(main.matches(" / ").count(), 2, "{main}");
+}
+
+#[test]
+fn long_chains_are_materialized_before_fcl_nests_too_deeply() {
+    let mut src = String::from("let v0:[int]1 = iota(3) in ");
+    for k in 1..400 {
+        src.push_str(&format!(
+            "let v{k}:[int]1 = each(fn x:[int]0 => addi(x,1),v{}) in ",
+            k - 1
+        ));
+    }
+    src.push_str("i2d(first(v399))");
+    let rt = runtime();
+    assert!(check_three_levels("chain", &src, rt.as_ref()).unwrap());
+    let l = lower_tail(&src).unwrap();
+    assert!(l.fcl.contains("-- materialize"), "{}", l.fcl);
 }
 
 #[test]

@@ -20,8 +20,7 @@ const MAX_FILLS: usize = 1 << 20;
 
 impl Lowerer {
     /// Applies operator `p` (spelled `name`, at expression `e`) to evaluated arguments.
-    pub(super) fn apply_op(&mut self, p: Prim, name: &str, e_at: &Expr, args: Vec<Val>) -> R<Val> {
-        let e = e_at;
+    pub(super) fn apply_op(&mut self, p: Prim, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
         use Prim as P;
         match p {
             P::Each | P::ZipWith | P::Power | P::PowerScl | P::Bench | P::CondScl => {
@@ -68,7 +67,7 @@ impl Lowerer {
             }
             (Ok(a), None) => Ok(Val::Arr(a)),
             (Err(_), Some(k)) if k.size() <= MAX_SELECT => Ok(Val::Arr(Arr::known(k)?)),
-            (Err(e), _) => Err(self.shape_failure(p, name, e_at, &arrs).unwrap_or(e)),
+            (Err(why), _) => Err(self.shape_failure(p, name, e, &arrs).unwrap_or(why)),
         }
     }
 

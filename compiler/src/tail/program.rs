@@ -10,13 +10,16 @@ use semantics::tail::value::Array;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
-/// Variables in scope.
-pub(super) type Env = HashMap<String, Val>;
+/// Variables in scope (persistent: closures capture it, and copies must be cheap).
+pub(super) type Env = im::HashMap<String, Val>;
 
 /// An index text longer than this is materialized (at a `let` even when used once, and after
 /// any operator outside function bodies), so that nesting (unrolled reductions of unrolled
 /// reductions, `cat` of `cat`) cannot make the text grow exponentially.
 const LONG_INDEX: usize = 8000;
+/// Likewise for parentheses nested deeper than this (FCL's parser allows 256 levels of
+/// expressions, a few per parenthesis).
+const DEEP_INDEX: usize = 40;
 /// An index text shorter than this is recomputed rather than materialized.
 const CHEAP_INDEX: usize = 200;
 
@@ -81,12 +84,10 @@ impl Lowerer {
                 let mut v = self.eval(bound, env)?;
                 if let Val::Arr(a) = &v {
                     let uses = self.uses.get(var).copied().unwrap_or(0);
-                    let len = (a.index)("i").len();
-                    if !self.kernel
-                        && a.size() > 0
-                        && uses > 0
-                        && ((uses > 1 && len > CHEAP_INDEX) || len > LONG_INDEX)
-                    {
+                    if !self.kernel && a.size() > 0 && uses > 0 && {
+                        let text = (a.index)("i");
+                        (uses > 1 && text.len() > CHEAP_INDEX) || too_long(&text)
+                    } {
                         v = Val::Arr(self.materialize(a, &format!("{var}, used {uses} times")));
                     }
                 }
@@ -147,8 +148,9 @@ impl Lowerer {
                 }
                 match self.apply_op(op.prim, &op.name(), e, vs)? {
                     Val::Arr(a) if !self.kernel && a.size() > 0 => {
-                        let len = (a.index)("i").len();
-                        if len > LONG_INDEX {
+                        let text = (a.index)("i");
+                        if too_long(&text) {
+                            let len = text.len();
                             let why = format!("{} result (index text of {len} bytes)", op.name());
                             Ok(Val::Arr(self.materialize(&a, &why)))
                         } else {
@@ -324,6 +326,27 @@ impl Lowerer {
     pub(super) fn stmt(&mut self, s: String) {
         self.stmts.push(s);
     }
+}
+
+/// Whether an index text is long or deep enough to be materialized.
+fn too_long(text: &str) -> bool {
+    if text.len() > LONG_INDEX {
+        return true;
+    }
+    let mut depth = 0usize;
+    for c in text.bytes() {
+        match c {
+            b'(' => {
+                depth += 1;
+                if depth > DEEP_INDEX {
+                    return true;
+                }
+            }
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The element text of an array stored in a buffer (bools become ints).
