@@ -120,7 +120,7 @@ pub fn benches() -> Vec<Bench> {
             name: "easter",
             template: include_str!("../tail/easter.tail"),
             params: &["N"],
-            bench_size: &[15_000_000],
+            bench_size: &[30_000_000],
             test_size: &[100],
             max_size: &[300_000_000],
             ops: "iotaV eachV each zipWith (let-bound arrays) addi subi muli resi i2d divd \
