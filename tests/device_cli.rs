@@ -153,3 +153,66 @@ fn read_int_csv_feeds_a_kernel() {
     let (_, want, _) = tailfcl(&["run", path.to_str().unwrap()]);
     assert_eq!(out, want);
 }
+
+#[test]
+fn exec_verify_prints_one_line_per_engine_and_exits_0_when_they_agree() {
+    if !have_device() {
+        return;
+    }
+    let (code, out, err) = tailfcl(&["exec", "--verify", "examples/oracle_dotpi_matrices.tail"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "tail-oracle: reference: [2](6,30) | [](36.0)",
+            "fcl-oracle: agrees",
+            "opencl: agrees"
+        ],
+        "{out}"
+    );
+}
+
+#[test]
+fn exec_verify_refuses_fcl_and_unsupported_programs() {
+    let (code, _, err) = tailfcl(&["exec", "--verify", "examples/fcl/reduce.fcl"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--verify compares the engines of a TAIL program"),
+        "{err}"
+    );
+    if !have_device() {
+        return;
+    }
+    let (code, _, err) = tailfcl(&["exec", "--verify", "examples/oracle_read_file.tail"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unsupported: "), "{err}");
+}
+
+#[test]
+fn tail_programs_run_lowered_and_fail_like_run() {
+    let (code, out, err) = tailfcl(&[
+        "compile",
+        "paper-examples/seed004-thesis/transpose-double-reduce.tail",
+        "--emit",
+        "fcl",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("sig main : Program <grid> unit"), "{out}");
+    if !have_device() {
+        return;
+    }
+    // a program that prints, and ones that certainly fail after printing or at once
+    for f in [
+        "paper-examples/seed002-moa/take-reverse.tail",
+        "examples/oracle_errors_iota.tail",
+        "paper-examples/seed004-thesis/dotpi-mismatch.tail",
+        "paper-examples/seed004-thesis/update-out-of-range.tail",
+    ] {
+        let (code, out, err) = tailfcl(&["exec", f]);
+        let (want_code, want, want_err) = tailfcl(&["run", f]);
+        assert_eq!((code, &out), (want_code, &want), "{f}: {err}");
+        let last = |s: &str| s.lines().last().unwrap_or_default().to_string();
+        assert_eq!(last(&err), last(&want_err), "{f}");
+    }
+}

@@ -65,6 +65,9 @@ fn tail_campaign_is_deterministic() {
     let (code, out, err) = run();
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("50 passed, 0 failed\n"), "{out}");
+    assert!(out.contains("rule coverage: 3.32 "), "{out}");
+    assert!(out.contains("rules never reached: "), "{out}");
+    assert!(out.contains(" reshape:"), "{out}");
     let (_, again, _) = run();
     let stable = |s: &str| -> String { s.lines().filter(|l| !l.starts_with("time:")).collect() };
     assert_eq!(stable(&out), stable(&again));
@@ -105,4 +108,25 @@ fn mutation_score_of_one_fault_prints_its_row() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("store-off-by-one       yes"), "{out}");
     assert!(out.contains("mutation score: 1/1"), "{out}");
+}
+
+#[test]
+fn fcl_campaign_with_unoptimized_opencl_and_small_batches_passes() {
+    let save = temp("saved-noopt");
+    let (code, out, err) = tailfcl(&[
+        "fuzz",
+        "--lang",
+        "fcl",
+        "--count",
+        "6",
+        "--seed",
+        "11",
+        "--batch",
+        "2",
+        "--cl-opt-disable",
+        "--save",
+        save.to_str().unwrap_or("fuzz-failures"),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.starts_with("6 passed, 0 failed\n"), "{out}");
 }

@@ -245,7 +245,13 @@ fn run_steps(
                     "Benchmark ({n} repetitions): {ms:.6} ms per run\n"
                 ));
             }
-            HostStep::Print { buf, ty, n, len } => {
+            HostStep::Print {
+                buf,
+                ty,
+                exact,
+                n,
+                len,
+            } => {
                 let n = int(eval_host(n, &st.env, &mut no_read).map_err(prog_err)?)?;
                 let len = int(eval_host(len, &st.env, &mut no_read).map_err(prog_err)?)?;
                 if n < 1 || n > len {
@@ -254,9 +260,12 @@ fn run_steps(
                     )));
                 }
                 let bytes = host_copy(rt, &mut st.bufs, buf, &mut st.report)?;
-                st.report
-                    .stdout
-                    .push_str(&render(*ty, &bytes[..n as usize * ty.size()]));
+                let bytes = &bytes[..n as usize * ty.size()];
+                st.report.stdout.push_str(&if *exact {
+                    render_exact(bytes)
+                } else {
+                    render(*ty, bytes)
+                });
             }
         }
     }
@@ -289,6 +298,17 @@ fn host_copy<'a>(
     }
     let _ = buf.ty;
     Ok(buf.host.as_deref().unwrap_or(&[]))
+}
+
+/// One `forceAndPrintDoubleExact` line of doubles (docs/fcl-extensions.md): each element as the
+/// oracle's `format_double_exact`, the shortest text that parses back to the same f64.
+pub fn render_exact(bytes: &[u8]) -> String {
+    let items: Vec<String> = bytes
+        .chunks_exact(8)
+        .filter_map(|c| c.try_into().ok().map(f64::from_le_bytes))
+        .map(semantics::fcl::step::host::format_double_exact)
+        .collect();
+    format!("[{}]\n", items.join(","))
 }
 
 /// One printed line in the format of spec §4.4: `[a,b,c]`, ints as `%i`, doubles as `%.5f`.

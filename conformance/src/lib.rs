@@ -3,3 +3,4 @@ pub mod fuzz;
 pub mod gen;
 pub mod shrink;
 pub mod suite;
+pub mod verify;

@@ -18,6 +18,8 @@ fn campaign(count: u64, seed: u64) -> Campaign {
         shrink_tries: 50,
         device: None,
         fault: None,
+        batch: conformance::fuzz::DEFAULT_BATCH,
+        opencl_options: String::new(),
     }
 }
 

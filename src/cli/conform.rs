@@ -33,10 +33,7 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
     };
     let lang = match a.lang {
         Lang::Fcl => FuzzLang::Fcl,
-        Lang::Tail => {
-            eprintln!("note: no TAIL compiler yet: TAIL programs are checked on the TAIL oracle against the generator's direct evaluation");
-            FuzzLang::Tail
-        }
+        Lang::Tail => FuzzLang::Tail,
     };
     let campaign = Campaign {
         lang,
@@ -48,8 +45,14 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         save: Some(a.save.clone()),
         config: FclConfig::default(),
         shrink_tries: 400,
-        device: (lang == FuzzLang::Fcl).then_some(a.device),
+        device: Some(a.device),
         fault,
+        batch: a.batch.max(1),
+        opencl_options: if a.cl_opt_disable {
+            "-cl-opt-disable".into()
+        } else {
+            String::new()
+        },
     };
     let progress = |done: u64, total: u64| {
         if done == total || done.is_multiple_of(10) {
@@ -173,22 +176,22 @@ fn score_in_child(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
         eprintln!("error: cannot find the tailfcl binary: {e}");
         Exit::Static
     })?;
-    let out = std::process::Command::new(exe)
-        .args(["fuzz", "--mutation-score", "--inject", fault.name()])
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["fuzz", "--mutation-score", "--inject", fault.name()])
         .args([
             "--count",
             &a.count.to_string(),
             "--seed",
             &a.seed.to_string(),
         ])
-        .args(["--device", &a.device.to_string()])
-        .output()
-        .map_err(|e| {
-            eprintln!("error: cannot run the fault's campaign: {e}");
-            Exit::Static
-        })?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+        .args(["--device", &a.device.to_string()]);
+    // a faulty kernel can also hang the child (a corrupted heap, a barrier not all work-items
+    // reach): give it a deadline, and count a hang like a crash
+    let deadline = std::time::Duration::from_secs(60 + a.count);
+    let (code, stdout, stderr) = run_with_deadline(cmd, fault.name(), deadline).map_err(|e| {
+        eprintln!("error: cannot run the fault's campaign: {e}");
+        Exit::Static
+    })?;
     let last_program = stderr
         .lines()
         .rev()
@@ -196,7 +199,7 @@ fn score_in_child(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
     let row = stdout
         .lines()
         .find(|l| l.split_whitespace().next() == Some(fault.name()));
-    let score = match (out.status.code(), row) {
+    let score = match (code, row) {
         (Some(0 | 1), Some(row)) => {
             let detected = row.split_whitespace().nth(1) == Some("yes");
             let checked = last_program.map_or(0, |k| k + 1);
@@ -234,6 +237,40 @@ fn score_in_child(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
         }
     );
     Ok(score)
+}
+
+/// Runs `cmd` with stdout and stderr in temporary files, killing it after `deadline`; gives its
+/// exit code (`None` when killed or crashed) and both outputs.
+fn run_with_deadline(
+    mut cmd: std::process::Command,
+    name: &str,
+    deadline: std::time::Duration,
+) -> std::io::Result<(Option<i32>, String, String)> {
+    let base = std::env::temp_dir().join(format!("tailfcl-mutation-{}-{name}", std::process::id()));
+    let (out_path, err_path) = (base.with_extension("out"), base.with_extension("err"));
+    let mut child = cmd
+        .stdout(std::fs::File::create(&out_path)?)
+        .stderr(std::fs::File::create(&err_path)?)
+        .spawn()?;
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if start.elapsed() > deadline {
+            child.kill()?;
+            child.wait()?;
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let read = |p: &std::path::Path| {
+        let text = std::fs::read(p).map(|b| String::from_utf8_lossy(&b).into_owned());
+        let _ = std::fs::remove_file(p);
+        text
+    };
+    let (stdout, stderr) = (read(&out_path)?, read(&err_path)?);
+    Ok((status.and_then(|s| s.code()), stdout, stderr))
 }
 
 /// `I/N` with `I < N`.

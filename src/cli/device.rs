@@ -12,7 +12,7 @@ use semantics::fcl::lower::load_program;
 /// `tailfcl compile FILE.fcl [-O0|-O2]`: prints the generated OpenCL C.
 pub fn compile(lang: Lang, a: &CompileArgs) -> Result<Exit, Exit> {
     if lang == Lang::Tail && a.emit == "fcl" {
-        print!("{}", lower_tail_file(a)?.fcl);
+        print!("{}", lower_tail_file(a)?.0.fcl);
         return Ok(Exit::Ok);
     }
     let (m, _) = build(lang, a, DEFAULT_BLOCK_SIZE)?;
@@ -22,6 +22,9 @@ pub fn compile(lang: Lang, a: &CompileArgs) -> Result<Exit, Exit> {
 
 /// `tailfcl exec FILE.fcl [--device N]`: compiles and runs on a device; prints what `run` prints.
 pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
+    if a.verify {
+        return verify(lang, a);
+    }
     let rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
     // without --block-size, the work-group size is sized from the device
     let fit = DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1));
@@ -37,8 +40,16 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
         Ok(report) => {
             match &tail {
                 // a lowered TAIL program prints its result line the TAIL way
-                Some(l) => match format_result(l, &report.stdout) {
-                    Some(line) => print!("{line}"),
+                Some((l, file, src)) => match format_result(l, &report.stdout) {
+                    Some(text) => {
+                        print!("{text}");
+                        // a failure found at compile time is reported as `tailfcl run` does
+                        if let Some(f) = &l.failure {
+                            eprint!("{}", report.stderr);
+                            eprintln!("{}", f.render(file, src));
+                            return Err(Exit::RuntimeError);
+                        }
+                    }
                     None => {
                         eprintln!("error: unexpected output of the lowered program");
                         return Err(Exit::RuntimeError);
@@ -73,20 +84,77 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     }
 }
 
-/// Lowers a TAIL file to FCL (`compiler::tail`); static and unsupported errors exit 2.
-fn lower_tail_file(a: &CompileArgs) -> Result<Lowered, Exit> {
+/// `tailfcl exec FILE.tail --verify`: one line per engine (TAIL oracle, FCL oracle on the
+/// lowered program, OpenCL); exit 0 when all agree, 1 otherwise.
+fn verify(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
+    let [path] = a.compile.input.files.as_slice() else {
+        eprintln!("error: --verify takes exactly one file");
+        return Err(Exit::Static);
+    };
+    if lang != Lang::Tail {
+        eprintln!("error: --verify compares the engines of a TAIL program; give a .tail file");
+        return Err(Exit::Static);
+    }
+    let src = read_source(path)?;
+    let rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
+    let opt = if a.compile.opt == "0" {
+        OptLevel::O0
+    } else {
+        OptLevel::O2
+    };
+    let block = a
+        .compile
+        .block_size
+        .unwrap_or(DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1)));
+    match conformance::verify::verify_tail(&src, &rt, opt, block) {
+        Ok(engines) => {
+            for e in &engines {
+                println!("{}", e.line());
+            }
+            Ok(if engines.iter().all(|e| e.agrees != Some(false)) {
+                Exit::Ok
+            } else {
+                Exit::Failures
+            })
+        }
+        Err(LowerTailError::Static(d)) => {
+            eprint!("{}", d.render(&path.display().to_string(), &src));
+            Err(Exit::Static)
+        }
+        Err(LowerTailError::Unsupported(why)) => {
+            eprintln!("unsupported: {why}");
+            Err(Exit::Static)
+        }
+        Err(e @ LowerTailError::Fails(_)) => {
+            eprintln!("{e}");
+            Err(Exit::RuntimeError)
+        }
+    }
+}
+
+/// A lowered TAIL program with its file's name and text (to report its failure).
+type LoweredFile = (Lowered, String, String);
+
+/// Lowers a TAIL file to FCL (`compiler::tail`), returned with the file's name and text;
+/// static and unsupported errors exit 2.
+fn lower_tail_file(a: &CompileArgs) -> Result<LoweredFile, Exit> {
     let [path] = a.input.files.as_slice() else {
         eprintln!("error: compiling TAIL takes exactly one file");
         return Err(Exit::Static);
     };
     let src = read_source(path)?;
-    lower_tail(&src).map_err(|e| {
-        match e {
-            LowerTailError::Static(d) => eprint!("{}", d.render(&path.display().to_string(), &src)),
-            e @ LowerTailError::Unsupported(_) => eprintln!("{e}"),
+    let file = path.display().to_string();
+    match lower_tail(&src) {
+        Ok(l) => Ok((l, file, src)),
+        Err(LowerTailError::Static(d)) => {
+            eprint!("{}", d.render(&file, &src));
+            Err(Exit::Static)
         }
-        Exit::Static
-    })
+        Err(e) => {
+            eprintln!("{e}");
+            Err(Exit::Static)
+        }
+    }
 }
 
 /// Loads, checks and lowers an FCL program (a TAIL one first to FCL, returned alongside);
@@ -95,12 +163,15 @@ fn build(
     lang: Lang,
     a: &CompileArgs,
     default_block: usize,
-) -> Result<(Module, Option<Lowered>), Exit> {
+) -> Result<(Module, Option<LoweredFile>), Exit> {
     let mut files = Vec::new();
     let mut tail = None;
     if lang == Lang::Tail {
         let l = lower_tail_file(a)?;
-        files.push((format!("{}.fcl", a.input.files[0].display()), l.fcl.clone()));
+        files.push((
+            format!("{}.fcl", a.input.files[0].display()),
+            l.0.fcl.clone(),
+        ));
         tail = Some(l);
     } else {
         for path in &a.input.files {

@@ -82,6 +82,10 @@ pub struct ExecArgs {
     /// Print kernel times and transfers to stderr.
     #[arg(long)]
     pub stats: bool,
+    /// TAIL: run on three engines (the TAIL oracle, the FCL oracle on the lowered program,
+    /// OpenCL), print one line per engine, exit 1 unless all agree.
+    #[arg(long)]
+    pub verify: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -119,6 +123,14 @@ pub struct FuzzArgs {
     /// Write one CSV row per program here.
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// Programs whose compiled kernels share one OpenCL build (1: each program alone); the
+    /// verdicts do not depend on it.
+    #[arg(long, default_value_t = conformance::fuzz::DEFAULT_BATCH)]
+    pub batch: usize,
+    /// Build the compiled side's OpenCL C without optimization (-cl-opt-disable): about twice
+    /// as fast on PoCL, but bugs that only the C compiler's optimizations expose go unseen.
+    #[arg(long)]
+    pub cl_opt_disable: bool,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -10,9 +10,12 @@ use std::fmt::Write;
 /// 2 a negative exponent.
 pub const ERROR_FLAG: &str = "fcl_err";
 
-/// Helpers every program starts with.
+/// Helpers every program starts with. `FP_CONTRACT OFF`: every double operation rounds once, as
+/// in the oracle (OpenCL C may otherwise fuse `a * b + c` into one `fma`, which differs in the
+/// last bits, and by far more after cancellation; docs/fcl-extensions.md §2).
 pub const PRELUDE: &str = "\
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
 inline int fcl_add(int a, int b) { return (int)((uint)a + (uint)b); }
 inline int fcl_sub(int a, int b) { return (int)((uint)a - (uint)b); }
 inline int fcl_mul(int a, int b) { return (int)((uint)a * (uint)b); }
@@ -23,6 +26,11 @@ inline int fcl_pow_nat(int a, int b) { uint r = 1u, x = (uint)a; while (b > 0) {
 inline int fcl_shl(int a, int b) { return (int)((uint)a << (b & 31)); }
 inline int fcl_shr(int a, int b) { return a >> (b & 31); }
 inline int fcl_sign(int a) { return (a > 0) - (a < 0); }
+#ifdef cl_khr_fp64
+inline double fcl_maxd(double x, double y) { return x > y ? x : y; }
+inline double fcl_mind(double x, double y) { return x < y ? x : y; }
+inline int fcl_signd(double x) { return x >= 0.0 ? 1 : -1; }
+#endif
 ";
 
 /// The OpenCL C source of a module's kernels.
@@ -237,5 +245,39 @@ fn op_expr(op: ScalarOp, args: &[Expr]) -> String {
         MulD => format!("({} * {})", a(0), a(1)),
         DivD => format!("({} / {})", a(0), a(1)),
         NegateD => format!("(-{})", a(0)),
+        // The extension for TAIL (docs/fcl-extensions.md).
+        PowD => call("pow"),
+        // TAIL's NaN behaviour (NaN gives y), which OpenCL's fmax/fmin do not have
+        MaxD => call("fcl_maxd"),
+        MinD => call("fcl_mind"),
+        NegD => format!("(-{})", a(0)),
+        AbsD => format!("fabs({})", a(0)),
+        ExpD => format!("exp({})", a(0)),
+        LogD => format!("log({})", a(0)),
+        SqrtD => format!("sqrt({})", a(0)),
+        SinD => format!("sin({})", a(0)),
+        CosD => format!("cos({})", a(0)),
+        TanD => format!("tan({})", a(0)),
+        AsinD => format!("asin({})", a(0)),
+        AcosD => format!("acos({})", a(0)),
+        AtanD => format!("atan({})", a(0)),
+        SinhD => format!("sinh({})", a(0)),
+        CoshD => format!("cosh({})", a(0)),
+        TanhD => format!("tanh({})", a(0)),
+        FloorD => format!("(int)floor({})", a(0)),
+        CeilD => format!("(int)ceil({})", a(0)),
+        SignD => format!("fcl_signd({})", a(0)),
+        LtD => format!("({} < {})", a(0), a(1)),
+        LeD => format!("({} <= {})", a(0), a(1)),
+        GtD => format!("({} > {})", a(0), a(1)),
+        GeD => format!("({} >= {})", a(0), a(1)),
+        EqD => format!("({} == {})", a(0), a(1)),
+        // both operands are evaluated, as in the oracle (no short circuit that could skip an
+        // operand's error flag); bools are 0 or 1
+        AndB => format!("({} & {})", a(0), a(1)),
+        OrB => format!("({} | {})", a(0), a(1)),
+        XorB => format!("({} != {})", a(0), a(1)),
+        EqB => format!("({} == {})", a(0), a(1)),
+        NotB => format!("(!{})", a(0)),
     }
 }

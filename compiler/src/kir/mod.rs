@@ -196,6 +196,8 @@ pub enum HostStep {
     Print {
         buf: Rc<str>,
         ty: Ty,
+        /// Doubles as `forceAndPrintDoubleExact` writes them (docs/fcl-extensions.md).
+        exact: bool,
         n: Expr,
         len: Expr,
     },

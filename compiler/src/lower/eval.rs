@@ -291,12 +291,15 @@ impl Lower {
                     init: next(),
                 }))
             }
-            Builtin::ForceAndPrint | Builtin::ForceAndPrintDouble => {
+            Builtin::ForceAndPrint
+            | Builtin::ForceAndPrintDouble
+            | Builtin::ForceAndPrintDoubleExact => {
                 let n = self.scalar(next())?;
                 Val::Prog(Rc::new(Prog::Print {
                     n,
                     arr: next(),
-                    double: b == Builtin::ForceAndPrintDouble,
+                    double: b != Builtin::ForceAndPrint,
+                    exact: b == Builtin::ForceAndPrintDoubleExact,
                 }))
             }
             Builtin::Benchmark => {

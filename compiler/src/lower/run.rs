@@ -159,7 +159,12 @@ impl Lower {
                 Ok(Val::Unit)
             }
             // §4.4 forceAndPrint / forceAndPrintDouble
-            Prog::Print { n, arr, double } => {
+            Prog::Print {
+                n,
+                arr,
+                double,
+                exact,
+            } => {
                 if self.in_kernel() {
                     return self.internal("printing inside a kernel");
                 }
@@ -177,6 +182,7 @@ impl Lower {
                 self.plan.push(HostStep::Print {
                     buf: buf.clone(),
                     ty: *ty,
+                    exact: *exact,
                     n: n.clone(),
                     len: p.len.clone(),
                 });

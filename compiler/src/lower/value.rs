@@ -96,6 +96,8 @@ pub enum Prog {
         n: Expr,
         arr: Val,
         double: bool,
+        /// `forceAndPrintDoubleExact` (docs/fcl-extensions.md).
+        exact: bool,
     },
 }
 

@@ -174,8 +174,17 @@ impl Runtime {
 
     /// Builds OpenCL C source; a failure carries the build log and the source lines it names.
     pub fn build(&self, src: &str) -> Result<BuiltProgram, RuntimeError> {
+        self.build_with_options(src, "")
+    }
+
+    /// [`Runtime::build`] with OpenCL build options (`-cl-opt-disable`, …).
+    pub fn build_with_options(
+        &self,
+        src: &str,
+        options: &str,
+    ) -> Result<BuiltProgram, RuntimeError> {
         let _guard = driver_lock();
-        Program::create_and_build_from_source(&self.context, src, "")
+        Program::create_and_build_from_source(&self.context, src, options)
             .map(|program| BuiltProgram { program })
             .map_err(|log| RuntimeError::Build(format!("{log}\n{}", offending_lines(&log, src))))
     }

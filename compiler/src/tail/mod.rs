@@ -1,34 +1,60 @@
 //! TAIL to FCL: lowers a type-checked TAIL program to monomorphic FCL source text (spec
-//! fcl.md's original syntax), so that the FCL front end, the FCL oracle and the FCL→OpenCL
-//! compiler run it unchanged.
+//! fcl.md's syntax plus the TAIL extension built-ins of doubles and booleans), so that the FCL
+//! front end, the FCL oracle and the FCL→OpenCL compiler run it unchanged.
 //!
-//! Every TAIL array becomes a *static shape* plus an *index function* from a flat row-major
-//! index (FCL int expression text) to the element's FCL expression. Operators compose index
-//! functions (`transp`, `take`, `drop`, `rotate`, `reshape`, `cat` are index arithmetic, never
-//! copies), so the whole program fuses into one `generate` that is forced and printed once.
-//! `reduce` over a static last axis unrolls into a right fold of the axis' elements.
+//! Representation: every TAIL array is a *static shape* plus an *index function* from a flat
+//! row-major index (FCL int text) to the element's FCL text (module `value`). The shape
+//! operators (`transp`, `transp2`, `take`, `drop`, `rotate`, `vrotate`, `vreverse`, `reshape`,
+//! `cat`, `cons`, `snoc`, `idxS`) compose index functions and never copy (module `shape`);
+//! `each` and `zipWith` apply their function per element (module `higher`), so a chain of them
+//! fuses into the one `generate` of its consumer. Arrays are *materialized* (forced into a
+//! global buffer by a statement of `main`) only where needed (module `program`): a `let`-bound
+//! array used more than once, very large index text, a printed value, a reduction result,
+//! the state of `power`, and an array updated by `idxassign`.
 //!
-//! Scope of this slice: int scalars and arrays with static (literal) shapes, `prSclI`/`prArrI`
-//! outside functions (one `forceAndPrint` each, in evaluation order); a final `i2d`
-//! (scalar or `each(i2d, …)`) turns the printed ints into doubles on the host. Anything else is
-//! refused with [`LowerTailError::Unsupported`].
+//! `reduce`/`scan` along the last axis are unrolled for short rows and otherwise become
+//! thread-level sequential folds/scans per row or, for long rows of an associative operator,
+//! block-level tree reductions and Sklansky scans (module `reduce`; the choice is an FCL
+//! comment in the output). `power`/`powerScl` iterate FCL's grid-level `power` over one buffer
+//! holding the state (scalars and tuple states included, module `higher`); `idxassign` tracks
+//! the store: the updated variable reads a materialized copy from then on.
 //!
-//! Printing: FCL's `forceAndPrint` writes `[a,b,c]`; [`format_result`] turns that line into
-//! the TAIL result line (`[shape](elements)`, spec tail.md §6) with the TAIL value printer,
-//! using the static shape the lowering knows. No FCL extension is needed for ints.
+//! Scope: element types int, double, bool and char (chars as their codes; complex numbers are
+//! refused); shapes, counts, permutations and `idxassign` indices known at compile time. Known
+//! values are evaluated with the TAIL semantics' own operators where the arguments are known
+//! (module `ops`; `each`, `zipWith`, `reduce`, `scan` of small known arrays too), which gives
+//! the shapes apltail computes. `compress`/`replicate`/`gradeUp` only on known arguments; `pr*`
+//! outside function bodies; `if` on an unknown condition only with scalar branches; no file
+//! reads, `roll` or `nowi` (run-time inputs). Anything else is refused with
+//! [`LowerTailError::Unsupported`] and a reason. Int overflow and division by zero, run-time
+//! errors in TAIL, are not checked in lowered code.
+//! A program that certainly fails at run time (a negative `iota`, `zipWith` of different
+//! shapes, `idxassign` or `idxS` out of range, `cat` of mismatched shapes, `transp2` of a
+//! non-permutation: anything the semantics rejects on known arguments or shapes) lowers to the
+//! statements before the failure plus a [`RunFailure`], reported as `tailfcl run` reports it.
+//!
+//! Printing: each printed value becomes one `forceAndPrint` (ints; bools via `b2i`; chars) or
+//! `forceAndPrintDoubleExact` line; [`format_result`] turns those lines back into TAIL's
+//! output with the TAIL value printer, using the static shapes the lowering knows. A double
+//! array that is `i2d` of ints is printed as ints and converted exactly on the host.
 
-mod lower;
+mod higher;
+mod ops;
+mod program;
+mod reduce;
+mod scalar;
+mod shape;
+mod value;
 
-pub use lower::lower_expr;
+pub use program::lower_expr;
+pub use reduce::{FEW_ROWS, MAX_UNROLL, TREE_MIN_LEN, UNROLL};
 
-use semantics::tail::print_value::array_text;
+use semantics::tail::print_value::{array_text, char_array_text};
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};
-use semantics::Diagnostic;
+use semantics::{Diagnostic, Span};
 
-/// The largest unrolled reduction axis and emitted program text; beyond them, unsupported.
-pub const MAX_UNROLL: usize = 256;
 /// The largest FCL text the lowering emits (bytes).
-pub const MAX_TEXT: usize = 1 << 20;
+pub const MAX_TEXT: usize = 1 << 22;
 
 /// Why a TAIL program could not be lowered.
 #[derive(Debug)]
@@ -37,6 +63,9 @@ pub enum LowerTailError {
     Static(Diagnostic),
     /// Outside the lowering's scope (exit 2), with the reason.
     Unsupported(String),
+    /// Used inside the lowering only: the program certainly fails here ([`lower_tail`] puts it
+    /// in [`Lowered::failure`] instead).
+    Fails(RunFailure),
 }
 
 impl std::fmt::Display for LowerTailError {
@@ -44,30 +73,77 @@ impl std::fmt::Display for LowerTailError {
         match self {
             LowerTailError::Static(d) => write!(f, "{d:?}"),
             LowerTailError::Unsupported(why) => write!(f, "unsupported: {why}"),
+            LowerTailError::Fails(e) => write!(f, "error: {}: {}", e.rule, e.reason),
         }
     }
 }
 
-/// The element type the TAIL program's result has.
+/// A run-time failure of the TAIL program found at compile time: the rule, reason and place
+/// the TAIL oracle reports.
+#[derive(Clone, Debug)]
+pub struct RunFailure {
+    /// `"3.35 iota"`.
+    pub rule: String,
+    /// `"iota of negative number -3"`.
+    pub reason: String,
+    /// The failing operator application.
+    pub span: Span,
+}
+
+impl RunFailure {
+    /// The error line `tailfcl run` writes for this failure (without the newline).
+    pub fn render(&self, file: &str, src: &str) -> String {
+        if self.span == Span::DUMMY {
+            format!("error: {}: {}", self.rule, self.reason)
+        } else {
+            let (line, col) = semantics::span::line_col(src, self.span.start as usize);
+            format!("{file}:{line}:{col}: error: {}: {}", self.rule, self.reason)
+        }
+    }
+}
+
+/// How a printed value's elements travel and print.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResultKind {
     /// Ints, printed as ints.
     Int,
-    /// Ints converted by a final `i2d`, printed as TAIL doubles.
+    /// Doubles, printed exactly by `forceAndPrintDoubleExact`.
+    Double,
+    /// Doubles that are `i2d` of ints: the ints travel and the host converts them.
     IntAsDouble,
+    /// Bools, printed as 0/1 ints.
+    Bool,
+    /// Chars, moved as their codes, printed in the generic layout.
+    Char,
+    /// Chars printed by `prArrC` (spec §6.3: bare characters).
+    CharText,
 }
 
-/// A lowered program: the FCL source and how to read its output back as a TAIL value.
+/// One printed value: its TAIL shape and element kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Output {
+    pub shape: Vec<usize>,
+    pub kind: ResultKind,
+}
+
+impl Output {
+    /// Whether the FCL program prints a line for it (an empty array prints nothing there).
+    fn has_line(&self) -> bool {
+        self.shape.is_empty() || self.shape.iter().product::<usize>() > 0
+    }
+}
+
+/// A lowered program: the FCL source and how to read its output back as TAIL values.
 #[derive(Clone, Debug)]
 pub struct Lowered {
-    /// FCL source text with a `main` that forces and prints the result's elements.
+    /// FCL source text whose `main` forces and prints the printed values and the result.
     pub fcl: String,
-    /// What the program's printing operators print before the result: shape and element type.
-    pub prints: Vec<(Vec<usize>, ResultKind)>,
-    /// The TAIL result's shape (empty for a scalar).
-    pub shape: Vec<usize>,
-    /// The result's element type.
-    pub kind: ResultKind,
+    /// The values the program's `pr*` operators print, in order.
+    pub prints: Vec<Output>,
+    /// The result, printed last (`None` when the program fails).
+    pub result: Option<Output>,
+    /// The failure the TAIL program reaches after its prints, if it certainly fails.
+    pub failure: Option<RunFailure>,
 }
 
 /// Parses, type checks and lowers a TAIL program.
@@ -77,63 +153,61 @@ pub fn lower_tail(src: &str) -> Result<Lowered, LowerTailError> {
     semantics::tail::parser::on_deep_stack(|| lower_expr(&e))
 }
 
-/// Turns the FCL program's output (`[a,b,…]\n`) into the TAIL result line plus newline;
+/// Turns the FCL program's output (one `[a,b,…]` line per printed value) into what the TAIL
+/// program writes to standard output (the `pr*` output, then the result line unless it fails);
 /// `None` when the output is not what the lowered program prints.
 pub fn format_result(l: &Lowered, fcl_stdout: &str) -> Option<String> {
-    let lines: Vec<&str> = fcl_stdout.lines().collect();
-    if lines.len() != l.prints.len() + 1 {
+    let mut lines = fcl_stdout.lines();
+    let mut out = String::new();
+    for o in l.prints.iter().chain(&l.result) {
+        let line = if o.has_line() { lines.next()? } else { "[]" };
+        let text = value_text(o, line)?;
+        out.push_str(&text);
+        out.push('\n');
+    }
+    if lines.next().is_some() {
         return None;
     }
-    let mut out = String::new();
-    for ((shape, kind), line) in l.prints.iter().zip(&lines) {
-        out.push_str(&format_line(shape, *kind, line)?);
-    }
-    out.push_str(&format_line(&l.shape, l.kind, lines[l.prints.len()])?);
     Some(out)
 }
 
-/// One `forceAndPrint` line as the TAIL value of `shape` and `kind`, plus newline.
-fn format_line(shape: &[usize], kind: ResultKind, line: &str) -> Option<String> {
-    let l = Lowered {
-        fcl: String::new(),
-        prints: Vec::new(),
-        shape: shape.to_vec(),
-        kind,
+/// One `forceAndPrint` line as the TAIL value text of `o`.
+fn value_text(o: &Output, line: &str) -> Option<String> {
+    let inner = line.trim_end().strip_prefix('[')?.strip_suffix(']')?;
+    let size: usize = o.shape.iter().product();
+    let texts: Vec<&str> = if size == 0 && !o.shape.is_empty() {
+        Vec::new()
+    } else {
+        inner.split(',').collect()
     };
-    let line = line.trim_end();
-    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
-    let ints = inner
-        .split(',')
-        .map(|t| t.parse::<i32>().ok())
-        .collect::<Option<Vec<i32>>>()?;
-    let size: usize = l.shape.iter().product();
-    if ints.len() != size.max(1) {
+    if texts.len() != if o.shape.is_empty() { 1 } else { size } {
         return None;
     }
-    let arr = match l.kind {
-        ResultKind::Int if l.shape.is_empty() => Array::scalar(Scalar::Int(ints[0])),
-        ResultKind::IntAsDouble if l.shape.is_empty() => {
-            Array::scalar(Scalar::Double(f64::from(ints[0])))
-        }
-        ResultKind::Int => {
-            let mut a = Array::int_vec(ints);
-            a.shape = l.shape.clone();
-            a
-        }
-        ResultKind::IntAsDouble => {
-            let mut a = Array::int_vec(ints);
-            a.shape = l.shape.clone();
-            a.elems = Elems::from_scalars(
-                BaseType::Double,
-                (0..size)
-                    .map(|i| match a.elems.get(i) {
-                        Scalar::Int(v) => Scalar::Double(f64::from(v)),
-                        s => s,
-                    })
-                    .collect(),
-            );
-            a
-        }
+    let scalars = texts
+        .iter()
+        .map(|t| {
+            Some(match o.kind {
+                ResultKind::Int => Scalar::Int(t.parse().ok()?),
+                ResultKind::IntAsDouble => Scalar::Double(f64::from(t.parse::<i32>().ok()?)),
+                ResultKind::Double => Scalar::Double(t.parse().ok()?),
+                ResultKind::Bool => Scalar::Bool(t.parse::<i32>().ok()? != 0),
+                ResultKind::Char | ResultKind::CharText => Scalar::Char(t.parse().ok()?),
+            })
+        })
+        .collect::<Option<Vec<Scalar>>>()?;
+    let base = match o.kind {
+        ResultKind::Int => BaseType::Int,
+        ResultKind::Bool => BaseType::Bool,
+        ResultKind::Char | ResultKind::CharText => BaseType::Char,
+        _ => BaseType::Double,
     };
-    Some(format!("{}\n", array_text(&arr)))
+    let arr = Array {
+        shape: o.shape.clone(),
+        elems: Elems::from_scalars(base, scalars),
+    };
+    Some(if o.kind == ResultKind::CharText {
+        char_array_text(&arr)
+    } else {
+        array_text(&arr)
+    })
 }

@@ -1,11 +1,10 @@
 //! The compiled side of the differential check: the program compiled at -O0 and -O2 and run on
 //! an OpenCL device must print what the oracle printed.
 
-use compiler::exec::{execute, ExecError};
+use super::batch::{compile_job, run_jobs, RunCache};
+use super::profile::Profile;
 use compiler::fault::Fault;
-use compiler::lower::LowerError;
 use compiler::runtime::Runtime;
-use compiler::{compile_fcl_with_fault, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::core::Expr;
 
 /// How the compiled program compared.
@@ -27,35 +26,23 @@ pub fn compare_compiled(main: &Expr, expected: &str, rt: &Runtime) -> CompiledOu
 }
 
 /// [`compare_compiled`] with `fault` injected into the compiler (the oracle's `expected` is
-/// unchanged).
+/// unchanged). The program is a batch of one (see [`super::batch`]): -O0 and -O2 share one
+/// OpenCL build, and -O2 is not run again when the optimizer left the module as it was.
 pub fn compare_compiled_with(
     main: &Expr,
     expected: &str,
     rt: &Runtime,
     fault: Option<Fault>,
 ) -> CompiledOutcome {
-    for (opt, name) in [(OptLevel::O0, "-O0"), (OptLevel::O2, "-O2")] {
-        let module = match compile_fcl_with_fault(main, opt, DEFAULT_BLOCK_SIZE, fault) {
-            Ok((m, _)) => m,
-            Err(LowerError::Unsupported(why, _)) => return CompiledOutcome::Unsupported(why),
-            Err(e) => {
-                return CompiledOutcome::Differs {
-                    opt: name.into(),
-                    got: format!("compile error: {e}"),
-                }
-            }
-        };
-        let got = match execute(&module, rt) {
-            Ok(report) => report.stdout,
-            Err(ExecError::Unsupported(why)) => return CompiledOutcome::Unsupported(why),
-            Err(e) => format!("error: {e}"),
-        };
-        if got != expected {
-            return CompiledOutcome::Differs {
-                opt: name.into(),
-                got,
-            };
-        }
-    }
-    CompiledOutcome::Agree
+    let job = compile_job(main, expected, fault);
+    let mut outcomes = run_jobs(
+        &[job],
+        rt,
+        &mut RunCache::default(),
+        &mut Profile::default(),
+    );
+    outcomes.pop().unwrap_or(CompiledOutcome::Differs {
+        opt: "-O0".into(),
+        got: "error: no outcome for the program".into(),
+    })
 }

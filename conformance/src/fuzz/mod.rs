@@ -1,24 +1,34 @@
 //! The differential fuzzer behind `tailfcl fuzz`: generate programs from a seed, check each one
-//! ([`oracle::check_fcl`]), save and shrink failures, and gather statistics.
+//! on the oracles ([`oracle::check_fcl`]; TAIL: [`tail::check_tail`], [`tail::check_lowered`]),
+//! then the compiled side of a batch of them at once ([`batch`]), save and shrink failures, and
+//! gather statistics ([`stats`]) and the time of each phase ([`profile`]).
 //!
 //! Determinism: program k of a campaign with seed S is generated from its own seed
-//! [`program_seed`]`(S, k)`, so the same seed gives the same programs whatever the shard or job
-//! count; program k belongs to shard `k mod N`.
+//! [`program_seed`]`(S, k)`, so the same seed gives the same programs whatever the shard, job
+//! count or batch size; program k belongs to shard `k mod N`.
 
+pub mod batch;
 pub mod compiled;
+pub mod dispatch;
 pub mod mutation;
 pub mod oracle;
+pub mod profile;
 pub mod stats;
 pub mod tail;
 
-use crate::gen::{generate_fcl, print_program, FclConfig, Rng};
+use crate::gen::{generate_fcl, print_program, FclConfig, FclProgram, Rng};
 use crate::shrink;
+use batch::{compile_job, run_jobs, Compare, CompiledJob, RunCache};
+use compiled::CompiledOutcome;
 use compiler::runtime::Runtime;
 pub use oracle::{check_fcl, check_fcl_on, Verdict};
+use profile::Profile;
+use semantics::fcl::lower::load_program;
 use stats::Stats;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// The seed of program `k` of a campaign seeded with `seed`.
 pub fn program_seed(seed: u64, k: u64) -> u64 {
@@ -39,7 +49,9 @@ pub enum FuzzLang {
 #[derive(Clone, Debug)]
 pub struct Campaign {
     pub lang: FuzzLang,
-    /// Normally [`check_fcl_on`]; tests substitute a stand-in to exercise the failure path.
+    /// The per-program FCL check, normally [`check_fcl_on`]; tests substitute a stand-in to
+    /// exercise the failure path. A campaign calls it without a device, for the oracle's part;
+    /// the compiled side runs batched (and as a batch of one while shrinking).
     pub checker: Checker,
     pub count: u64,
     pub seed: u64,
@@ -55,7 +67,19 @@ pub struct Campaign {
     pub device: Option<usize>,
     /// A compiler fault injected into the compiled side (mutation testing).
     pub fault: Option<compiler::fault::Fault>,
+    /// Programs whose compiled side shares one OpenCL build ([`batch`]); 1 builds each program
+    /// alone. Verdicts do not depend on it.
+    pub batch: usize,
+    /// OpenCL build options of the compiled side (`-cl-opt-disable` trades the C compiler's
+    /// optimizations, and the bugs only they would expose, for speed).
+    pub opencl_options: String,
 }
+
+/// The default [`Campaign::batch`]. Larger batches build less often and share one dispatching
+/// kernel, but PoCL generates each remaining kernel's code from the whole program at its first
+/// launch, which grows with the batch: 16 was the fastest of 1, 4, 8, 16 and 32
+/// (`fuzz_throughput`).
+pub const DEFAULT_BATCH: usize = 16;
 
 /// The outcome of one program, one CSV row.
 #[derive(Clone, Debug)]
@@ -65,6 +89,8 @@ pub struct ProgramResult {
     pub verdict: Verdict,
     pub bytes: usize,
     pub millis: u128,
+    /// Why the compiled side was skipped (the compiler or the TAIL lowering declined).
+    pub unsupported: Option<String>,
 }
 
 /// The outcome of a campaign.
@@ -77,6 +103,8 @@ pub struct CampaignResult {
     pub seconds: f64,
     /// Why the compiled comparison did not run (no device), when it was asked for.
     pub compiled_note: Option<String>,
+    /// Where the time went, summed over the workers.
+    pub profile: Profile,
 }
 
 impl CampaignResult {
@@ -91,7 +119,12 @@ impl CampaignResult {
         out.write_record(["index", "seed", "status", "bytes", "millis", "detail"])?;
         for r in &self.results {
             let (status, detail) = match &r.verdict {
-                Verdict::Pass => ("pass", String::new()),
+                Verdict::Pass => (
+                    "pass",
+                    r.unsupported
+                        .as_ref()
+                        .map_or(String::new(), |why| format!("unsupported: {why}")),
+                ),
                 Verdict::Invalid(why) => ("invalid", why.clone()),
                 Verdict::Mismatch { config, .. } => ("fail", config.clone()),
             };
@@ -118,7 +151,11 @@ pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> C
         .collect();
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
-    let collected = Mutex::new((Vec::new(), Stats::default(), Vec::new()));
+    let stats = Stats {
+        tail: c.lang == FuzzLang::Tail,
+        ..Stats::default()
+    };
+    let collected = Mutex::new((Vec::new(), stats, Vec::new(), Profile::default()));
     let note = Mutex::new(None);
     // the OpenCL platform layer is not safe to initialise from several threads at once
     let opening = Mutex::new(());
@@ -141,7 +178,8 @@ pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> C
             });
         }
     });
-    let (mut results, stats, saved) = collected.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (mut results, stats, saved, profile) =
+        collected.into_inner().unwrap_or_else(|e| e.into_inner());
     results.sort_by_key(|r: &ProgramResult| r.index);
     CampaignResult {
         results,
@@ -149,10 +187,11 @@ pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> C
         saved,
         seconds: start.elapsed().as_secs_f64(),
         compiled_note: note.into_inner().unwrap_or_else(|e| e.into_inner()),
+        profile,
     }
 }
 
-type Collected = Mutex<(Vec<ProgramResult>, Stats, Vec<PathBuf>)>;
+type Collected = Mutex<(Vec<ProgramResult>, Stats, Vec<PathBuf>, Profile)>;
 
 fn worker(
     c: &Campaign,
@@ -163,123 +202,272 @@ fn worker(
     rt: Option<&Runtime>,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) {
+    // batches matter only for the compiled side; without it, programs go one by one
+    let size = if rt.is_some() { c.batch.max(1) } else { 1 };
+    let mut cache = RunCache::with_build_options(&c.opencl_options);
+    let mut profile = Profile::default();
     loop {
-        let i = next.fetch_add(1, Ordering::SeqCst) as usize;
-        let Some(&k) = mine.get(i) else { break };
-        let (result, src, checked, saved) = one_program(c, k, rt);
-        let mut g = collected.lock().unwrap_or_else(|e| e.into_inner());
-        g.1.add_program(&src, &checked.rules);
-        if let Some(why) = &checked.unsupported {
-            g.1.add_unsupported(why);
+        let start = next.fetch_add(1, Ordering::SeqCst) as usize * size;
+        if start >= mine.len() {
+            break;
         }
-        match &result.verdict {
-            Verdict::Pass => {
-                g.1.valid += 1;
-                g.1.passed += 1
+        let batch = &mine[start..(start + size).min(mine.len())];
+        for (result, src, checked, saved) in one_batch(c, batch, rt, &mut cache, &mut profile) {
+            let mut g = collected.lock().unwrap_or_else(|e| e.into_inner());
+            g.1.add_program(&src, &checked.rules);
+            if let Some(why) = &checked.unsupported {
+                g.1.add_unsupported(why);
             }
-            Verdict::Mismatch { .. } => {
-                g.1.valid += 1;
-                g.1.failed += 1
+            match &result.verdict {
+                Verdict::Pass => {
+                    g.1.valid += 1;
+                    g.1.passed += 1
+                }
+                Verdict::Mismatch { .. } => {
+                    g.1.valid += 1;
+                    g.1.failed += 1
+                }
+                Verdict::Invalid(_) => {}
             }
-            Verdict::Invalid(_) => {}
+            g.0.push(result);
+            g.2.extend(saved);
+            drop(g);
+            progress(done.fetch_add(1, Ordering::SeqCst) + 1, mine.len() as u64);
         }
-        g.0.push(result);
-        g.2.extend(saved);
-        drop(g);
-        progress(done.fetch_add(1, Ordering::SeqCst) + 1, mine.len() as u64);
     }
+    let mut g = collected.lock().unwrap_or_else(|e| e.into_inner());
+    g.3.add(&profile);
 }
 
 type OneProgram = (ProgramResult, String, oracle::Checked, Vec<PathBuf>);
 
-fn one_program(c: &Campaign, k: u64, rt: Option<&Runtime>) -> OneProgram {
-    if c.lang == FuzzLang::Tail {
-        return one_tail_program(c, k);
-    }
-    let seed = program_seed(c.seed, k);
-    let program = generate_fcl(&mut Rng::new(seed), &c.config);
-    let src = print_program(&program);
-    let t = std::time::Instant::now();
-    let checker = c.checker;
-    let fault = c.fault;
-    // an injected fault replaces the checker by the faulty compiled comparison
-    let check = |src: &str, seed: u64, rt: Option<&Runtime>| match fault {
-        Some(f) => oracle::check_fcl_with_fault(src, seed, rt, Some(f)),
-        None => checker(src, seed, rt),
-    };
-    let checked = check(&src, seed, rt);
-    let millis = t.elapsed().as_millis();
-    let mut saved = Vec::new();
-    if let (Verdict::Mismatch { .. }, Some(dir)) = (&checked.verdict, &c.save) {
-        // save the original first, so a crash while shrinking loses nothing
-        let stem = format!("fcl-{}-{k}", c.seed);
-        saved.extend(save_failure(
-            dir,
-            &stem,
-            "fcl",
-            &src,
-            seed,
-            &checked.verdict,
-        ));
-        // the same failure: a mismatch on the same configuration (engine, shape, schedule or
-        // optimization level) as the original
-        let failing_config = match &checked.verdict {
-            Verdict::Mismatch { config, .. } => config.clone(),
-            _ => String::new(),
-        };
-        let same_failure = |v: &Verdict| matches!(v, Verdict::Mismatch { config, .. } if *config == failing_config);
-        let shrunk = shrink::fcl::shrink(&program, c.shrink_tries, &mut |cand| {
-            same_failure(&check(&print_program(cand), seed, rt).verdict)
-        });
-        let small = print_program(&shrunk);
-        let verdict = check(&small, seed, rt).verdict;
-        saved.extend(save_failure(
-            dir,
-            &format!("{stem}-shrunk"),
-            "fcl",
-            &small,
-            seed,
-            &verdict,
-        ));
-    }
-    let result = ProgramResult {
-        index: k,
-        seed,
-        verdict: checked.verdict.clone(),
-        bytes: src.len(),
-        millis,
-    };
-    (result, src, checked, saved)
+/// A generated FCL program on its way through the check.
+struct Pending {
+    k: u64,
+    seed: u64,
+    /// The FCL program, for shrinking (TAIL programs are not shrunk).
+    program: Option<FclProgram>,
+    src: String,
+    checked: oracle::Checked,
+    /// Time spent on this program alone.
+    own: Duration,
 }
 
-/// A TAIL program: generated with its expected output, checked on the TAIL oracle; a mismatch
-/// is saved (TAIL programs are not shrunk yet).
-fn one_tail_program(c: &Campaign, k: u64) -> OneProgram {
-    let seed = program_seed(c.seed, k);
-    let case = crate::gen::tail_gen::generate_tail(&mut Rng::new(seed), 8);
-    let t = std::time::Instant::now();
-    let checked = tail::check_tail(&case);
-    let millis = t.elapsed().as_millis();
-    let mut saved = Vec::new();
-    if let (Verdict::Mismatch { .. }, Some(dir)) = (&checked.verdict, &c.save) {
-        let stem = format!("tail-{}-{k}", c.seed);
-        saved.extend(save_failure(
-            dir,
-            &stem,
-            "tail",
-            &case.source,
-            seed,
-            &checked.verdict,
-        ));
+/// Checks programs `ks`: each on the oracle, then the compiled side of all of them together
+/// ([`batch::run_jobs`]: one OpenCL build for the batch); then saves every failure and shrinks
+/// it with the per-program check.
+fn one_batch(
+    c: &Campaign,
+    ks: &[u64],
+    rt: Option<&Runtime>,
+    cache: &mut RunCache,
+    profile: &mut Profile,
+) -> Vec<OneProgram> {
+    let mut pending = Vec::with_capacity(ks.len());
+    let mut jobs = Vec::new();
+    for &k in ks {
+        let seed = program_seed(c.seed, k);
+        let (p, job) = match c.lang {
+            FuzzLang::Fcl => generate_and_check_fcl(c, k, seed, rt.is_some(), profile),
+            FuzzLang::Tail => generate_and_check_tail(k, seed, rt.is_some(), profile),
+        };
+        if let Some(job) = job {
+            jobs.push((pending.len(), job));
+        }
+        pending.push(p);
     }
-    let result = ProgramResult {
-        index: k,
-        seed,
-        verdict: checked.verdict.clone(),
-        bytes: case.source.len(),
-        millis,
+    if let Some(rt) = rt {
+        let t = Instant::now();
+        let (at, compiled): (Vec<usize>, Vec<CompiledJob>) = jobs.into_iter().unzip();
+        let outcomes = run_jobs(&compiled, rt, cache, profile);
+        let share = t.elapsed() / (at.len().max(1) as u32);
+        for (i, outcome) in at.into_iter().zip(outcomes) {
+            let p = &mut pending[i];
+            p.own += share;
+            apply_compiled(&mut p.checked, outcome);
+        }
+    }
+    // save every failure of the batch before shrinking any, so a crash while shrinking loses
+    // nothing
+    let ext = match c.lang {
+        FuzzLang::Fcl => "fcl",
+        FuzzLang::Tail => "tail",
     };
-    (result, case.source, checked, saved)
+    let stem = |p: &Pending| format!("{ext}-{}-{}", c.seed, p.k);
+    let mut saved: Vec<Vec<PathBuf>> = pending
+        .iter()
+        .map(|p| match (&p.checked.verdict, &c.save) {
+            (Verdict::Mismatch { .. }, Some(dir)) => {
+                save_failure(dir, &stem(p), ext, &p.src, p.seed, &p.checked.verdict)
+            }
+            _ => Vec::new(),
+        })
+        .collect();
+    let t = Instant::now();
+    for (p, saved) in pending.iter().zip(&mut saved) {
+        if let (Verdict::Mismatch { config, .. }, Some(dir), Some(program)) =
+            (&p.checked.verdict, &c.save, &p.program)
+        {
+            saved.extend(shrink_failure(c, p, program, config, dir, &stem(p), rt));
+        }
+    }
+    profile.shrink += t.elapsed();
+    pending
+        .into_iter()
+        .zip(saved)
+        .map(|(p, saved)| {
+            let result = ProgramResult {
+                index: p.k,
+                seed: p.seed,
+                verdict: p.checked.verdict.clone(),
+                bytes: p.src.len(),
+                millis: p.own.as_millis(),
+                unsupported: p.checked.unsupported.clone(),
+            };
+            (result, p.src, p.checked, saved)
+        })
+        .collect()
+}
+
+/// Generates FCL program `k` and checks it on the oracle; with a device, also gives its
+/// compiled side to run with the batch.
+fn generate_and_check_fcl(
+    c: &Campaign,
+    k: u64,
+    seed: u64,
+    compiled: bool,
+    profile: &mut Profile,
+) -> (Pending, Option<CompiledJob>) {
+    let t = Instant::now();
+    let program = generate_fcl(&mut Rng::new(seed), &c.config);
+    let src = print_program(&program);
+    let generated = t.elapsed();
+    profile.generate += generated;
+    let t = Instant::now();
+    let checked = (c.checker)(&src, seed, None);
+    profile.oracle += t.elapsed();
+    let t = Instant::now();
+    let mut job = None;
+    if compiled && checked.verdict == Verdict::Pass {
+        if let Ok(loaded) = load_program(&[("generated.fcl".to_string(), src.clone())]) {
+            job = Some(compile_job(&loaded.main, &checked.stdout, c.fault));
+        }
+    }
+    profile.compile += t.elapsed();
+    let p = Pending {
+        k,
+        seed,
+        program: Some(program),
+        src,
+        checked,
+        own: generated + t.elapsed(),
+    };
+    (p, job)
+}
+
+/// Generates TAIL program `k` with its expected output and checks it on the TAIL oracle, then
+/// lowered to FCL on the FCL oracle; with a device, also gives the lowered program's compiled
+/// side to run with the batch. A program the lowering refuses is unsupported.
+fn generate_and_check_tail(
+    k: u64,
+    seed: u64,
+    compiled: bool,
+    profile: &mut Profile,
+) -> (Pending, Option<CompiledJob>) {
+    let t = Instant::now();
+    let case = crate::gen::tail_gen::generate_tail(&mut Rng::new(seed), 8);
+    let generated = t.elapsed();
+    profile.generate += generated;
+    let t = Instant::now();
+    let mut checked = tail::check_tail(&case);
+    let mut job = None;
+    let mut compiling = Duration::ZERO;
+    if checked.verdict == Verdict::Pass {
+        match tail::check_lowered(&case.source, &checked.stdout) {
+            tail::LoweredCheck::Unsupported(why) => checked.unsupported = Some(why),
+            tail::LoweredCheck::Mismatch(v) => checked.verdict = v,
+            tail::LoweredCheck::Agrees(lowered, main) if compiled => {
+                let t = Instant::now();
+                let mut j = compile_job(&main, &checked.stdout, None);
+                j.compare = Compare::Tail(lowered);
+                job = Some(j);
+                compiling = t.elapsed();
+            }
+            tail::LoweredCheck::Agrees(..) => {}
+        }
+    }
+    profile.oracle += t.elapsed() - compiling;
+    profile.compile += compiling;
+    let p = Pending {
+        k,
+        seed,
+        program: None,
+        src: case.source,
+        checked,
+        own: generated + t.elapsed(),
+    };
+    (p, job)
+}
+
+/// The per-program check, staged as in the campaign: the checker for the oracle's part, then
+/// the compiled side (with the campaign's fault and OpenCL build options) as a batch of one.
+fn check_one(c: &Campaign, src: &str, seed: u64, rt: Option<&Runtime>) -> oracle::Checked {
+    let mut checked = (c.checker)(src, seed, None);
+    let (Some(rt), Verdict::Pass) = (rt, &checked.verdict) else {
+        return checked;
+    };
+    let Ok(loaded) = load_program(&[("generated.fcl".to_string(), src.to_string())]) else {
+        return checked;
+    };
+    let job = compile_job(&loaded.main, &checked.stdout, c.fault);
+    let mut cache = RunCache::with_build_options(&c.opencl_options);
+    if let Some(outcome) = run_jobs(&[job], rt, &mut cache, &mut Profile::default()).pop() {
+        apply_compiled(&mut checked, outcome);
+    }
+    checked
+}
+
+/// Records the compiled side's outcome in the oracle's verdict.
+fn apply_compiled(checked: &mut oracle::Checked, outcome: CompiledOutcome) {
+    match outcome {
+        CompiledOutcome::Agree => {}
+        CompiledOutcome::Unsupported(why) => checked.unsupported = Some(why),
+        CompiledOutcome::Differs { opt, got } => {
+            checked.verdict = Verdict::Mismatch {
+                config: format!("compiled {opt}"),
+                expected: checked.stdout.clone(),
+                got,
+            }
+        }
+    }
+}
+
+/// Shrinks a failing program while it keeps failing on the same configuration (engine, shape,
+/// schedule or optimization level) and saves the result as `STEM-shrunk`.
+fn shrink_failure(
+    c: &Campaign,
+    p: &Pending,
+    program: &FclProgram,
+    failing_config: &str,
+    dir: &Path,
+    stem: &str,
+    rt: Option<&Runtime>,
+) -> Vec<PathBuf> {
+    let same_failure =
+        |v: &Verdict| matches!(v, Verdict::Mismatch { config, .. } if config == failing_config);
+    let shrunk = shrink::fcl::shrink(program, c.shrink_tries, &mut |cand| {
+        same_failure(&check_one(c, &print_program(cand), p.seed, rt).verdict)
+    });
+    let small = print_program(&shrunk);
+    let verdict = check_one(c, &small, p.seed, rt).verdict;
+    save_failure(
+        dir,
+        &format!("{stem}-shrunk"),
+        "fcl",
+        &small,
+        p.seed,
+        &verdict,
+    )
 }
 
 /// Writes `STEM.EXT` (the program) and `STEM.txt` (seed and both outputs) under `dir`.

@@ -6,6 +6,7 @@ use super::compiled::{compare_compiled_with, CompiledOutcome};
 use compiler::fault::Fault;
 use compiler::runtime::Runtime;
 use interpreter::fcl::{self as oracle, Config};
+use semantics::fcl::core::Expr;
 use semantics::fcl::lower::load_program;
 use semantics::fcl::machine::{Machine, Schedule, Scheduler};
 use semantics::fcl::step::term::resolve;
@@ -57,6 +58,8 @@ pub struct Checked {
     pub verdict: Verdict,
     /// The reference's observable output (empty when the program did not load).
     pub reference: String,
+    /// The reference's stdout, what a compiled program must print.
+    pub stdout: String,
     /// Rule firings of the reference run, by `number name`.
     pub rules: BTreeMap<String, u64>,
     /// Why the compiler declined the program, when it did (the compiled side was then skipped).
@@ -82,76 +85,86 @@ pub fn check_fcl_with_fault(
     device: Option<&Runtime>,
     fault: Option<Fault>,
 ) -> Checked {
+    let (mut checked, main) = oracle_stage(src, seed);
+    let (Some(rt), Some(main), Verdict::Pass) = (device, main, &checked.verdict) else {
+        return checked;
+    };
+    match compare_compiled_with(&main, &checked.stdout, rt, fault) {
+        CompiledOutcome::Agree => {}
+        CompiledOutcome::Unsupported(why) => checked.unsupported = Some(why),
+        CompiledOutcome::Differs { opt, got } => {
+            checked.verdict = Verdict::Mismatch {
+                config: format!("compiled {opt}"),
+                expected: checked.stdout.clone(),
+                got,
+            }
+        }
+    }
+    checked
+}
+
+/// The oracle's part of the check: `src` loads, and every configuration of
+/// [`configurations`] gives the reference's observable result.
+pub fn check_fcl_oracle(src: &str, seed: u64) -> Checked {
+    oracle_stage(src, seed).0
+}
+
+/// [`check_fcl_oracle`], also giving the loaded program's `main` when it loaded.
+fn oracle_stage(src: &str, seed: u64) -> (Checked, Option<Expr>) {
     let program = match load_program(&[("generated.fcl".to_string(), src.to_string())]) {
         Ok(p) => p,
         Err((_, d)) => {
-            return Checked {
+            let checked = Checked {
                 verdict: Verdict::Invalid(format!("front end: {}", d.message)),
                 reference: String::new(),
+                stdout: String::new(),
                 rules: BTreeMap::new(),
                 unsupported: None,
-            }
+            };
+            return (checked, None);
         }
     };
     let mut rules = BTreeMap::new();
     let (reference, stdout) = match counted_reference(&program.main, &mut rules) {
         Ok(r) => r,
         Err(why) => {
-            return Checked {
+            let checked = Checked {
                 verdict: Verdict::Invalid(why),
                 reference: String::new(),
-                rules,
-                unsupported: None,
-            }
-        }
-    };
-    for cfg in configurations(seed) {
-        let got = oracle::run(&program.main, &cfg).observable();
-        if got != reference {
-            return Checked {
-                verdict: Verdict::Mismatch {
-                    config: format!("oracle {} {}", cfg.machine, cfg.schedule),
-                    expected: reference.clone(),
-                    got,
-                },
-                reference,
+                stdout: String::new(),
                 rules,
                 unsupported: None,
             };
+            return (checked, None);
+        }
+    };
+    let mut verdict = Verdict::Pass;
+    for cfg in configurations(seed) {
+        let got = oracle::run(&program.main, &cfg).observable();
+        if got != reference {
+            verdict = Verdict::Mismatch {
+                config: format!("oracle {} {}", cfg.machine, cfg.schedule),
+                expected: reference.clone(),
+                got,
+            };
+            break;
         }
     }
-    let mut unsupported = None;
-    if let Some(rt) = device {
-        match compare_compiled_with(&program.main, &stdout, rt, fault) {
-            CompiledOutcome::Agree => {}
-            CompiledOutcome::Unsupported(why) => unsupported = Some(why),
-            CompiledOutcome::Differs { opt, got } => {
-                return Checked {
-                    verdict: Verdict::Mismatch {
-                        config: format!("compiled {opt}"),
-                        expected: stdout,
-                        got,
-                    },
-                    reference,
-                    rules,
-                    unsupported: None,
-                }
-            }
-        }
-    }
-    Checked {
-        verdict: Verdict::Pass,
+    let checked = Checked {
+        verdict,
         reference,
+        stdout,
         rules,
-        unsupported,
-    }
+        unsupported: None,
+    };
+    (checked, Some(program.main))
 }
 
 /// The reference run (1x1, in-order) with rule counting: the oracle's own stepping, with the
 /// context tracing so group steps report their parts and every leaf firing is counted.
 /// Gives the observable result and the stdout.
 fn counted_reference(
-    main: &semantics::fcl::core::Expr,
+    main: &Expr,
     rules: &mut BTreeMap<String, u64>,
 ) -> Result<(String, String), String> {
     let term = resolve(main).map_err(|d| format!("static: {}", d.message))?;

@@ -1,49 +1,186 @@
 //! The TAIL check: the TAIL oracle must print exactly what the generator's direct evaluation
-//! predicts (there is no TAIL compiler to compare with yet).
+//! predicts; then the program lowered to FCL ([`compiler::tail::lower_tail`]) must print the
+//! same on the FCL oracle and, compiled, on OpenCL (see [`super::batch::Compare::Tail`]). A
+//! program the lowering refuses is unsupported, never a failure.
 
-use super::oracle::{Checked, Verdict};
+use super::oracle::{Checked, Verdict, MAX_STEPS};
 use crate::gen::tail_gen::TailCase;
-use interpreter::tail::{run_source, Outcome, RunOptions};
+use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
+use interpreter::tail::{drive, Outcome, RunOptions, Stats};
+use semantics::fcl::core::Expr;
+use semantics::fcl::lower::load_program;
+use semantics::tail::step::Machine;
 use std::collections::BTreeMap;
 
-/// Runs `case` on the TAIL oracle and compares its stdout with the expected output.
+/// Runs `case` on the TAIL oracle, counting the rules its steps fire, and compares its stdout
+/// with the expected output.
 pub fn check_tail(case: &TailCase) -> Checked {
-    let checked = |verdict, reference: String| Checked {
-        verdict,
-        reference,
-        rules: BTreeMap::new(),
-        unsupported: None,
-    };
-    let report = match run_source(
-        &case.source,
-        RunOptions {
-            max_steps: super::oracle::MAX_STEPS,
-        },
-    ) {
-        Ok(r) => r,
+    let mut rules = BTreeMap::new();
+    let prog = match semantics::tail::step::load(&case.source) {
+        Ok(p) => p,
         Err(d) => {
-            return checked(
-                Verdict::Invalid(format!("front end: {}", d.message)),
-                String::new(),
+            return Checked {
+                verdict: Verdict::Invalid(format!("front end: {}", d.message)),
+                reference: String::new(),
+                stdout: String::new(),
+                rules,
+                unsupported: None,
+            }
+        }
+    };
+    let mut machine = Machine::new(prog);
+    let mut stdout = String::new();
+    let driven = drive(
+        &mut machine,
+        RunOptions {
+            max_steps: MAX_STEPS,
+        },
+        &mut Stats::default(),
+        |_, _, info| {
+            *rules.entry(info.rule.to_string()).or_default() += 1;
+            Ok(())
+        },
+        |out| {
+            stdout.push_str(out);
+            Ok(())
+        },
+    );
+    let verdict = match driven {
+        Ok((Outcome::Value(line), _)) => {
+            stdout.push_str(&line);
+            stdout.push('\n');
+            if stdout == case.expected {
+                Verdict::Pass
+            } else {
+                Verdict::Mismatch {
+                    config: "tail oracle vs direct evaluation".into(),
+                    expected: case.expected.clone(),
+                    got: stdout.clone(),
+                }
+            }
+        }
+        Ok((Outcome::Err(e), _)) => Verdict::Invalid(format!("run-time error: {}", e.reason)),
+        Ok((Outcome::Limit, _)) => Verdict::Invalid("step limit".into()),
+        Err(e) => Verdict::Invalid(format!("output failed: {e}")),
+    };
+    Checked {
+        verdict,
+        reference: stdout.clone(),
+        stdout,
+        rules,
+        unsupported: None,
+    }
+}
+
+/// What lowering a TAIL program that passed the TAIL oracle gave.
+pub enum LoweredCheck {
+    /// The lowering refuses the program (outside its scope), with the reason.
+    Unsupported(String),
+    /// The lowered program does not load or disagrees on the FCL oracle: the mismatch.
+    Mismatch(Verdict),
+    /// The lowered program agrees on the FCL oracle: its lowering and loaded `main`, ready to
+    /// be compiled.
+    Agrees(Box<Lowered>, Expr),
+}
+
+/// Lowers `src` to FCL and runs it on the FCL oracle; its output read back as TAIL must agree
+/// with `tail_stdout` (what the TAIL oracle printed).
+pub fn check_lowered(src: &str, tail_stdout: &str) -> LoweredCheck {
+    let mismatch = |config: &str, got: String| {
+        LoweredCheck::Mismatch(Verdict::Mismatch {
+            config: config.into(),
+            expected: tail_stdout.to_string(),
+            got,
+        })
+    };
+    let lowered = match lower_tail(src) {
+        // the TAIL oracle ran the program without error
+        Ok(l) if l.failure.is_some() => {
+            return mismatch("tail lowering", format!("certain failure: {:?}", l.failure))
+        }
+        Ok(l) => l,
+        Err(LowerTailError::Unsupported(why)) => return LoweredCheck::Unsupported(why),
+        Err(LowerTailError::Static(d)) => {
+            return mismatch("tail lowering", format!("static error: {}", d.message))
+        }
+        Err(e @ LowerTailError::Fails(_)) => return mismatch("tail lowering", e.to_string()),
+    };
+    let program = match load_program(&[("lowered.fcl".to_string(), lowered.fcl.clone())]) {
+        Ok(p) => p,
+        Err((_, d)) => {
+            return mismatch(
+                "lowered fcl front end",
+                format!("{}\n{}", d.message, lowered.fcl),
             )
         }
     };
-    match report.outcome {
-        Outcome::Value(_) if report.stdout == case.expected => {
-            checked(Verdict::Pass, report.stdout)
+    let cfg = interpreter::fcl::Config {
+        max_steps: MAX_STEPS,
+        ..Default::default()
+    };
+    let out = interpreter::fcl::run(&program.main, &cfg);
+    if out.result.is_err() {
+        return mismatch("fcl oracle (lowered)", out.observable());
+    }
+    match format_result(&lowered, &out.stdout) {
+        Some(tail) if outputs_agree(tail_stdout, &tail) => {
+            LoweredCheck::Agrees(Box::new(lowered), program.main)
         }
-        Outcome::Value(_) => checked(
-            Verdict::Mismatch {
-                config: "tail oracle vs direct evaluation".into(),
-                expected: case.expected.clone(),
-                got: report.stdout.clone(),
-            },
-            report.stdout,
-        ),
-        Outcome::Err(e) => checked(
-            Verdict::Invalid(format!("run-time error: {}", e.reason)),
-            report.stdout,
-        ),
-        Outcome::Limit => checked(Verdict::Invalid("step limit".into()), report.stdout),
+        Some(tail) => mismatch("fcl oracle (lowered)", tail),
+        None => mismatch("fcl oracle (lowered)", out.stdout),
+    }
+}
+
+/// Whether two TAIL outputs agree: the same text, except that numbers may differ by a relative
+/// 1e-12 (doubles computed by different engines; NaN agrees with NaN).
+pub fn outputs_agree(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (ta, tb) = (tokens(a), tokens(b));
+    ta.len() == tb.len()
+        && ta.iter().zip(&tb).all(|(x, y)| {
+            x == y
+                || match (x.parse::<f64>(), y.parse::<f64>()) {
+                    (Ok(p), Ok(q)) if p.is_nan() && q.is_nan() => true,
+                    (Ok(p), Ok(q)) => (p - q).abs() <= 1e-12 * p.abs().max(q.abs()),
+                    _ => false,
+                }
+        })
+}
+
+/// Numbers (and words) and the punctuation between them.
+fn tokens(s: &str) -> Vec<&str> {
+    let number_char = |c: char| c.is_ascii_alphanumeric() || "._+-".contains(c);
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut in_number = false;
+    for (i, c) in s.char_indices() {
+        let n = number_char(c);
+        if i > start && (n != in_number || !n) {
+            out.push(&s[start..i]);
+            start = i;
+        }
+        in_number = n;
+    }
+    if start < s.len() {
+        out.push(&s[start..]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::outputs_agree;
+
+    #[test]
+    fn numbers_agree_within_a_relative_tolerance() {
+        assert!(outputs_agree("[2](1,2)\n", "[2](1,2)\n"));
+        assert!(outputs_agree("[](0.1)\n", "[](0.10000000000000002)\n"));
+        assert!(outputs_agree("[](NaN)\n", "[](NaN)\n"));
+        assert!(!outputs_agree("[](0.1)\n", "[](0.1001)\n"));
+        assert!(!outputs_agree("[2](1,2)\n", "[2](1,3)\n"));
+        assert!(!outputs_agree("[2](1,2)\n", "[3](1,2,3)\n"));
+        assert!(!outputs_agree("[](1)\n", "[](1)\n[](1)\n"));
     }
 }

@@ -121,129 +121,7 @@ impl fmt::Display for Type {
     }
 }
 
-/// Scalar primitive operations (spec §4.1/§4.2); all cost 1 at run time (5.72, 5.73, "…").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ScalarOp {
-    AddI,
-    SubI,
-    MulI,
-    DivI,
-    ModI,
-    MinI,
-    MaxI,
-    PowI,
-    AndI,
-    OrI,
-    Xor,
-    Sll,
-    Srl,
-    EqI,
-    NeqI,
-    LtI,
-    AbsI,
-    SignI,
-    Clz,
-    NegateI,
-    I2D,
-    B2I,
-    AddD,
-    SubD,
-    MulD,
-    DivD,
-    NegateD,
-}
-
-impl ScalarOp {
-    /// Every scalar operation, for tables and generators.
-    pub const ALL: [ScalarOp; 27] = [
-        ScalarOp::AddI,
-        ScalarOp::SubI,
-        ScalarOp::MulI,
-        ScalarOp::DivI,
-        ScalarOp::ModI,
-        ScalarOp::MinI,
-        ScalarOp::MaxI,
-        ScalarOp::PowI,
-        ScalarOp::AndI,
-        ScalarOp::OrI,
-        ScalarOp::Xor,
-        ScalarOp::Sll,
-        ScalarOp::Srl,
-        ScalarOp::EqI,
-        ScalarOp::NeqI,
-        ScalarOp::LtI,
-        ScalarOp::AbsI,
-        ScalarOp::SignI,
-        ScalarOp::Clz,
-        ScalarOp::NegateI,
-        ScalarOp::I2D,
-        ScalarOp::B2I,
-        ScalarOp::AddD,
-        ScalarOp::SubD,
-        ScalarOp::MulD,
-        ScalarOp::DivD,
-        ScalarOp::NegateD,
-    ];
-
-    /// The built-in's source name (`addi`, `i2d`, …).
-    pub fn name(self) -> &'static str {
-        use ScalarOp::*;
-        match self {
-            AddI => "addi",
-            SubI => "subi",
-            MulI => "muli",
-            DivI => "divi",
-            ModI => "modi",
-            MinI => "mini",
-            MaxI => "maxi",
-            PowI => "powi",
-            AndI => "andi",
-            OrI => "ori",
-            Xor => "xor",
-            Sll => "sll",
-            Srl => "srl",
-            EqI => "eqi",
-            NeqI => "neqi",
-            LtI => "lti",
-            AbsI => "absi",
-            SignI => "signi",
-            Clz => "clz",
-            NegateI => "negatei",
-            I2D => "i2d",
-            B2I => "b2i",
-            AddD => "addd",
-            SubD => "subd",
-            MulD => "muld",
-            DivD => "divd",
-            NegateD => "negated",
-        }
-    }
-
-    /// The operation with this source name.
-    pub fn from_name(name: &str) -> Option<ScalarOp> {
-        ScalarOp::ALL.iter().copied().find(|o| o.name() == name)
-    }
-
-    /// Argument types and result type.
-    pub fn signature(self) -> (&'static [Type], Type) {
-        use ScalarOp::*;
-        const II: &[Type] = &[Type::Int, Type::Int];
-        const I: &[Type] = &[Type::Int];
-        const DD: &[Type] = &[Type::Double, Type::Double];
-        const D: &[Type] = &[Type::Double];
-        const B: &[Type] = &[Type::Bool];
-        match self {
-            AddI | SubI | MulI | DivI | ModI | MinI | MaxI | PowI | AndI | OrI | Xor | Sll
-            | Srl => (II, Type::Int),
-            EqI | NeqI | LtI => (II, Type::Bool),
-            AbsI | SignI | Clz | NegateI => (I, Type::Int),
-            I2D => (I, Type::Double),
-            B2I => (B, Type::Int),
-            AddD | SubD | MulD | DivD => (DD, Type::Double),
-            NegateD => (D, Type::Double),
-        }
-    }
-}
+pub use super::scalar_op::ScalarOp;
 
 /// The array, program and host built-ins (spec §4.1, §4.3–§4.5), with their levels resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -290,6 +168,9 @@ pub enum Builtin {
     ForceAndPrint,
     /// `forceAndPrintDouble n a` (host, §4.4).
     ForceAndPrintDouble,
+    /// `forceAndPrintDoubleExact n a`: doubles printed so they parse back exactly (the extension
+    /// for TAIL, docs/fcl-extensions.md).
+    ForceAndPrintDoubleExact,
     /// `benchmark n p` (host, §4.4).
     Benchmark,
     /// `readIntCSV path` (host, §4.4).
@@ -306,8 +187,16 @@ impl Builtin {
             Scalar(op) => op.signature().0.len(),
             BlockSize => 0,
             Push(_) | Force(_) | Return(_) | LengthPull | LengthPush(_) | ReadIntCsv => 1,
-            Generate | Index | MapPull | Bind(_) | MapPush(_) | Permute(_) | ForceAndPrint
-            | ForceAndPrintDouble | Benchmark => 2,
+            Generate
+            | Index
+            | MapPull
+            | Bind(_)
+            | MapPush(_)
+            | Permute(_)
+            | ForceAndPrint
+            | ForceAndPrintDouble
+            | ForceAndPrintDoubleExact
+            | Benchmark => 2,
             Interleave(_) | InterleaveSeq(_) | SeqFor | Power(_) | PowerI(_) | While(_)
             | Ifp(_) => 3,
         }
@@ -354,9 +243,41 @@ impl Builtin {
             Permute(l) => format!("permute<{l}>"),
             ForceAndPrint => "forceAndPrint".into(),
             ForceAndPrintDouble => "forceAndPrintDouble".into(),
+            ForceAndPrintDoubleExact => "forceAndPrintDoubleExact".into(),
             Benchmark => "benchmark".into(),
             ReadIntCsv => "readIntCSV".into(),
             BlockSize => "#BlockSize".into(),
+        }
+    }
+
+    /// How a printing built-in writes its elements; `None` for the others.
+    pub fn print_format(self) -> Option<PrintFormat> {
+        match self {
+            Builtin::ForceAndPrint => Some(PrintFormat::Int),
+            Builtin::ForceAndPrintDouble => Some(PrintFormat::Fixed5),
+            Builtin::ForceAndPrintDoubleExact => Some(PrintFormat::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// The element format of a printed line (spec §4.4; docs/fcl-extensions.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrintFormat {
+    /// `forceAndPrint`: ints as C `%i`.
+    Int,
+    /// `forceAndPrintDouble`: doubles as C `%.5f`.
+    Fixed5,
+    /// `forceAndPrintDoubleExact`: doubles as Rust's `{:?}` (shortest round-trip).
+    Exact,
+}
+
+impl PrintFormat {
+    /// The element type of the printed array.
+    pub fn elem(self) -> Type {
+        match self {
+            PrintFormat::Int => Type::Int,
+            PrintFormat::Fixed5 | PrintFormat::Exact => Type::Double,
         }
     }
 }

@@ -248,12 +248,10 @@ pub(crate) fn call_type(b: Builtin, ts: &[Type], spans: &[Span]) -> Result<Type,
             expect(at(0), "permute destinations", &Type::pull(int), &ts[0])?;
             Type::program(l, Type::pull(push_at(at(1), &ts[1], l)?.clone()))
         }
-        Builtin::ForceAndPrint | Builtin::ForceAndPrintDouble => {
-            let elem = if b == Builtin::ForceAndPrint {
-                Type::Int
-            } else {
-                Type::Double
-            };
+        Builtin::ForceAndPrint
+        | Builtin::ForceAndPrintDouble
+        | Builtin::ForceAndPrintDoubleExact => {
+            let elem = b.print_format().map_or(Type::Int, |f| f.elem());
             expect(at(0), "print count", &int, &ts[0])?;
             expect(
                 at(1),

@@ -149,6 +149,7 @@ fn builtin_head(name: &str, levels: &[Level], span: Span) -> Result<Head, Diagno
         "while" => Builtin::While(lvl(0)),
         "forceAndPrint" => Builtin::ForceAndPrint,
         "forceAndPrintDouble" => Builtin::ForceAndPrintDouble,
+        "forceAndPrintDoubleExact" => Builtin::ForceAndPrintDoubleExact,
         "benchmark" => Builtin::Benchmark,
         "readIntCSV" => Builtin::ReadIntCsv,
         "#BlockSize" => Builtin::BlockSize,

@@ -16,6 +16,7 @@ pub mod machine;
 pub mod mono;
 pub mod parser;
 pub mod printer;
+pub mod scalar_op;
 mod stack;
 pub mod step;
 pub mod syntax;

@@ -5,7 +5,7 @@
 use super::force::ForceFrame;
 use super::rules::{self, Rule, RunError};
 use super::{as_int, run, scalar, stuck, Args, Control, Ctx, Fired, Frame, Task};
-use crate::fcl::core::{Builtin, Level, Type};
+use crate::fcl::core::{Builtin, Level, PrintFormat, Type};
 use crate::fcl::value::{zero_of, Cells, InternalFn, Pull, PushArr, Value};
 use crate::Span;
 use std::rc::Rc;
@@ -250,12 +250,14 @@ impl Task {
                 (rules::PERMUTE, 1)
             }
             // forceAndPrint n a → bind<grid> (force<grid> a) (fn x => PRINT(x, n); return x)
-            Builtin::ForceAndPrint | Builtin::ForceAndPrintDouble => {
+            Builtin::ForceAndPrint
+            | Builtin::ForceAndPrintDouble
+            | Builtin::ForceAndPrintDoubleExact => {
                 let n = int(&arg(0), span)?;
                 let a = push(&arg(1), span, "forceAndPrint")?;
-                let double = builtin == Builtin::ForceAndPrintDouble;
+                let format = builtin.print_format().unwrap_or(PrintFormat::Int);
                 self.stack
-                    .push(Frame::Force(ForceFrame::Print { n, double, span }));
+                    .push(Frame::Force(ForceFrame::Print { n, format, span }));
                 self.control = Control::Force(a, span);
                 (rules::FORCE_AND_PRINT, 0)
             }

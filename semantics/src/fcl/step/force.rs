@@ -11,7 +11,7 @@
 use super::par::{Par, ParKind};
 use super::rules::{self, RunError};
 use super::{stuck, Control, Ctx, Fired, Frame, Task};
-use crate::fcl::core::Level;
+use crate::fcl::core::{Level, PrintFormat};
 use crate::fcl::machine::Loc;
 use crate::fcl::value::{Cells, InternalFn, Pull, PushArr, Value};
 use crate::Span;
@@ -89,7 +89,11 @@ pub(crate) enum ForceFrame {
         span: Span,
     },
     /// `forceAndPrint n`: print once the force is done.
-    Print { n: i32, double: bool, span: Span },
+    Print {
+        n: i32,
+        format: PrintFormat,
+        span: Span,
+    },
     /// `benchmark n p` after `runs` runs of p.
     Benchmark {
         n: i32,

@@ -1,10 +1,11 @@
 //! The host-level operations of spec §4.4 after their force: `forceAndPrint`,
-//! `forceAndPrintDouble` (exact C formats), `benchmark` (stderr), and `readIntCSV`'s tokenizer.
+//! `forceAndPrintDouble` (exact C formats), `forceAndPrintDoubleExact` (round-trip doubles,
+//! docs/fcl-extensions.md), `benchmark` (stderr), and `readIntCSV`'s tokenizer.
 
 use super::force::{materialised, ForceFrame};
 use super::rules::{self, RunError};
 use super::{run, stuck, Control, Ctx, Fired, Frame, Task};
-use crate::fcl::core::Level;
+use crate::fcl::core::{Level, PrintFormat};
 use crate::fcl::value::Value;
 use crate::Span;
 use std::rc::Rc;
@@ -18,7 +19,7 @@ impl Task {
         ctx: &mut Ctx,
     ) -> Result<Option<Fired>, RunError> {
         match frame {
-            ForceFrame::Print { n, double, span } => {
+            ForceFrame::Print { n, format, span } => {
                 let data = materialised(&v, span)?;
                 if n < 1 || n as usize > data.len() {
                     return Err(RunError::new(
@@ -27,7 +28,7 @@ impl Task {
                         format!("forceAndPrint {n}: count outside [1, {}]", data.len()),
                     ));
                 }
-                let line = print_line(&data[..n as usize], double, span)?;
+                let line = print_line(&data[..n as usize], format, span)?;
                 ctx.stdout.push_str(&line);
                 self.control = Control::Ret(v);
                 Ok(Some(
@@ -75,16 +76,18 @@ impl Task {
     }
 }
 
-/// One `forceAndPrint` line (spec §4.4): `[0,1,4,9]`, doubles as C `%.5f`.
-fn print_line(data: &[Value], double: bool, span: Span) -> Result<String, RunError> {
+/// One `forceAndPrint` line (spec §4.4): `[0,1,4,9]`, doubles as C `%.5f`, or with
+/// `forceAndPrintDoubleExact` as [`format_double_exact`].
+fn print_line(data: &[Value], format: PrintFormat, span: Span) -> Result<String, RunError> {
     let mut line = String::from("[");
     for (i, v) in data.iter().enumerate() {
         if i > 0 {
             line.push(',');
         }
-        match (v, double) {
-            (Value::Int(x), false) => line.push_str(&x.to_string()),
-            (Value::Double(x), true) => line.push_str(&format_double(*x)),
+        match (v, format) {
+            (Value::Int(x), PrintFormat::Int) => line.push_str(&x.to_string()),
+            (Value::Double(x), PrintFormat::Fixed5) => line.push_str(&format_double(*x)),
+            (Value::Double(x), PrintFormat::Exact) => line.push_str(&format_double_exact(*x)),
             _ => return Err(stuck(span, "forceAndPrint element", v)),
         }
     }
@@ -103,6 +106,13 @@ pub fn format_double(x: f64) -> String {
     } else {
         format!("{x:.5}")
     }
+}
+
+/// `forceAndPrintDoubleExact`'s element format: Rust's `{:?}`, the shortest text that parses back
+/// to the same f64 (`0.1`, `2.0`, `1e300`, `-0.0`, `NaN`, `inf`, `-inf`), so that engines can be
+/// compared at a relative 1e-12 rather than at `%.5f`'s five decimals.
+pub fn format_double_exact(x: f64) -> String {
+    format!("{x:?}")
 }
 
 /// `readIntCSV`'s tokenizer (spec §4.4): tokens separated by spaces, commas and newlines, each

@@ -20,6 +20,8 @@ pub mod term;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_doubles;
+#[cfg(test)]
 mod tests_host;
 #[cfg(test)]
 mod tests_random;

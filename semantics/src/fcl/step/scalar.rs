@@ -1,9 +1,12 @@
 //! Scalar semantics (spec §4.2): rules 5.72, 5.73 and the "…" of Figure 5.13. `int` is i32 with
 //! wrapping `+ - *`, truncating division, shifts modulo 32 and arithmetic `>>`; `double` is f64.
+//! The extension for TAIL (docs/fcl-extensions.md) shares TAIL's scalar semantics
+//! (`crate::tail::ops::scalar`), so that a TAIL program lowered to FCL computes what TAIL does.
 
 use super::rules::{scalar, RunError};
 use crate::fcl::core::ScalarOp;
 use crate::fcl::value::Value;
+use crate::tail::ops::scalar as tail;
 use crate::Span;
 
 /// Applies a scalar operation to its (already evaluated) arguments.
@@ -17,6 +20,10 @@ pub fn apply(op: ScalarOp, args: &[Value], span: Span) -> Result<Value, RunError
     let dbl = |i: usize| match args.get(i) {
         Some(Value::Double(x)) => Ok(*x),
         other => Err(err(format!("expected a double, got {}", show(other)))),
+    };
+    let bool = |i: usize| match args.get(i) {
+        Some(Value::Bool(x)) => Ok(*x),
+        other => Err(err(format!("expected a bool, got {}", show(other)))),
     };
     Ok(match op {
         AddI => Value::Int(int(0)?.wrapping_add(int(1)?)),
@@ -64,6 +71,38 @@ pub fn apply(op: ScalarOp, args: &[Value], span: Span) -> Result<Value, RunError
         MulD => Value::Double(dbl(0)? * dbl(1)?),
         DivD => Value::Double(dbl(0)? / dbl(1)?),
         NegateD => Value::Double(-dbl(0)?),
+        // The extension for TAIL: C's libm functions (Rust's f64 methods).
+        PowD => Value::Double(dbl(0)?.powf(dbl(1)?)),
+        MaxD => Value::Double(tail::maxd(dbl(0)?, dbl(1)?)),
+        MinD => Value::Double(tail::mind(dbl(0)?, dbl(1)?)),
+        NegD => Value::Double(-dbl(0)?),
+        AbsD => Value::Double(dbl(0)?.abs()),
+        ExpD => Value::Double(dbl(0)?.exp()),
+        LogD => Value::Double(dbl(0)?.ln()),
+        SqrtD => Value::Double(dbl(0)?.sqrt()),
+        SinD => Value::Double(dbl(0)?.sin()),
+        CosD => Value::Double(dbl(0)?.cos()),
+        TanD => Value::Double(dbl(0)?.tan()),
+        AsinD => Value::Double(dbl(0)?.asin()),
+        AcosD => Value::Double(dbl(0)?.acos()),
+        AtanD => Value::Double(dbl(0)?.atan()),
+        SinhD => Value::Double(dbl(0)?.sinh()),
+        CoshD => Value::Double(dbl(0)?.cosh()),
+        TanhD => Value::Double(dbl(0)?.tanh()),
+        // NaN, ±inf and results outside int32 reduce to err, as in TAIL
+        FloorD => Value::Int(tail::floor(dbl(0)?).map_err(err)?),
+        CeilD => Value::Int(tail::ceil(dbl(0)?).map_err(err)?),
+        SignD => Value::Int(tail::signd(dbl(0)?)),
+        LtD => Value::Bool(dbl(0)? < dbl(1)?),
+        LeD => Value::Bool(dbl(0)? <= dbl(1)?),
+        GtD => Value::Bool(dbl(0)? > dbl(1)?),
+        GeD => Value::Bool(dbl(0)? >= dbl(1)?),
+        EqD => Value::Bool(dbl(0)? == dbl(1)?),
+        AndB => Value::Bool(bool(0)? && bool(1)?),
+        OrB => Value::Bool(bool(0)? || bool(1)?),
+        XorB => Value::Bool(bool(0)? != bool(1)?),
+        EqB => Value::Bool(bool(0)? == bool(1)?),
+        NotB => Value::Bool(!bool(0)?),
     })
 }
 

@@ -426,9 +426,8 @@ fn force_frame_type(f: &ForceFrame, hole: Ty) -> Result<Result<Ty, &'static str>
             agree("forced element", &elem, &hole)?;
             elem.map(|t| Type::program(Level::THREAD, Type::pull(t)))
         }
-        ForceFrame::Print { double, .. } => {
-            let elem = if *double { Type::Double } else { Type::Int };
-            let t = Some(Type::program(Level::GRID, Type::pull(elem)));
+        ForceFrame::Print { format, .. } => {
+            let t = Some(Type::program(Level::GRID, Type::pull(format.elem())));
             agree("forceAndPrint", &t, &hole)?;
             t
         }

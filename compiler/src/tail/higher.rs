@@ -1,0 +1,278 @@
+//! The higher-order operators of spec §5.9 other than the reductions (`each`, `zipWith`,
+//! `power`, `powerScl`, `bench`, `condScl`) and the mutation operator `idxassign` (§5.11).
+//! Element functions are lowered per element inside the consumer's kernel (fusion); `power`
+//! iterates with FCL's grid-level `power` over a materialized array.
+
+use super::ops::{known_int, known_vec};
+use super::program::{element_text, fails, Lowerer};
+use super::value::{unsupported, Arr, Fresh, Fun, Ty, Val, R};
+use semantics::tail::ops::prim::Prim;
+use semantics::tail::ops::select::update_position;
+use semantics::tail::syntax::{Expr, ExprKind};
+use semantics::tail::value::{Array, Elems, Scalar};
+use std::rc::Rc;
+
+/// Applies function `f` to scalar argument texts inside a kernel: the result's text, or the
+/// empty text when lowering fails (the caller checked `f` on placeholders first).
+pub(super) fn apply_scalar(fresh: &Fresh, f: &Val, args: &[(Ty, String)]) -> String {
+    let vals = args
+        .iter()
+        .map(|(ty, t)| Val::Arr(Arr::scalar(*ty, t.clone())))
+        .collect();
+    let mut k = Lowerer::kernel(fresh);
+    match k.apply_fun(f, vals) {
+        Ok(Val::Arr(a)) if a.shape.is_empty() => a.text(),
+        _ => String::new(),
+    }
+}
+
+/// The result type of `f` on scalars of types `tys` (checked on placeholders `x0`, `x1`, …).
+pub(super) fn scalar_result(fresh: &Fresh, f: &Val, tys: &[Ty]) -> R<Ty> {
+    let vals = tys
+        .iter()
+        .enumerate()
+        .map(|(k, ty)| Val::Arr(Arr::scalar(*ty, format!("x{k}"))))
+        .collect();
+    let mut k = Lowerer::kernel(fresh);
+    match k.apply_fun(f, vals)? {
+        Val::Arr(a) if a.shape.is_empty() => Ok(a.ty),
+        _ => unsupported("a function argument whose result is not a scalar"),
+    }
+}
+
+impl Lowerer {
+    /// `each`, `zipWith`, `power`, `powerScl`, `bench`, `condScl`.
+    pub(super) fn higher_order(&mut self, p: Prim, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
+        let f = args[0].clone();
+        let fresh = self.fresh.clone();
+        match p {
+            // (3.36) each: element i is f(a_i)
+            Prim::Each => {
+                let a = args[1].arr()?.clone();
+                let ty = scalar_result(&fresh, &f, &[a.ty])?;
+                let (ta, index) = (a.ty, a.index.clone());
+                let g = f.clone();
+                let mut out = Arr::new(ty, a.shape.clone(), move |i| {
+                    apply_scalar(&fresh, &g, &[(ta, index(i))])
+                });
+                if matches!(&f, Val::Fun(g) if matches!(g.as_ref(), Fun::Op(Prim::I2d))) {
+                    out.int_source = Some(a.index.clone());
+                }
+                out.known = known_map(&self.fresh, &f, ty, &[&a]);
+                Ok(Val::Arr(out))
+            }
+            // (3.68) zipWith: identical shapes, element i is f(a_i)(b_i)
+            Prim::ZipWith => {
+                let (a, b) = (args[1].arr()?.clone(), args[2].arr()?.clone());
+                if a.shape != b.shape {
+                    let reason = format!("zipWith of shapes {:?} and {:?}", a.shape, b.shape);
+                    if self.kernel {
+                        return unsupported(reason);
+                    }
+                    return Err(fails(p, name, e, reason));
+                }
+                let ty = scalar_result(&fresh, &f, &[a.ty, b.ty])?;
+                let known = known_map(&fresh, &f, ty, &[&a, &b]);
+                let (ta, tb, ia, ib) = (a.ty, b.ty, a.index.clone(), b.index.clone());
+                let mut out = Arr::new(ty, a.shape.clone(), move |i| {
+                    apply_scalar(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))])
+                });
+                out.known = known;
+                Ok(Val::Arr(out))
+            }
+            // (3.59)/(3.60) power: f applied n times
+            Prim::Power | Prim::PowerScl | Prim::Bench => {
+                let n = known_int(args[1].arr()?, "a power count")?;
+                if n < 0 {
+                    return unsupported("power with a negative count");
+                }
+                self.power(&f, n, &args[2])
+            }
+            // (3.76) condScl: f(x) if b, else x
+            Prim::CondScl => {
+                let (b, x) = (args[1].arr()?.clone(), args[2].arr()?.clone());
+                match b.known_scalar() {
+                    Some(Scalar::Bool(true)) => self.apply_fun(&f, vec![Val::Arr(x)]),
+                    Some(_) => Ok(Val::Arr(x)),
+                    None => {
+                        let y = apply_scalar(&fresh, &f, &[(x.ty, x.text())]);
+                        scalar_result(&fresh, &f, &[x.ty])?;
+                        let t = format!("(if {} then {y} else {})", b.text(), x.text());
+                        Ok(Val::Arr(Arr::scalar(x.ty, t)))
+                    }
+                }
+            }
+            _ => unsupported(format!("operator {name}")),
+        }
+    }
+
+    /// `power(f, n, x)`: n = 0 is x; otherwise FCL's grid-level `power` over one buffer that
+    /// holds the state (a scalar is one element; the arrays of a tuple state lie one after
+    /// another, ints as doubles when a component is double), each step one kernel computing
+    /// `f` of the state.
+    fn power(&mut self, f: &Val, n: i64, x: &Val) -> R<Val> {
+        if n == 0 {
+            return Ok(x.clone());
+        }
+        if self.kernel {
+            return unsupported("power inside a function");
+        }
+        let parts = components(x)?;
+        let doubles = parts.iter().any(|a| a.ty == Ty::Double);
+        let mut offsets = Vec::new();
+        let mut size = 0;
+        for a in &parts {
+            offsets.push(size);
+            size += a.size().max(1);
+        }
+        let s = self.fresh.name("s");
+        let state = rebuild(x, &reading(&s, &parts, &offsets, doubles))?;
+        let mut k = Lowerer::kernel(&self.fresh);
+        let step = k.apply_fun(f, vec![state])?;
+        let next = components(&step)?;
+        if next.len() != parts.len()
+            || next
+                .iter()
+                .zip(&parts)
+                .any(|(a, b)| a.shape != b.shape || a.ty != b.ty)
+        {
+            return unsupported("power whose function changes the shape or type of its state");
+        }
+        let w = self.fresh.name("w");
+        self.helpers.insert(super::program::TABULATE);
+        self.stmt(format!(
+            "-- power: {n} iterations of one kernel over {size} elements\n    \
+             {w} <- power<grid> {n} (fn it => fn {s} => tabulate {size} (fn i => {})) \
+             (tabulate {size} (fn i => {}))",
+            packed(&self.fresh, &next, &offsets, doubles, "i"),
+            packed(&self.fresh, &parts, &offsets, doubles, "i")
+        ));
+        rebuild(x, &reading(&w, &parts, &offsets, doubles))
+    }
+
+    /// (3.57)/(3.58) `idxassign(is, mv, v)`: the variable's array becomes a materialized copy
+    /// with element `is` replaced; later uses of the variable read the copy.
+    pub(super) fn idxassign(&mut self, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
+        let ExprKind::App { args: exprs, .. } = &e.kind else {
+            return unsupported("idxassign through a function value");
+        };
+        let ExprKind::Var(var) = &exprs[1].kind else {
+            return unsupported("idxassign to an expression that is not a variable");
+        };
+        if self.kernel {
+            return unsupported("idxassign inside a function");
+        }
+        let is = known_vec(args[0].arr()?, "an idxassign index")?;
+        let (a, v) = (args[1].arr()?.clone(), args[2].arr()?.clone());
+        let j = update_position(&is, &a.shape)
+            .map_err(|reason| fails(Prim::Idxassign, name, e, reason))?;
+        let (index, vt) = (a.index.clone(), v.text());
+        let updated = Arr::new(a.ty, a.shape.clone(), move |i| {
+            format!("(if {i} == {j} then {vt} else {})", index(i))
+        });
+        let stored = self.materialize(&updated, &format!("{var} after idxassign"));
+        self.store.insert(var.clone(), Val::Arr(stored));
+        Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))?))
+    }
+}
+
+/// The arrays of a state: the array itself, or a tuple's components in order.
+fn components(v: &Val) -> R<Vec<Arr>> {
+    match v {
+        Val::Arr(a) => Ok(vec![a.clone()]),
+        Val::Tuple(vs) => vs.iter().map(|v| v.arr().cloned()).collect(),
+        Val::Fun(_) => unsupported("a function as the state of power"),
+    }
+}
+
+/// A state of `x`'s form (array or tuple) from its components.
+fn rebuild(x: &Val, parts: &[Arr]) -> R<Val> {
+    match x {
+        Val::Tuple(_) => Ok(Val::Tuple(parts.iter().cloned().map(Val::Arr).collect())),
+        _ => Ok(Val::Arr(parts[0].clone())),
+    }
+}
+
+/// The components read from buffer `buf`, component c starting at `offsets[c]`.
+fn reading(buf: &str, parts: &[Arr], offsets: &[usize], doubles: bool) -> Vec<Arr> {
+    parts
+        .iter()
+        .zip(offsets)
+        .map(|(a, &o)| {
+            let (buf, ty) = (buf.to_string(), a.ty);
+            Arr::new(ty, a.shape.clone(), move |i| {
+                let t = format!("(index {buf} ({i} + {o}))");
+                match (doubles, ty) {
+                    (true, Ty::Double) | (false, _) => ty.load(&t),
+                    // an int stored as a double is exact (|x| < 2^53)
+                    (true, _) => ty.load(&format!("(floord {t})")),
+                }
+            })
+        })
+        .collect()
+}
+
+/// Element `i` of the buffer holding the components one after another.
+fn packed(fresh: &Fresh, parts: &[Arr], offsets: &[usize], doubles: bool, i: &str) -> String {
+    let text = |a: &Arr, j: &str| {
+        let t = element_text(a, j);
+        if doubles && a.ty != Ty::Double {
+            format!("(i2d {t})")
+        } else {
+            t
+        }
+    };
+    if parts.len() == 1 {
+        return text(&parts[0], i);
+    }
+    super::value::share(fresh, i, |i| {
+        let mut out = text(
+            &parts[parts.len() - 1],
+            &format!("({i} - {})", offsets[parts.len() - 1]),
+        );
+        for c in (0..parts.len() - 1).rev() {
+            let part = text(&parts[c], &format!("({i} - {})", offsets[c]));
+            out = format!("(if lti {i} {} then {part} else {out})", offsets[c + 1]);
+        }
+        out
+    })
+}
+
+/// `f` applied to known scalars, when its result is known (compile-time evaluation).
+pub(super) fn known_apply(fresh: &Fresh, f: &Val, xs: &[Scalar]) -> Option<Scalar> {
+    let vals = xs
+        .iter()
+        .map(|x| Arr::known(Array::scalar(*x)).ok().map(Val::Arr))
+        .collect::<Option<Vec<Val>>>()?;
+    let mut k = Lowerer::kernel(fresh);
+    match k.apply_fun(f, vals) {
+        Ok(Val::Arr(a)) => a.known_scalar(),
+        _ => None,
+    }
+}
+
+/// The elements of `each`/`zipWith` of `f` over small known arrays, when all are known: the
+/// shapes and counts of apltail programs are often computed this way.
+fn known_map(fresh: &Fresh, f: &Val, ty: Ty, args: &[&Arr]) -> Option<Rc<Array>> {
+    let known = args
+        .iter()
+        .map(|a| a.known.as_deref())
+        .collect::<Option<Vec<&Array>>>()?;
+    let n = known[0].size();
+    if n > MAX_FOLD {
+        return None;
+    }
+    let elems = (0..n)
+        .map(|i| {
+            let xs: Vec<Scalar> = known.iter().map(|a| a.elems.get(i)).collect();
+            known_apply(fresh, f, &xs)
+        })
+        .collect::<Option<Vec<Scalar>>>()?;
+    Some(Rc::new(Array {
+        shape: known[0].shape.clone(),
+        elems: Elems::from_scalars(ty.base(), elems),
+    }))
+}
+
+/// The largest `each`/`zipWith`/`reduce` evaluated at compile time.
+pub(super) const MAX_FOLD: usize = 64;

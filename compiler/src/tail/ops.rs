@@ -1,0 +1,227 @@
+//! Operator application during lowering: the dispatch of `op(v⃗)` to the scalar, shape,
+//! higher-order and reduction lowerings, and compile-time evaluation of first-order operators
+//! whose arguments are known (with the TAIL semantics' own operator functions), which gives
+//! the static shapes, counts and permutations the lowering needs and finds programs that
+//! certainly fail.
+
+use super::program::{fails, Lowerer};
+use super::value::{known_ints, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
+use super::LowerTailError;
+use semantics::tail::ops::apply::{apply, is_scalar_op, scalar_op as fold_scalar, OpEnv, Outcome};
+use semantics::tail::ops::prim::Prim;
+use semantics::tail::ops::select;
+use semantics::tail::syntax::Expr;
+use semantics::tail::value::{Array, Elems, Scalar};
+
+/// The largest known result indexed by a chain of `if`s when no index arithmetic exists.
+const MAX_SELECT: usize = 64;
+/// The largest array of fills built to find out whether a shape operator fails.
+const MAX_FILLS: usize = 1 << 20;
+
+impl Lowerer {
+    /// Applies operator `p` (spelled `name`, at expression `e`) to evaluated arguments.
+    pub(super) fn apply_op(&mut self, p: Prim, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
+        use Prim as P;
+        match p {
+            P::Each | P::ZipWith | P::Power | P::PowerScl | P::Bench | P::CondScl => {
+                return self.higher_order(p, name, e, args)
+            }
+            P::Reduce | P::Scan => return self.reduction(p, args),
+            P::Idxassign => return self.idxassign(name, e, args),
+            P::PrArrI
+            | P::PrArrB
+            | P::PrArrD
+            | P::PrArrC
+            | P::PrSclI
+            | P::PrSclB
+            | P::PrSclD
+            | P::PrSclC => {
+                let a = args[0].arr()?.clone();
+                return Ok(Val::Arr(self.print(&a, p == P::PrArrC)?));
+            }
+            P::Mem | P::MemScl => return Ok(args[0].clone()),
+            // read when the program runs, so their lengths are not static
+            P::ReadFile | P::ReadIntVecFile | P::ReadDoubleVecFile | P::Roll | P::Nowi => {
+                return unsupported(format!(
+                    "{name}: a run-time input, its value and length are not known at compile time"
+                ))
+            }
+            P::Replicate => {
+                return self.fold_only(p, name, e, &args[1..], |xs| select::replicate(xs[0], xs[1]))
+            }
+            _ => {}
+        }
+        let arrs = args.iter().map(|v| v.arr()).collect::<R<Vec<&Arr>>>()?;
+        let known = self.fold(p, name, e, &arrs)?;
+        let symbolic = if is_scalar_op(p) {
+            self.scalar(p, &arrs)
+        } else {
+            self.structural(p, &arrs)
+        };
+        match (symbolic, known) {
+            // a known scalar is its literal
+            (_, Some(k)) if k.shape.is_empty() => Ok(Val::Arr(Arr::known(k)?)),
+            (Ok(mut a), Some(k)) => {
+                a.known = Some(std::rc::Rc::new(k));
+                Ok(Val::Arr(a))
+            }
+            (Ok(a), None) => Ok(Val::Arr(a)),
+            (Err(_), Some(k)) if k.size() <= MAX_SELECT => Ok(Val::Arr(Arr::known(k)?)),
+            (Err(why), _) => Err(self.shape_failure(p, name, e, &arrs).unwrap_or(why)),
+        }
+    }
+
+    /// Where the lowering refuses an operator, whether the TAIL program fails there: shape
+    /// operators fail on shapes and static arguments only, so the semantics' operator applied to
+    /// arrays of fills of the same shapes tells (`cat` of mismatched rows, `idxS` out of range,
+    /// `transp2` of a non-permutation).
+    fn shape_failure(
+        &self,
+        p: Prim,
+        name: &str,
+        e: &Expr,
+        args: &[&Arr],
+    ) -> Option<LowerTailError> {
+        if self.kernel || is_scalar_op(p) || p.is_higher_order() {
+            return None;
+        }
+        let dummies = args
+            .iter()
+            .map(|a| match &a.known {
+                Some(k) => Some((**k).clone()),
+                None if a.size() <= MAX_FILLS => Some(Array {
+                    shape: a.shape.clone(),
+                    elems: Elems::from_scalars(
+                        a.ty.base(),
+                        vec![Scalar::fill(a.ty.base()); a.size()],
+                    ),
+                }),
+                None => None,
+            })
+            .collect::<Option<Vec<Array>>>()?;
+        let refs: Vec<&Array> = dummies.iter().collect();
+        match apply(p, &refs, &mut OpEnv::default()) {
+            Err(reason) => Some(fails(p, name, e, reason)),
+            Ok(_) => None,
+        }
+    }
+
+    /// The value of `p` on known arguments (`None` when one is unknown or large); a failure on
+    /// known arguments outside any function body is a failure of the TAIL program.
+    fn fold(&mut self, p: Prim, name: &str, e: &Expr, args: &[&Arr]) -> R<Option<Array>> {
+        if p.is_higher_order() {
+            return Ok(None);
+        }
+        let Some(known) = args
+            .iter()
+            .map(|a| a.known.as_deref())
+            .collect::<Option<Vec<&Array>>>()
+        else {
+            return Ok(None);
+        };
+        if large_result(p, &known) {
+            return Ok(None);
+        }
+        if is_scalar_op(p) {
+            let xs: Vec<Scalar> = known.iter().filter_map(|a| a.as_scalar()).collect();
+            return match fold_scalar(p, &xs) {
+                Ok(x) => Ok(Some(Array::scalar(x))),
+                // a TAIL error (overflow, division by zero): leave it to run time
+                Err(_) => Ok(None),
+            };
+        }
+        match apply(p, &known, &mut OpEnv::default()) {
+            Ok(r) => match r.outcome {
+                Outcome::New(a) if a.size() <= MAX_KNOWN => Ok(Some(a)),
+                _ => Ok(None),
+            },
+            Err(reason) if !self.kernel => Err(fails(p, name, e, reason)),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// Operators lowered only on known arguments (selection by a static mask or counts).
+    fn fold_only(
+        &mut self,
+        p: Prim,
+        name: &str,
+        e: &Expr,
+        args: &[Val],
+        f: impl Fn(&[&Array]) -> Result<Array, String>,
+    ) -> R<Val> {
+        let known = args
+            .iter()
+            .map(|v| v.arr().ok().and_then(|a| a.known.as_deref()))
+            .collect::<Option<Vec<&Array>>>();
+        let Some(known) = known else {
+            return unsupported(format!(
+                "{name} with a mask or counts not known at compile time"
+            ));
+        };
+        match f(&known) {
+            Ok(a) if a.size() <= MAX_SELECT => Ok(Val::Arr(Arr::known(a)?)),
+            Ok(_) => unsupported(format!("{name} with a large static result")),
+            Err(reason) if !self.kernel => Err(fails(p, name, e, reason)),
+            Err(reason) => unsupported(format!("{name} failing inside a function: {reason}")),
+        }
+    }
+
+    /// A scalar operator on scalar arguments (spec §5.1–§5.7).
+    fn scalar(&mut self, p: Prim, args: &[&Arr]) -> R<Arr> {
+        if args.iter().any(|a| !a.shape.is_empty()) {
+            return unsupported(format!("{} applied to an array", p.name()));
+        }
+        match p {
+            Prim::Zilde => return Ok(Arr::new(Ty::Int, vec![0], |_| "0".into())),
+            Prim::Pi => return Arr::known(Array::scalar(Scalar::Double(std::f64::consts::PI))),
+            _ => {}
+        }
+        let texts: Vec<String> = args.iter().map(|a| a.text()).collect();
+        let (text, ty) = super::scalar::scalar_op(p, &texts, &self.fresh)?;
+        let mut out = Arr::scalar(ty, text);
+        if p == Prim::I2d {
+            out.int_source = Some(args[0].index.clone());
+        }
+        Ok(out)
+    }
+}
+
+/// A known int scalar argument (a count, a dimension).
+pub(super) fn known_int(a: &Arr, what: &str) -> R<i64> {
+    match a.known_scalar() {
+        Some(Scalar::Int(v)) => Ok(i64::from(v)),
+        Some(Scalar::Bool(b)) => Ok(i64::from(b)),
+        _ => unsupported(format!("{what} not known at compile time")),
+    }
+}
+
+/// A known int vector argument (a shape, a permutation, an index).
+pub(super) fn known_vec(a: &Arr, what: &str) -> R<Vec<i64>> {
+    match a.known.as_deref().and_then(known_ints) {
+        Some(v) => Ok(v),
+        None => unsupported(format!("{what} not known at compile time")),
+    }
+}
+
+/// Whether `p` on these known arguments builds a result too large to track (checked before
+/// computing it: `iota(10000000)` is known but not worth building at compile time).
+fn large_result(p: Prim, args: &[&Array]) -> bool {
+    let int = |a: &Array| match a.as_scalar() {
+        Some(Scalar::Int(v)) => i64::from(v).unsigned_abs() as usize,
+        _ => 0,
+    };
+    match (p, args) {
+        (Prim::Iota, [n]) => int(n) > MAX_KNOWN,
+        (Prim::Reshape, [sh, _]) => known_ints(sh)
+            .map(|s| {
+                s.iter()
+                    .map(|&d| d.unsigned_abs() as usize)
+                    .product::<usize>()
+            })
+            .is_some_and(|n| n > MAX_KNOWN),
+        (Prim::Take, [n, a]) => {
+            int(n).saturating_mul(a.shape.get(1..).map_or(1, |r| r.iter().product())) > MAX_KNOWN
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,454 @@
+//! The lowering of a whole program: TAIL expressions evaluated symbolically (call by value,
+//! left to right, spec §4.3), the statements of FCL `main`'s `do<grid>` block that force and
+//! print values or materialize arrays, and the final FCL text.
+
+use super::value::{is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R};
+use super::{LowerTailError, Lowered, Output, ResultKind, RunFailure, MAX_TEXT};
+use semantics::tail::ops::prim::Prim;
+use semantics::tail::syntax::{Expr, ExprKind};
+use semantics::tail::value::Array;
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+/// Variables in scope (persistent: closures capture it, and copies must be cheap).
+pub(super) type Env = im::HashMap<String, Val>;
+
+/// An index text longer than this is materialized (at a `let` even when used once, and after
+/// any operator outside function bodies), so that nesting (unrolled reductions of unrolled
+/// reductions, `cat` of `cat`) cannot make the text grow exponentially.
+const LONG_INDEX: usize = 8000;
+/// Likewise for parentheses nested deeper than this (FCL's parser allows 256 levels of
+/// expressions, a few per parenthesis).
+const DEEP_INDEX: usize = 40;
+/// An index text shorter than this is recomputed rather than materialized.
+const CHEAP_INDEX: usize = 200;
+
+/// The lowering's state: the statements of `main` so far and what they print.
+pub(super) struct Lowerer {
+    pub fresh: Fresh,
+    /// Statements of `main`'s `do<grid>` block, in evaluation order.
+    pub stmts: Vec<String>,
+    /// The values printed so far (the `pr*` operators), in order.
+    pub outputs: Vec<Output>,
+    /// FCL helper declarations the statements use.
+    pub helpers: BTreeSet<&'static str>,
+    /// True while lowering a function body that runs per element inside a kernel: there is
+    /// no `do` block to add statements to, so nothing is materialized or printed.
+    pub kernel: bool,
+    /// How often each variable is used (a use inside a lambda counts as many).
+    uses: Rc<HashMap<String, usize>>,
+    /// The current array of each variable `idxassign` has updated (spec §4.5 store).
+    pub store: HashMap<String, Val>,
+}
+
+impl Lowerer {
+    fn new(e: &Expr) -> Lowerer {
+        let mut uses = HashMap::new();
+        count_uses(e, 1, &mut uses);
+        Lowerer {
+            fresh: Fresh::default(),
+            stmts: Vec::new(),
+            outputs: Vec::new(),
+            helpers: BTreeSet::new(),
+            kernel: false,
+            uses: Rc::new(uses),
+            store: HashMap::new(),
+        }
+    }
+
+    /// A lowerer for a function body applied inside a kernel.
+    pub(super) fn kernel(fresh: &Fresh) -> Lowerer {
+        Lowerer {
+            fresh: fresh.clone(),
+            stmts: Vec::new(),
+            outputs: Vec::new(),
+            helpers: BTreeSet::new(),
+            kernel: true,
+            uses: Rc::new(HashMap::new()),
+            store: HashMap::new(),
+        }
+    }
+
+    /// Evaluates an expression to its symbolic value.
+    pub(super) fn eval(&mut self, e: &Expr, env: &Env) -> R<Val> {
+        match &e.kind {
+            ExprKind::Var(x) => match self.store.get(x).or_else(|| env.get(x)) {
+                Some(v) => Ok(v.clone()),
+                None => unsupported(format!("free variable {x}")),
+            },
+            ExprKind::Lit(s) => Ok(Val::Arr(Arr::known(Array::scalar(*s))?)),
+            // (3.54) let: call by value; an array used several times is materialized once
+            ExprKind::Let {
+                var, bound, body, ..
+            } => {
+                let mut v = self.eval(bound, env)?;
+                if let Val::Arr(a) = &v {
+                    let uses = self.uses.get(var).copied().unwrap_or(0);
+                    if !self.kernel && a.size() > 0 && uses > 0 && {
+                        let text = (a.index)("i");
+                        (uses > 1 && text.len() > CHEAP_INDEX) || too_long(&text)
+                    } {
+                        v = Val::Arr(self.materialize(a, &format!("{var}, used {uses} times")));
+                    }
+                }
+                let mut env = env.clone();
+                // inside a kernel, a scalar used several times is bound by an FCL let
+                if let Val::Arr(a) = &v {
+                    let uses = self.uses.get(var).copied().unwrap_or(0);
+                    if self.kernel && a.shape.is_empty() && uses != 1 && !is_atomic(&a.text()) {
+                        let x = self.fresh.name("x");
+                        let mut named = Arr::scalar(a.ty, x.clone());
+                        named.known = a.known.clone();
+                        env.insert(var.clone(), Val::Arr(named));
+                        if let Val::Arr(r) = self.eval(body, &env)? {
+                            if r.shape.is_empty() {
+                                let t = format!("(let {x} = {} in {})", a.text(), r.text());
+                                return Ok(Val::Arr(Arr {
+                                    index: Arr::scalar(r.ty, t).index,
+                                    ..r
+                                }));
+                            }
+                        }
+                    }
+                }
+                env.insert(var.clone(), v);
+                self.eval(body, &env)
+            }
+            ExprKind::Fn { param, body, .. } => {
+                // the closure sees the arrays idxassign has updated so far
+                let mut env = env.clone();
+                for (x, v) in &self.store {
+                    env.insert(x.clone(), v.clone());
+                }
+                Ok(Val::Fun(Rc::new(Fun::Lambda {
+                    param: param.clone(),
+                    body: body.as_ref().clone(),
+                    env,
+                })))
+            }
+            ExprKind::OpValue(op) => Ok(Val::Fun(Rc::new(Fun::Op(op.prim)))),
+            // (3.56) a vector literal
+            ExprKind::Vector(es) => {
+                let mut elems = Vec::new();
+                for e in es {
+                    let v = self.eval(e, env)?;
+                    elems.push(v.arr()?.clone());
+                }
+                super::shape::vector(elems)
+            }
+            ExprKind::App { op, args } => {
+                let mut vs = Vec::new();
+                for (k, a) in args.iter().enumerate() {
+                    // replicate never evaluates its first argument (spec §4.3)
+                    if op.prim == Prim::Replicate && k == 0 {
+                        vs.push(Val::Tuple(Vec::new()));
+                        continue;
+                    }
+                    vs.push(self.eval(a, env)?);
+                }
+                match self.apply_op(op.prim, &op.name(), e, vs)? {
+                    Val::Arr(a) if !self.kernel && a.size() > 0 => {
+                        let text = (a.index)("i");
+                        if too_long(&text) {
+                            let len = text.len();
+                            let why = format!("{} result (index text of {len} bytes)", op.name());
+                            Ok(Val::Arr(self.materialize(&a, &why)))
+                        } else {
+                            Ok(Val::Arr(a))
+                        }
+                    }
+                    v => Ok(v),
+                }
+            }
+            // (3.79) if: only the chosen branch runs
+            ExprKind::If(c, a, b) => {
+                let cv = self.eval(c, env)?;
+                let cond = cv.arr()?.clone();
+                match cond.known_scalar() {
+                    Some(semantics::tail::value::Scalar::Bool(true)) => self.eval(a, env),
+                    Some(_) => self.eval(b, env),
+                    // both branches as scalar expressions, lowered without statements (so
+                    // that neither runs a print or a materialization the program may skip)
+                    None => {
+                        let mut k = Lowerer::kernel(&self.fresh);
+                        let (x, y) = (k.eval(a, env)?, k.eval(b, env)?);
+                        let (x, y) = (x.arr()?, y.arr()?);
+                        if !x.shape.is_empty() || !y.shape.is_empty() || x.ty != y.ty {
+                            return unsupported("if with array branches and an unknown condition");
+                        }
+                        let t = format!("(if {} then {} else {})", cond.text(), x.text(), y.text());
+                        Ok(Val::Arr(Arr::scalar(x.ty, t)))
+                    }
+                }
+            }
+            ExprKind::Tuple(es) => {
+                let vs = es
+                    .iter()
+                    .map(|e| self.eval(e, env))
+                    .collect::<R<Vec<_>>>()?;
+                Ok(Val::Tuple(vs))
+            }
+            ExprKind::Prj(i, t) => match self.eval(t, env)? {
+                Val::Tuple(vs) if *i < vs.len() => Ok(vs[*i].clone()),
+                _ => unsupported("a projection of a non-tuple"),
+            },
+        }
+    }
+
+    /// Applies a function value (a lambda or an operator name) to arguments, curried.
+    pub(super) fn apply_fun(&mut self, f: &Val, args: Vec<Val>) -> R<Val> {
+        let Val::Fun(f) = f else {
+            return unsupported("applying a non-function");
+        };
+        match f.as_ref() {
+            Fun::Op(p) => self.apply_op(*p, p.name(), &dummy_expr(), args),
+            Fun::Lambda { param, body, env } => {
+                let mut args = args.into_iter();
+                let Some(first) = args.next() else {
+                    return unsupported("a lambda applied to nothing");
+                };
+                let mut env = env.clone();
+                // (3.55) beta: a scalar argument is bound by an FCL let, so that a parameter
+                // used several times does not copy the argument's text
+                let v = match &first {
+                    Val::Arr(a) if a.shape.is_empty() && !is_atomic(&a.text()) => {
+                        let x = self.fresh.name("x");
+                        let mut named = Arr::scalar(a.ty, x.clone());
+                        named.known = a.known.clone();
+                        env.insert(param.clone(), Val::Arr(named));
+                        match self.eval(body, &env)? {
+                            Val::Arr(r) if r.shape.is_empty() => {
+                                let t = format!("(let {x} = {} in {})", a.text(), r.text());
+                                let mut out = Arr::scalar(r.ty, t);
+                                out.known = r.known.clone();
+                                Val::Arr(out)
+                            }
+                            _ => {
+                                env.insert(param.clone(), first.clone());
+                                self.eval(body, &env)?
+                            }
+                        }
+                    }
+                    _ => {
+                        env.insert(param.clone(), first);
+                        self.eval(body, &env)?
+                    }
+                };
+                let rest: Vec<Val> = args.collect();
+                if rest.is_empty() {
+                    Ok(v)
+                } else {
+                    self.apply_fun(&v, rest)
+                }
+            }
+        }
+    }
+
+    /// Forces an array into a global buffer (a statement of `main`) and returns the array that
+    /// reads it; inside a kernel, the array itself.
+    pub(super) fn materialize(&mut self, a: &Arr, why: &str) -> Arr {
+        let n = a.size().max(1);
+        if self.kernel || a.size() == 0 {
+            return a.clone();
+        }
+        let m = self.fresh.name("m");
+        let body = element_text(a, "i");
+        self.helpers.insert(TABULATE);
+        self.stmts.push(format!(
+            "-- materialize {why}: {n} elements\n    {m} <- forceM<grid> (tabulate {n} (fn i => {body}))"
+        ));
+        self.read_back(a, m)
+    }
+
+    /// Forces, prints and returns a value (the `pr*` operators and the program's result).
+    /// `bare_chars`: `prArrC`'s layout (spec §6.3).
+    pub(super) fn print(&mut self, a: &Arr, bare_chars: bool) -> R<Arr> {
+        if self.kernel {
+            return unsupported("printing inside a function");
+        }
+        let (kind, body_of): (ResultKind, Index) = match (&a.int_source, a.ty) {
+            (Some(ints), Ty::Double) => (ResultKind::IntAsDouble, ints.clone()),
+            (_, Ty::Double) => (ResultKind::Double, a.index.clone()),
+            (_, Ty::Int) => (ResultKind::Int, a.index.clone()),
+            (_, Ty::Bool) => (ResultKind::Bool, a.index.clone()),
+            (_, Ty::Char) if bare_chars => (ResultKind::CharText, a.index.clone()),
+            (_, Ty::Char) => (ResultKind::Char, a.index.clone()),
+        };
+        self.outputs.push(Output {
+            shape: a.shape.clone(),
+            kind,
+        });
+        if a.size() == 0 && !a.shape.is_empty() {
+            // nothing to compute: the host prints the empty array from its shape
+            return Ok(a.clone());
+        }
+        let n = a.size().max(1);
+        let body = match kind {
+            ResultKind::Bool => format!("b2i {}", body_of("i")),
+            _ => body_of("i"),
+        };
+        let print = match kind {
+            ResultKind::Double => "forceAndPrintDoubleExact",
+            _ => "forceAndPrint",
+        };
+        let p = self.fresh.name("p");
+        self.helpers.insert(TABULATE);
+        self.stmts.push(format!(
+            "{p}p <- tabulate {n} (fn i => {body})\n  ; {p} <- {print} {n} {p}p"
+        ));
+        Ok(match kind {
+            ResultKind::IntAsDouble => {
+                let ints = Arr::new(Ty::Int, a.shape.clone(), move |_| String::new());
+                let ints = self.read_back(&ints, p.clone());
+                let mut out = Arr::new(Ty::Double, a.shape.clone(), {
+                    let ix = ints.index.clone();
+                    move |i| format!("(i2d {})", ix(i))
+                });
+                out.known = a.known.clone();
+                out.int_source = Some(ints.index);
+                out
+            }
+            _ => self.read_back(a, p),
+        })
+    }
+
+    /// The array reading buffer `m` (bools are stored as ints).
+    fn read_back(&self, a: &Arr, m: String) -> Arr {
+        let ty = a.ty;
+        let mut out = Arr::new(ty, a.shape.clone(), move |i| {
+            ty.load(&format!("(index {m} {i})"))
+        });
+        out.known = a.known.clone();
+        out
+    }
+
+    /// A statement of `main` (a comment line may precede it).
+    pub(super) fn stmt(&mut self, s: String) {
+        self.stmts.push(s);
+    }
+}
+
+/// Whether an index text is long or deep enough to be materialized.
+fn too_long(text: &str) -> bool {
+    if text.len() > LONG_INDEX {
+        return true;
+    }
+    let mut depth = 0usize;
+    for c in text.bytes() {
+        match c {
+            b'(' => {
+                depth += 1;
+                if depth > DEEP_INDEX {
+                    return true;
+                }
+            }
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The element text of an array stored in a buffer (bools become ints).
+pub(super) fn element_text(a: &Arr, i: &str) -> String {
+    a.ty.store(&(a.index)(i))
+}
+
+fn dummy_expr() -> Expr {
+    Expr {
+        kind: ExprKind::Tuple(Vec::new()),
+        span: semantics::Span::DUMMY,
+    }
+}
+
+/// Counts the uses of each variable; a use under a lambda counts double (it runs per element).
+fn count_uses(e: &Expr, weight: usize, out: &mut HashMap<String, usize>) {
+    match &e.kind {
+        ExprKind::Var(x) => *out.entry(x.clone()).or_insert(0) += weight,
+        ExprKind::Lit(_) | ExprKind::OpValue(_) => {}
+        ExprKind::Let { bound, body, .. } => {
+            count_uses(bound, weight, out);
+            count_uses(body, weight, out);
+        }
+        ExprKind::Fn { body, .. } => count_uses(body, 2 * weight, out),
+        ExprKind::If(a, b, c) => {
+            for x in [a, b, c] {
+                count_uses(x, weight, out);
+            }
+        }
+        ExprKind::Prj(_, x) => count_uses(x, weight, out),
+        ExprKind::Tuple(es) | ExprKind::Vector(es) | ExprKind::App { args: es, .. } => {
+            for x in es {
+                count_uses(x, weight, out);
+            }
+        }
+    }
+}
+
+/// Grid-level materialization in blocks of 256 threads (a grid-level `push` runs one element
+/// per work-group); the index is clamped so the last block's spare threads stay in range.
+pub(super) const TABULATE: &str =
+    "sig tabulate : forall 'a. int -> (int -> 'a) -> Program <grid> ['a]<grid>
+fun tabulate n f =
+  concat<block> 256 (generate ((n + 255) / 256)
+    (fn b => return<block> (push<block> (generate 256 (fn t => f (mini (b * 256 + t) (n - 1)))))))
+";
+
+/// Lowers a type-checked TAIL expression to an FCL program printing its value.
+pub fn lower_expr(e: &Expr) -> R<Lowered> {
+    let mut lw = Lowerer::new(e);
+    let failure = match lw.eval(e, &Env::new()) {
+        Ok(v) => {
+            let a = match v {
+                Val::Arr(a) => a,
+                _ => return unsupported("a program whose value is a function or a tuple"),
+            };
+            lw.print(&a, false)?;
+            None
+        }
+        Err(LowerTailError::Fails(f)) => Some(f),
+        Err(e) => return Err(e),
+    };
+    let mut outputs = std::mem::take(&mut lw.outputs);
+    let result = if failure.is_none() {
+        outputs.pop()
+    } else {
+        None
+    };
+    let mut fcl = String::from("-- lowered from TAIL by compiler::tail\n");
+    for h in &lw.helpers {
+        fcl.push_str(h);
+        fcl.push('\n');
+    }
+    if let Some(f) = &failure {
+        fcl.push_str(&format!(
+            "-- the TAIL program fails after these statements: {}: {}\n",
+            f.rule, f.reason
+        ));
+    }
+    let mut stmts = lw.stmts;
+    stmts.push("return<grid> ()".into());
+    fcl.push_str(&format!(
+        "sig main : Program <grid> unit\nval main =\n  do<grid>\n  {{ {}\n  }}\n",
+        stmts.join("\n  ; ")
+    ));
+    if fcl.len() > MAX_TEXT {
+        return unsupported("the lowered program text exceeds the lowering's size limit");
+    }
+    Ok(Lowered {
+        fcl,
+        prints: outputs,
+        result,
+        failure,
+    })
+}
+
+/// The failure of a TAIL program found at compile time, located at expression `e`.
+pub(super) fn fails(p: Prim, name: &str, e: &Expr, reason: String) -> LowerTailError {
+    let rule = semantics::tail::step::Rule::for_op_error(p, "");
+    LowerTailError::Fails(RunFailure {
+        rule: format!("{} {name}", rule.number),
+        reason,
+        span: e.span,
+    })
+}

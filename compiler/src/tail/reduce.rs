@@ -1,0 +1,358 @@
+//! `reduce` and `scan` along the last axis (spec §5.9), in apltail's order: `acc := x_0`, then
+//! `acc := f(x_j)(acc)` for j = 1…m−1 (the new element first; z only for an empty vector).
+//!
+//! The lowering picks by row length m and row count k, and records its choice as an FCL
+//! comment in the output:
+//! * m ≤ [`UNROLL`] (or inside a function body): unrolled into the consumer's element text,
+//!   so the reduction fuses into the kernel that uses it;
+//! * otherwise a thread-level sequential fold per row (prelude `foldl`/`seqfor`), one thread
+//!   per row, which keeps apltail's order exactly;
+//! * a long row (m ≥ [`TREE_MIN_LEN`], or m ≥ 256 with fewer than [`FEW_ROWS`] rows, where one
+//!   thread per row would leave the device idle) and an operator known to be associative and
+//!   commutative
+//!   with an identity (`addi`, `muld`, `maxd`, `andb`, …): block-level tree reductions, each
+//!   work-group folding 256·S elements with 256 threads (coalesced reads) and combining them in a
+//!   `while<block>` tree, repeated over the partial results until one per row is left; a long
+//!   scan becomes block-level Sklansky scans of 256-element chunks (examples/fcl/scan.fcl), a
+//!   scan of the chunk totals (recursively) and a kernel adding each chunk's prefix. For
+//!   doubles the order of operations then differs from apltail's.
+
+use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
+use super::program::{element_text, Lowerer};
+use super::value::{unsupported, Arr, Fun, Ty, Val, MAX_KNOWN, R};
+use semantics::tail::ops::prim::Prim;
+use semantics::tail::value::{Array, Elems};
+use std::rc::Rc;
+
+/// Rows up to this length are unrolled.
+pub const UNROLL: usize = 16;
+/// Rows up to this length are unrolled inside function bodies (no statements there).
+pub const MAX_UNROLL: usize = 256;
+/// The shortest row reduced or scanned by work-groups (one work-group's 256 threads × 8).
+pub const TREE_MIN_LEN: usize = 2048;
+/// Fewer rows than this are reduced by work-groups from 256 elements on.
+pub const FEW_ROWS: usize = 1024;
+/// Elements each thread folds sequentially before the tree (per work-group: 256·S).
+const PER_THREAD: usize = 8;
+
+/// The work-group helper of the block-level tree (thesis §5.2.3, examples/fcl/reduce.fcl).
+const TREE: &str =
+    "sig treeStep : forall 'a 'b. ('a -> 'a -> 'b) -> ['a] -> Program <block> ['b]<block>
+fun treeStep f arr = let x = halve arr in return<block> (push<block> (zipWith f (fst x) (snd x)))
+
+sig treeReduce : forall 'a. ('a -> 'a -> 'a) -> ['a] -> Program <block> ['a]<block>
+fun treeReduce f arr =
+  do<block> { a <- while<block> (fn a => 1 != lengthPull a) (treeStep f) (treeStep f arr)
+            ; return<block> (push<block> a) }
+";
+
+/// The work-group scan of the block-level scan (thesis §5.4.3, examples/fcl/scan.fcl).
+const SKLANSKY: &str = "sig sklanskyStep : forall 'a. int -> ('a -> 'a -> 'a) -> ['a] -> ['a]
+fun sklanskyStep i op a =
+  generate (lengthPull a) (fn j => if (j & (1 << i)) == 0 then index a j
+                                   else op (index a (((j >> i) << i) - 1)) (index a j))
+
+sig sklansky : forall 'a. int -> ('a -> 'a -> 'a) -> ['a] -> Program <block> ['a]<block>
+fun sklansky lgn op arr =
+  do<block> { r <- power<block> lgn (fn i => fn a => return<block> (push<block> (sklanskyStep i op a)))
+                                    (return<block> (push<block> arr))
+            ; return<block> (push<block> r) }
+";
+
+/// The identity of an associative, commutative operator on type `ty` (FCL text).
+fn identity(f: &Val, ty: Ty) -> Option<&'static str> {
+    let Val::Fun(g) = f else { return None };
+    let Fun::Op(p) = g.as_ref() else { return None };
+    Some(match (p, ty) {
+        (Prim::Addi, Ty::Int) => "0",
+        (Prim::Muli, Ty::Int) => "1",
+        (Prim::Maxi, Ty::Int) => "(0 - 2147483647 - 1)",
+        (Prim::Mini, Ty::Int) => "2147483647",
+        (Prim::Addd, Ty::Double) => "0.0",
+        (Prim::Muld, Ty::Double) => "1.0",
+        (Prim::Maxd, Ty::Double) => "(negd (divd 1.0 0.0))",
+        (Prim::Mind, Ty::Double) => "(divd 1.0 0.0)",
+        (Prim::Andb, Ty::Bool) => "true",
+        (Prim::Orb, Ty::Bool) => "false",
+        _ => return None,
+    })
+}
+
+impl Lowerer {
+    /// `reduce(f, z, a)` and `scan(f, z, a)`.
+    pub(super) fn reduction(&mut self, p: Prim, args: Vec<Val>) -> R<Val> {
+        let (f, z, a) = (
+            args[0].clone(),
+            args[1].arr()?.clone(),
+            args[2].arr()?.clone(),
+        );
+        let Some((&m, outer)) = a.shape.split_last() else {
+            return Ok(Val::Arr(a)); // rank 0: the argument itself
+        };
+        let outer = outer.to_vec();
+        let k: usize = outer.iter().product();
+        let ty = a.ty;
+        if scalar_result(&self.fresh, &f, &[ty, ty])? != ty {
+            return unsupported("a reduce/scan function whose result type differs");
+        }
+        let scan = p == Prim::Scan;
+        if let Some(known) = self.known_reduction(&f, &a, scan) {
+            return Ok(Val::Arr(Arr::known(known)?));
+        }
+        if scan && (m <= 1 || k == 0) {
+            return Ok(Val::Arr(a));
+        }
+        if !scan {
+            if outer.is_empty() && m == 0 {
+                return Ok(Val::Arr(z));
+            }
+            if m == 0 && k > 0 {
+                return unsupported("reduce of an empty last axis (an apltail index error)");
+            }
+            if k == 0 {
+                return Ok(Val::Arr(Arr::new(ty, outer, move |_| ty.fill())));
+            }
+        }
+        let fresh = self.fresh.clone();
+        let index = a.index.clone();
+        if m <= UNROLL || (self.kernel && m <= MAX_UNROLL) {
+            // unrolled: y_0 = x_0, y_j = f(x_j, y_(j-1)); shared through lets
+            let ys = move |row: &str| {
+                let mut ys = vec![index(&format!("({row} * {m})"))];
+                for j in 1..m {
+                    let x = index(&format!("({row} * {m} + {j})"));
+                    let prev = ys[j - 1].clone();
+                    ys.push(apply_scalar(&fresh, &f, &[(ty, x), (ty, prev)]));
+                }
+                ys
+            };
+            let out = if scan {
+                let f2 = self.fresh.clone();
+                Arr::new(ty, a.shape.clone(), move |i| {
+                    super::value::share(&f2, i, |i| {
+                        super::value::select(&format!("({i} % {m})"), &ys(&format!("({i} / {m})")))
+                    })
+                })
+            } else {
+                Arr::new(ty, outer, move |i| ys(i).pop().unwrap_or_default())
+            };
+            return Ok(Val::Arr(out));
+        }
+        if self.kernel {
+            return unsupported(format!(
+                "reduce/scan over rows longer than {MAX_UNROLL} inside a function"
+            ));
+        }
+        let r = self.fresh.name("r");
+        let long = m >= TREE_MIN_LEN || (m >= 256 && k < FEW_ROWS);
+        let tree = identity(&f, ty).filter(|_| long && ty != Ty::Bool);
+        match (scan, tree) {
+            (true, Some(id)) => return Ok(Val::Arr(self.scan_blocks(&r, &f, id, &a, k, m))),
+            (true, None) if m > MAX_KNOWN => {
+                return unsupported(format!(
+                    "scan over rows longer than {MAX_KNOWN} of an operator not known to be \
+                     associative"
+                ))
+            }
+            (true, None) => self.scan_rows(&r, &f, &a, k, m),
+            (false, Some(id)) => self.tree_rows(&r, &f, id, &a, k, m),
+            (false, None) => self.fold_rows(&r, &f, &a, k, m),
+        }
+        let shape = if scan { a.shape.clone() } else { outer };
+        Ok(Val::Arr(Arr::new(ty, shape, move |i| {
+            ty.load(&format!("(index {r} {i})"))
+        })))
+    }
+
+    /// `(fn acc => fn x => f(x, acc))` on stored elements (bools are stored as ints).
+    fn step_fn(&self, f: &Val, ty: Ty) -> String {
+        let (acc, x) = (self.fresh.name("acc"), self.fresh.name("y"));
+        let body = apply_scalar(&self.fresh, f, &[(ty, ty.load(&x)), (ty, ty.load(&acc))]);
+        let body = ty.store(&body);
+        format!("(fn {acc} => fn {x} => {body})")
+    }
+
+    /// One thread per row folds the row sequentially.
+    fn fold_rows(&mut self, r: &str, f: &Val, a: &Arr, k: usize, m: usize) {
+        let step = self.step_fn(f, a.ty);
+        let (row, j) = (self.fresh.name("row"), self.fresh.name("j"));
+        let first = element_text(a, &format!("({row} * {m})"));
+        let rest = element_text(a, &format!("({row} * {m} + 1 + {j})"));
+        let nb = k.div_ceil(256);
+        self.stmt(format!(
+            "-- reduce: thread-level fold per row, rows={k} len={m}\n    \
+             {r} <- forceM<grid> (concat<block> 256 (generate {nb} (fn b => concat<thread> 1 \
+             (generate 256 (fn t => let {row} = mini (b * 256 + t) {} in return<thread> \
+             (foldl {step} {first} (generate {} (fn {j} => {rest}))))))))",
+            k - 1,
+            m - 1
+        ));
+    }
+
+    /// One thread per row scans the row sequentially into a private buffer.
+    fn scan_rows(&mut self, r: &str, f: &Val, a: &Arr, k: usize, m: usize) {
+        let (row, j, read) = (
+            self.fresh.name("row"),
+            self.fresh.name("j"),
+            self.fresh.name("read"),
+        );
+        let ty = a.ty;
+        let x = (a.index)(&format!("({row} * {m} + {j})"));
+        let prev = ty.load(&format!("({read} ({j} - 1))"));
+        let next = ty.store(&apply_scalar(&self.fresh, f, &[(ty, x), (ty, prev)]));
+        let first = element_text(a, &format!("({row} * {m})"));
+        let nb = k.div_ceil(256);
+        self.stmt(format!(
+            "-- scan: thread-level per row, rows={k} len={m}\n    \
+             {r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {m} \
+             (generate 256 (fn t => let {row} = mini (b * 256 + t) {} in return<thread> \
+             (seqfor {m} {m} (fn {read} => fn {j} => ({j}, if {j} == 0 then {first} else {next}))))))))",
+            256 * m,
+            k - 1
+        ));
+    }
+
+    /// Block-level tree reductions, repeated over the partial results.
+    fn tree_rows(&mut self, r: &str, f: &Val, id: &str, a: &Arr, k: usize, m: usize) {
+        self.helpers.insert(TREE);
+        let step = self.step_fn(f, a.ty);
+        let ty = a.ty;
+        let id = ty.store(id);
+        let mut len = m;
+        let mut source: Rc<dyn Fn(&str) -> String> = {
+            let a = a.clone();
+            Rc::new(move |i| element_text(&a, i))
+        };
+        let mut pass = 0;
+        loop {
+            let s = len.div_ceil(256).min(PER_THREAD);
+            let chunk = 256 * s;
+            let q = len.div_ceil(chunk);
+            let name = if q == 1 {
+                r.to_string()
+            } else {
+                format!("{r}_{pass}")
+            };
+            let (row, c, j) = (
+                self.fresh.name("row"),
+                self.fresh.name("c"),
+                self.fresh.name("j"),
+            );
+            let x = source(&format!("({row} * {len} + {j})"));
+            self.stmt(format!(
+                "-- reduce: block-level tree, rows={k} len={len} ({q} work-groups of 256 threads x {s} per row)\n    \
+                 {name} <- forceM<grid> (concat<block> 1 (generate {} (fn g => let {row} = g / {q} in \
+                 let {c} = g % {q} in do<block> {{ tp <- concat<thread> 1 (generate 256 (fn t => \
+                 return<thread> (foldl {step} {id} (generate {s} (fn s => let {j} = {c} * {chunk} + s * 256 + t \
+                 in if lti {j} {len} then {x} else {id}))))) ; tq <- force<block> tp ; treeReduce {step} tq }})))",
+                k * q
+            ));
+            if q == 1 {
+                return;
+            }
+            let partial = name.clone();
+            source = Rc::new(move |i| format!("(index {partial} {i})"));
+            len = q;
+            pass += 1;
+        }
+    }
+
+    /// A long scan: Sklansky scans of 256-element chunks, a scan of each row's chunk totals,
+    /// and a kernel combining every element with the total of the chunks before it.
+    fn scan_blocks(&mut self, r: &str, f: &Val, id: &str, a: &Arr, k: usize, m: usize) -> Arr {
+        self.helpers.insert(SKLANSKY);
+        let ty = a.ty;
+        let step = self.step_fn(f, ty);
+        let q = m.div_ceil(256);
+        let (row, c, j) = (
+            self.fresh.name("row"),
+            self.fresh.name("c"),
+            self.fresh.name("j"),
+        );
+        let chunks = format!("{r}_chunks");
+        let x = element_text(a, &format!("({row} * {m} + {j})"));
+        self.stmt(format!(
+            "-- scan: block-level Sklansky scans, rows={k} len={m} ({q} chunks of 256 per row)\n    \
+             {chunks} <- forceM<grid> (concat<block> 256 (generate {} (fn g => let {row} = g / {q} in \
+             let {c} = g % {q} in sklansky 8 {step} (generate 256 (fn t => let {j} = {c} * 256 + t in \
+             if lti {j} {m} then {x} else {id})))))",
+            k * q
+        ));
+        let before = if q == 1 {
+            None
+        } else {
+            // the chunk totals, scanned along each row (recursively for very long rows)
+            let totals = {
+                let chunks = chunks.clone();
+                Arr::new(ty, vec![k, q], move |i| {
+                    format!("(index {chunks} ({i} * 256 + 255))")
+                })
+            };
+            let p = self.fresh.name("r");
+            Some(if q >= TREE_MIN_LEN {
+                self.scan_blocks(&p, f, id, &totals, k, q)
+            } else {
+                self.scan_rows(&p, f, &totals, k, q);
+                Arr::new(ty, vec![k, q], move |i| format!("(index {p} {i})"))
+            })
+        };
+        let (row, jj, cc, v) = (
+            self.fresh.name("row"),
+            self.fresh.name("j"),
+            self.fresh.name("c"),
+            self.fresh.name("v"),
+        );
+        let mine = format!("(index {chunks} (({row} * {q} + {cc}) * 256 + {jj} % 256))");
+        let body = match &before {
+            None => mine,
+            Some(p) => {
+                let prev = (p.index)(&format!("({row} * {q} + {cc} - 1)"));
+                let both = apply_scalar(&self.fresh, f, &[(ty, v.clone()), (ty, prev)]);
+                format!("(let {v} = {mine} in if {cc} == 0 then {v} else {both})")
+            }
+        };
+        self.helpers.insert(super::program::TABULATE);
+        self.stmt(format!(
+            "{r} <- forceM<grid> (tabulate {} (fn i => let {row} = i / {m} in let {jj} = i % {m} in \
+             let {cc} = {jj} / 256 in {body}))",
+            k * m
+        ));
+        let r = r.to_string();
+        Arr::new(ty, a.shape.clone(), move |i| format!("(index {r} {i})"))
+    }
+
+    /// A reduce or scan of a small known array whose result is known (apltail computes sizes
+    /// with `reduce(muli,1,shape(a))`), in apltail's order.
+    fn known_reduction(&self, f: &Val, a: &Arr, scan: bool) -> Option<Array> {
+        let known = a.known.as_deref()?;
+        let (&m, outer) = known.shape.split_last()?;
+        if known.size() > MAX_FOLD || m == 0 {
+            return None;
+        }
+        let mut out = Vec::new();
+        for row in 0..outer.iter().product() {
+            let mut acc = known.elems.get(row * m);
+            if scan {
+                out.push(acc);
+            }
+            for j in 1..m {
+                acc = known_apply(&self.fresh, f, &[known.elems.get(row * m + j), acc])?;
+                if scan {
+                    out.push(acc);
+                }
+            }
+            if !scan {
+                out.push(acc);
+            }
+        }
+        let shape = if scan {
+            known.shape.clone()
+        } else {
+            outer.to_vec()
+        };
+        Some(Array {
+            shape,
+            elems: Elems::from_scalars(a.ty.base(), out),
+        })
+    }
+}

@@ -1,0 +1,177 @@
+//! The scalar operators of spec §5.1–§5.7 as FCL expressions, with the FCL extension
+//! built-ins for doubles and booleans (/work/shared/spec/fcl.md's TAIL extension: `powd`,
+//! `ltd`, `andb`, `floord`, …). FCL's `/` and `%` truncate, so TAIL's floored `divi`, `mod`
+//! and `resi` are built from them; TAIL's error cases (overflow, division by zero) are not
+//! checked in lowered code, as in compiled code generally.
+
+use super::value::{share, unsupported, Fresh, Ty, R};
+use semantics::tail::ops::prim::Prim;
+
+/// The FCL text and result type of scalar operator `p` applied to argument texts `xs`.
+pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh) -> R<(String, Ty)> {
+    use Prim as P;
+    use Ty::{Bool as B, Double as D, Int as I};
+    let bin = |f: &str| format!("({f} {} {})", xs[0], xs[1]);
+    let un = |f: &str| format!("({f} {})", xs[0]);
+    let infix = |o: &str| format!("({} {o} {})", xs[0], xs[1]);
+    Ok(match p {
+        // §5.1 integers (overflow wraps here; TAIL would stop with an error)
+        P::Addi => (infix("+"), I),
+        P::Subi => (infix("-"), I),
+        P::Muli => (infix("*"), I),
+        P::Maxi => (bin("maxi"), I),
+        P::Mini => (bin("mini"), I),
+        P::Divi => (floored_div(&xs[0], &xs[1], fresh), I),
+        P::Mod => (floored_mod(&xs[0], &xs[1], fresh), I),
+        // resi(m,x) = x mod m, and x when m = 0
+        P::Resi => {
+            let t = share(fresh, &xs[0], |m| {
+                share(fresh, &xs[1], |x| {
+                    format!("(if {m} == 0 then {x} else {})", floored_mod(x, m, fresh))
+                })
+            });
+            (t, I)
+        }
+        P::Negi => (format!("(0 - {})", xs[0]), I),
+        P::Absi => (un("absi"), I),
+        // signi(0) = 1 (spec §5.1)
+        P::Signi => (format!("(if lti {} 0 then (0 - 1) else 1)", xs[0]), I),
+        P::Andi => (infix("&"), I),
+        P::Xori => (bin("xor"), I),
+        // a | b = a + b - (a & b) in wrapping arithmetic (FCL's ori compiles only on constants)
+        P::Ori => {
+            let t = share(fresh, &xs[0], |a| {
+                share(fresh, &xs[1], |b| format!("({a} + {b} - ({a} & {b}))"))
+            });
+            (t, I)
+        }
+        // shift counts are unsigned: any count outside 0..31 shifts everything out
+        P::Shli => {
+            let t = share(fresh, &xs[1], |c| {
+                format!(
+                    "(if lti {c} 0 then 0 else if lti {c} 32 then {} << {c} else 0)",
+                    xs[0]
+                )
+            });
+            (t, I)
+        }
+        P::Shri => {
+            let t = share(fresh, &xs[1], |c| {
+                format!(
+                    "(if {c} == 0 then {x} else if lti {c} 0 then 0 else if lti {c} 32 then \
+                     ({x} >> {c}) & ((1 << (32 - {c})) - 1) else 0)",
+                    x = xs[0]
+                )
+            });
+            (t, I)
+        }
+        P::Shari => {
+            let t = share(fresh, &xs[0], |x| {
+                share(fresh, &xs[1], |c| {
+                    format!(
+                        "(if lti {c} 0 then (if lti {x} 0 then (0 - 1) else 0) else if lti {c} 32 \
+                         then {x} >> {c} else (if lti {x} 0 then (0 - 1) else 0))"
+                    )
+                })
+            });
+            (t, I)
+        }
+        P::Lti => (bin("lti"), B),
+        P::Gti => (format!("(lti {} {})", xs[1], xs[0]), B),
+        P::Ltei => (
+            format!("(if lti {} {} then false else true)", xs[1], xs[0]),
+            B,
+        ),
+        P::Gtei => (
+            format!("(if lti {} {} then false else true)", xs[0], xs[1]),
+            B,
+        ),
+        P::Eqi => (infix("=="), B),
+        // §5.5 characters: their codes
+        P::Eqc => (infix("=="), B),
+        P::Ltc => (bin("lti"), B),
+        P::Gtc => (format!("(lti {} {})", xs[1], xs[0]), B),
+        P::Ltec => (
+            format!("(if lti {} {} then false else true)", xs[1], xs[0]),
+            B,
+        ),
+        P::Gtec => (
+            format!("(if lti {} {} then false else true)", xs[0], xs[1]),
+            B,
+        ),
+        // §5.2 doubles
+        P::Addd => (bin("addd"), D),
+        P::Subd => (bin("subd"), D),
+        P::Muld => (bin("muld"), D),
+        P::Divd => (bin("divd"), D),
+        P::Powd => (bin("powd"), D),
+        P::Maxd => (bin("maxd"), D),
+        P::Mind => (bin("mind"), D),
+        // apltail's resd(m,x) is x - floor(x/m) (spec §5.2), and x when m = 0.0
+        P::Resd => {
+            let t = share(fresh, &xs[0], |m| {
+                share(fresh, &xs[1], |x| {
+                    format!("(if eqd {m} 0.0 then {x} else subd {x} (i2d (floord (divd {x} {m}))))")
+                })
+            });
+            (t, D)
+        }
+        P::Negd => (un("negd"), D),
+        P::Absd => (un("absd"), D),
+        P::Expd => (un("expd"), D),
+        P::Ln => (un("logd"), D),
+        P::Sin => (un("sind"), D),
+        P::Cos => (un("cosd"), D),
+        P::Tan => (un("tand"), D),
+        P::Asin => (un("asind"), D),
+        P::Acos => (un("acosd"), D),
+        P::Atan => (un("atand"), D),
+        P::Sinh => (un("sinhd"), D),
+        P::Cosh => (un("coshd"), D),
+        P::Tanh => (un("tanhd"), D),
+        P::Signd => (un("signd"), I),
+        P::Floor => (un("floord"), I),
+        P::Ceil => (un("ceild"), I),
+        P::Ltd => (bin("ltd"), B),
+        P::Lted => (bin("led"), B),
+        P::Gtd => (bin("gtd"), B),
+        P::Gted => (bin("ged"), B),
+        P::Eqd => (bin("eqd"), B),
+        // §5.4 booleans
+        P::Andb => (bin("andb"), B),
+        P::Orb => (bin("orb"), B),
+        P::Xorb => (bin("xorb"), B),
+        P::Eqb => (bin("eqb"), B),
+        P::Nandb => (format!("(notb {})", bin("andb")), B),
+        P::Norb => (format!("(notb {})", bin("orb")), B),
+        P::Notb => (un("notb"), B),
+        // §5.6 conversions
+        P::I2d => (un("i2d"), D),
+        P::B2i => (un("b2i"), I),
+        _ => return unsupported(format!("operator {} (no FCL counterpart)", p.name())),
+    })
+}
+
+/// ⌊a/b⌋ from FCL's truncating division.
+fn floored_div(a: &str, b: &str, fresh: &Fresh) -> String {
+    share(fresh, a, |a| {
+        share(fresh, b, |b| {
+            let q = fresh.name("q");
+            format!(
+                "(let {q} = {a} / {b} in if {q} * {b} == {a} then {q} else \
+                 if b2i (lti {a} 0) == b2i (lti {b} 0) then {q} else {q} - 1)"
+            )
+        })
+    })
+}
+
+/// a mod b with the sign of b, from FCL's truncating remainder.
+fn floored_mod(a: &str, b: &str, fresh: &Fresh) -> String {
+    share(fresh, b, |b| {
+        let r = fresh.name("r");
+        format!(
+            "(let {r} = {a} % {b} in if {r} == 0 then 0 else \
+             if b2i (lti {r} 0) == b2i (lti {b} 0) then {r} else {r} + {b})"
+        )
+    })
+}

@@ -1,0 +1,390 @@
+//! The shape and structure operators of spec §5.8 (and `idxS`, §5.10) as index arithmetic:
+//! each builds the result's index function from its argument's, so no operator here copies
+//! (ψ-reduction, seed 002). Shapes, counts and permutations must be known at compile time.
+
+use super::ops::{known_int, known_vec};
+use super::program::Lowerer;
+use super::value::{select, share, strides, unsupported, Arr, Fresh, Index, Ty, Val, R};
+use semantics::tail::ops::prim::Prim;
+use semantics::tail::value::{Array, Elems, Scalar};
+use std::rc::Rc;
+
+impl Lowerer {
+    /// The structural operator `p` on its arguments.
+    pub(super) fn structural(&mut self, p: Prim, args: &[&Arr]) -> R<Arr> {
+        use Prim as P;
+        let f = self.fresh.clone();
+        match (p, args) {
+            (P::Zilde, []) => Ok(Arr::new(Ty::Int, vec![0], |_| "0".into())),
+            (P::Pi, []) => Arr::known(Array::scalar(Scalar::Double(std::f64::consts::PI))),
+            // (3.34) iota
+            (P::Iota, [n]) => {
+                let n = extent(known_int(n, "an iota count")?)?;
+                Ok(Arr::new(Ty::Int, vec![n], |i| format!("({i} + 1)")))
+            }
+            (P::Shape, [a]) => {
+                let ks = a.shape.iter().map(|&d| d as i32).collect();
+                Arr::known(Array::int_vec(ks))
+            }
+            // (3.38)/(3.39) reshape: elements reused cyclically, fills for an empty argument
+            (P::Reshape, [s, a]) => {
+                let shape = known_vec(s, "a reshape shape")?
+                    .into_iter()
+                    .map(extent)
+                    .collect::<R<Vec<_>>>()?;
+                let n = checked_size(&shape)?;
+                let m = a.size();
+                let ty = a.ty;
+                if m == 0 {
+                    return Ok(Arr::new(ty, shape, move |_| ty.fill()));
+                }
+                let index = a.index.clone();
+                if m == n || n <= m {
+                    return Ok(with_index(a, shape, index));
+                }
+                Ok(with_index(
+                    a,
+                    shape,
+                    Rc::new(move |i| index(&format!("({i} % {m})"))),
+                ))
+            }
+            (P::Rav, [a]) => Ok(with_index(a, vec![a.size()], a.index.clone())),
+            (P::Take, [n, a]) => take(&f, known_int(n, "a take count")?, a),
+            (P::Drop, [n, a]) => drop(known_int(n, "a drop count")?, a),
+            (P::Cat, [a, b]) => cat(&f, a, b),
+            (P::Cons, [x, a]) => cat(&f, &column(x, a)?, a),
+            (P::Snoc, [a, x]) => cat(&f, a, &column(x, a)?),
+            // (3.45)/(3.46) first: the fill of an empty array
+            (P::First, [a]) if a.size() == 0 => Ok(Arr::scalar(a.ty, a.ty.fill())),
+            (P::First, [a]) => Ok(Arr::scalar(a.ty, (a.index)("0"))),
+            // rotate: every row along the last axis moves left by n mod m
+            (P::Rotate, [n, a]) => {
+                let k = known_int(n, "a rotate count")?;
+                let Some(&m) = a.shape.last() else {
+                    return Ok((*a).clone());
+                };
+                if m == 0 {
+                    return Ok((*a).clone());
+                }
+                let k = k.rem_euclid(m as i64);
+                let index = a.index.clone();
+                Ok(with_index(
+                    a,
+                    a.shape.clone(),
+                    Rc::new(move |i| {
+                        share(&f, i, |i| {
+                            index(&format!("({i} - {i} % {m} + ({i} % {m} + {k}) % {m})"))
+                        })
+                    }),
+                ))
+            }
+            // vrotate: the rows along the first axis move; a row is q elements
+            (P::Vrotate, [n, a]) => {
+                let k = known_int(n, "a vrotate count")?;
+                let (size, s0) = (a.size(), a.shape.first().copied().unwrap_or(0));
+                if a.shape.is_empty() || s0 == 0 {
+                    return Ok((*a).clone());
+                }
+                let off = k.rem_euclid(s0 as i64) as usize * (size / s0);
+                let index = a.index.clone();
+                Ok(with_index(
+                    a,
+                    a.shape.clone(),
+                    Rc::new(move |i| index(&format!("(({i} + {off}) % {size})"))),
+                ))
+            }
+            (P::Vreverse, [a]) => {
+                let Some(&s0) = a.shape.first() else {
+                    return Ok((*a).clone());
+                };
+                let q = a.size() / s0.max(1);
+                let index = a.index.clone();
+                Ok(with_index(
+                    a,
+                    a.shape.clone(),
+                    Rc::new(move |i| {
+                        share(&f, i, |i| {
+                            index(&format!("(({} - {i} / {q}) * {q} + {i} % {q})", s0 - 1))
+                        })
+                    }),
+                ))
+            }
+            (P::Transp, [a]) => {
+                let perm: Vec<usize> = (0..a.shape.len()).rev().collect();
+                transpose(&f, &perm, a)
+            }
+            // transp2: argument axis k becomes result axis p_k (1-based, spec §5.8)
+            (P::Transp2, [p, a]) => {
+                let perm = known_vec(p, "a transp2 permutation")?
+                    .into_iter()
+                    .map(|k| extent(k - 1))
+                    .collect::<R<Vec<_>>>()?;
+                transpose(&f, &perm, a)
+            }
+            (P::IdxS, [d, i, a]) => idx_s(known_int(d, "an idxS dimension")?, i, a),
+            // the result's length depends on the data
+            (P::Compress | P::GradeUp | P::GradeDown, _) => unsupported(format!(
+                "{} of an array not known at compile time (its result needs run-time data)",
+                p.name()
+            )),
+            _ => unsupported(format!("operator {}", p.name())),
+        }
+    }
+}
+
+/// A vector literal `[e0,…]` of scalars (3.56).
+pub(super) fn vector(elems: Vec<Arr>) -> R<Val> {
+    let Some(first) = elems.first() else {
+        return unsupported("an empty vector literal");
+    };
+    let ty = first.ty;
+    if elems.iter().any(|a| !a.shape.is_empty() || a.ty != ty) {
+        return unsupported("a vector literal of non-scalars or mixed types");
+    }
+    let known: Option<Vec<Scalar>> = elems.iter().map(|a| a.known_scalar()).collect();
+    if let Some(ks) = known {
+        let a = Array {
+            shape: vec![ks.len()],
+            elems: Elems::from_scalars(ty.base(), ks),
+        };
+        return Ok(Val::Arr(Arr::known(a)?));
+    }
+    let texts: Vec<String> = elems.iter().map(|a| a.text()).collect();
+    Ok(Val::Arr(Arr::new(ty, vec![texts.len()], move |i| {
+        select(i, &texts)
+    })))
+}
+
+/// The number of elements of a shape, which FCL's int indices must reach.
+fn checked_size(shape: &[usize]) -> R<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .filter(|&n| n <= i32::MAX as usize)
+        .map_or_else(|| unsupported("an array of 2^31 elements or more"), Ok)
+}
+
+/// A static extent or count that must not be negative.
+pub(super) fn extent(k: i64) -> R<usize> {
+    usize::try_from(k).or_else(|_| unsupported("a negative extent"))
+}
+
+/// `a`'s elements under a new shape and index function (known values do not carry over).
+fn with_index(a: &Arr, shape: Vec<usize>, index: Index) -> Arr {
+    Arr {
+        ty: a.ty,
+        shape,
+        index,
+        known: None,
+        int_source: None,
+        transposed: None,
+    }
+}
+
+/// (3.43)/(3.44) take along the first axis: the first (n ≥ 0) or last (n < 0) |n| rows,
+/// padded with fills where the argument has too few; a scalar is a 1-vector.
+fn take(f: &Fresh, n: i64, a: &Arr) -> R<Arr> {
+    let old = if a.shape.is_empty() {
+        vec![1]
+    } else {
+        a.shape.clone()
+    };
+    let big = old.iter().product::<usize>() as i64;
+    let mut shape = old.clone();
+    shape[0] = n.unsigned_abs() as usize;
+    let m = checked_size(&shape)? as i64;
+    // element i is a_(i - o), a fill where that is outside 0..N
+    let o = if n >= 0 { 0 } else { m - big };
+    let (ty, index) = (a.ty, a.index.clone());
+    let f = f.clone();
+    Ok(with_index(
+        a,
+        shape,
+        Rc::new(move |i| {
+            let low = o > 0;
+            let high = m - o > big;
+            let shifted = |i: &str| {
+                if o >= 0 {
+                    format!("({i} - {o})")
+                } else {
+                    format!("({i} + {})", -o)
+                }
+            };
+            if !low && !high {
+                return index(&shifted(i));
+            }
+            share(&f, i, |i| {
+                let j = shifted(i);
+                let inside = match (low, high) {
+                    (true, true) => format!("if lti {i} {o} then false else lti {j} {big}"),
+                    (true, false) => format!("if lti {i} {o} then false else true"),
+                    _ => format!("lti {j} {big}"),
+                };
+                format!("(if {inside} then {} else {})", index(&j), ty.fill())
+            })
+        }),
+    ))
+}
+
+/// drop along the first axis (spec §5.8): a scalar is returned unchanged.
+fn drop(n: i64, a: &Arr) -> R<Arr> {
+    let Some(&s0) = a.shape.first() else {
+        return Ok(a.clone());
+    };
+    let q: usize = a.shape[1..].iter().product();
+    let k = n.unsigned_abs() as usize;
+    let mut shape = a.shape.clone();
+    shape[0] = s0.saturating_sub(k);
+    let off = if n >= 0 { k.min(s0) * q } else { 0 };
+    let index = a.index.clone();
+    Ok(with_index(
+        a,
+        shape,
+        Rc::new(move |i| index(&format!("({i} + {off})"))),
+    ))
+}
+
+/// `x` with a trailing axis of length 1, as `cons`/`snoc` put it beside `a`.
+fn column(x: &Arr, a: &Arr) -> R<Arr> {
+    if a.shape.is_empty() || x.shape.len() + 1 != a.shape.len() {
+        return unsupported("cons/snoc of mismatched ranks");
+    }
+    let mut shape = x.shape.clone();
+    shape.push(1);
+    Ok(with_index(x, shape, x.index.clone()))
+}
+
+/// cat along the last axis: each row of a followed by the row of b (two scalars: a 2-vector).
+fn cat(f: &Fresh, a: &Arr, b: &Arr) -> R<Arr> {
+    let (sa, sb) = (vec_of_scalar(a), vec_of_scalar(b));
+    if sa.len() != sb.len() || sa[..sa.len() - 1] != sb[..sb.len() - 1] || a.ty != b.ty {
+        return unsupported("cat of mismatched shapes");
+    }
+    let r = sa.len();
+    let (ma, mb) = (sa[r - 1], sb[r - 1]);
+    let l = ma + mb;
+    let mut shape = sa.clone();
+    shape[r - 1] = l;
+    let (ia, ib) = (a.index.clone(), b.index.clone());
+    let f = f.clone();
+    Ok(with_index(
+        a,
+        shape,
+        Rc::new(move |i| {
+            if ma == 0 {
+                return ib(i);
+            }
+            if mb == 0 {
+                return ia(i);
+            }
+            share(&f, i, |i| {
+                let (row, j) = (format!("({i} / {l})"), format!("({i} % {l})"));
+                let from_a = ia(&format!("({row} * {ma} + {j})"));
+                let from_b = ib(&format!("({row} * {mb} + {j} - {ma})"));
+                format!("(if lti {j} {ma} then {from_a} else {from_b})")
+            })
+        }),
+    ))
+}
+
+fn vec_of_scalar(a: &Arr) -> Vec<usize> {
+    if a.shape.is_empty() {
+        vec![1]
+    } else {
+        a.shape.clone()
+    }
+}
+
+/// Index arithmetic for a general transpose: operand axis `k` becomes result axis `perm[k]`.
+fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
+    let old = a.shape.clone();
+    let r = old.len();
+    let mut seen = vec![false; r];
+    if perm.len() != r
+        || perm
+            .iter()
+            .any(|&p| p >= r || std::mem::replace(&mut seen[p], true))
+    {
+        return unsupported("transp2 with a non-permutation");
+    }
+    if perm.iter().enumerate().all(|(k, &p)| k == p) {
+        return Ok(a.clone());
+    }
+    if let Some(inner) = &a.transposed {
+        // base axis k is a's axis p0[k], which becomes axis perm[p0[k]]
+        let (base, p0) = inner.as_ref();
+        let composed: Vec<usize> = p0.iter().map(|&k| perm[k]).collect();
+        return transpose(f, &composed, base);
+    }
+    let mut shape = vec![0; r];
+    for k in 0..r {
+        shape[perm[k]] = old[k];
+    }
+    let new_strides = strides(&shape);
+    let old_strides = strides(&old);
+    let perm = perm.to_vec();
+    let perm_copy = perm.clone();
+    let dims = shape.clone();
+    let index = a.index.clone();
+    let total: usize = old.iter().product();
+    let f = f.clone();
+    let mut out = with_index(
+        a,
+        shape,
+        Rc::new(move |i| {
+            share(&f, i, |i| {
+                let terms: Vec<String> = (0..r)
+                    .map(|k| {
+                        let j = perm[k];
+                        // result coordinate j, scaled to operand axis k (no `/ 1`, `% n` of
+                        // the outermost axis, or `* 1`)
+                        let mut t = i.to_string();
+                        if new_strides[j] != 1 {
+                            t = format!("{t} / {}", new_strides[j]);
+                        }
+                        if new_strides[j] * dims[j] != total {
+                            t = format!("{t} % {}", dims[j]);
+                        }
+                        if old_strides[k] != 1 {
+                            t = format!("({t}) * {}", old_strides[k]);
+                        }
+                        t
+                    })
+                    .collect();
+                index(&format!("({})", terms.join(" + ")))
+            })
+        }),
+    );
+    out.transposed = Some(Rc::new((a.clone(), perm_copy)));
+    Ok(out)
+}
+
+/// `idxS(d, i, a)`: the slice at 1-based position i of 1-based axis d; i may be computed.
+fn idx_s(d: i64, i: &Arr, a: &Arr) -> R<Arr> {
+    let r = a.shape.len();
+    if d < 1 || d as usize > r {
+        return unsupported("idxS with a dimension outside the rank");
+    }
+    let d = d as usize - 1;
+    let sd = a.shape[d];
+    if let Ok(k) = known_int(i, "") {
+        if k < 1 || k as usize > sd {
+            return unsupported("idxS with an index out of bounds");
+        }
+    }
+    let inner: usize = a.shape[d + 1..].iter().product();
+    let mut shape = a.shape.clone();
+    shape.remove(d);
+    let pos = i.text();
+    let index = a.index.clone();
+    Ok(with_index(
+        a,
+        shape,
+        Rc::new(move |j| {
+            index(&format!(
+                "({j} / {inner} * {} + ({pos} - 1) * {inner} + {j} % {inner})",
+                sd * inner
+            ))
+        }),
+    ))
+}

@@ -1,0 +1,319 @@
+//! TAIL values during lowering: arrays as a static shape plus an index function from a flat
+//! row-major index (FCL int text) to the element's FCL text, with the elements themselves when
+//! they are known at compile time; functions; and the FCL text of literals.
+
+use super::LowerTailError;
+use semantics::tail::syntax::Expr;
+use semantics::tail::value::{Array, BaseType, Elems, Scalar};
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// Lowering results.
+pub(super) type R<T> = Result<T, LowerTailError>;
+
+/// An index function: flat row-major index (FCL int text) to the element's FCL text.
+pub(super) type Index = Rc<dyn Fn(&str) -> String>;
+
+/// The element types the lowering supports (complex numbers have no FCL type; chars are
+/// their codes, FCL ints).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ty {
+    Int,
+    Double,
+    Bool,
+    Char,
+}
+
+impl Ty {
+    /// The lowering's type of a TAIL base type.
+    pub(super) fn of(b: BaseType) -> R<Ty> {
+        match b {
+            BaseType::Int => Ok(Ty::Int),
+            BaseType::Double => Ok(Ty::Double),
+            BaseType::Bool => Ok(Ty::Bool),
+            BaseType::Char => Ok(Ty::Char),
+            other => unsupported(format!("{} values (FCL has no such type)", other.name())),
+        }
+    }
+
+    /// The TAIL base type.
+    pub(super) fn base(self) -> BaseType {
+        match self {
+            Ty::Int => BaseType::Int,
+            Ty::Double => BaseType::Double,
+            Ty::Bool => BaseType::Bool,
+            Ty::Char => BaseType::Char,
+        }
+    }
+
+    /// The element from its text as stored in an FCL buffer (bools are stored as ints).
+    pub(super) fn load(self, stored: &str) -> String {
+        match self {
+            Ty::Bool => format!("({stored} == 1)"),
+            _ => stored.to_string(),
+        }
+    }
+
+    /// The text stored in an FCL buffer for an element.
+    pub(super) fn store(self, elem: &str) -> String {
+        match self {
+            Ty::Bool => format!("(b2i {elem})"),
+            _ => elem.to_string(),
+        }
+    }
+
+    /// FCL text of the fill element φ (spec §4.1).
+    pub(super) fn fill(self) -> String {
+        scalar_text(Scalar::fill(self.base()))
+    }
+}
+
+/// A TAIL array (a scalar is rank 0) during lowering.
+#[derive(Clone)]
+pub(super) struct Arr {
+    pub ty: Ty,
+    pub shape: Vec<usize>,
+    pub index: Index,
+    /// The value, when known at compile time (small arrays only): shapes, counts, permutations.
+    pub known: Option<Rc<Array>>,
+    /// For a double array that is `i2d` of an int array: that int array's index function, so
+    /// that printing can move the ints and convert them exactly on the host.
+    pub int_source: Option<Index>,
+    /// When this array is a transposition of another (axis k of that array is axis `perm[k]`
+    /// of this one): transpositions compose, and a chain that permutes nothing is the array
+    /// itself, with no index arithmetic at all.
+    pub transposed: Option<Rc<(Arr, Vec<usize>)>>,
+}
+
+/// The largest array whose elements the lowering tracks at compile time.
+pub(super) const MAX_KNOWN: usize = 4096;
+
+impl Arr {
+    /// An array with no known elements.
+    pub(super) fn new(ty: Ty, shape: Vec<usize>, index: impl Fn(&str) -> String + 'static) -> Arr {
+        Arr {
+            ty,
+            shape,
+            index: Rc::new(index),
+            known: None,
+            int_source: None,
+            transposed: None,
+        }
+    }
+
+    /// A scalar of FCL text `text`.
+    pub(super) fn scalar(ty: Ty, text: String) -> Arr {
+        Arr::new(ty, Vec::new(), move |_| text.clone())
+    }
+
+    /// A known value; small arrays index by a chain of `if`s over their elements.
+    pub(super) fn known(a: Array) -> R<Arr> {
+        let ty = Ty::of(a.base_type())?;
+        let texts: Vec<String> = (0..a.size()).map(|i| scalar_text(a.elems.get(i))).collect();
+        let index: Index = if a.shape.is_empty() {
+            let t = texts.first().cloned().unwrap_or_else(|| ty.fill());
+            Rc::new(move |_| t.clone())
+        } else {
+            Rc::new(move |i: &str| select(i, &texts))
+        };
+        Ok(Arr {
+            ty,
+            shape: a.shape.clone(),
+            index,
+            known: Some(Rc::new(a)),
+            int_source: None,
+            transposed: None,
+        })
+    }
+
+    /// Number of elements.
+    pub(super) fn size(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// The scalar's FCL text (element 0).
+    pub(super) fn text(&self) -> String {
+        (self.index)("0")
+    }
+
+    /// The known value of a scalar.
+    pub(super) fn known_scalar(&self) -> Option<Scalar> {
+        self.known.as_ref().and_then(|a| a.as_scalar())
+    }
+}
+
+/// `if i == 0 then t0 else if i == 1 then t1 … else t(n-1)`.
+pub(super) fn select(i: &str, texts: &[String]) -> String {
+    let Some(last) = texts.last() else {
+        return "0".into();
+    };
+    if texts.len() == 1 {
+        return last.clone();
+    }
+    let mut out = last.clone();
+    for (k, t) in texts.iter().enumerate().rev().skip(1) {
+        out = format!("(if {i} == {k} then {t} else {out})");
+    }
+    out
+}
+
+/// FCL text of a TAIL scalar (ints, doubles, bools): FCL has no unary minus, and a `-` glued
+/// to digits after a term would be an application (spec fcl.md §2.2), so negatives subtract.
+pub(super) fn scalar_text(x: Scalar) -> String {
+    match x {
+        Scalar::Int(v) if v == i32::MIN => "(0 - 2147483647 - 1)".into(),
+        Scalar::Int(v) if v < 0 => format!("(0 - {})", -v),
+        Scalar::Int(v) => v.to_string(),
+        Scalar::Bool(b) => b.to_string(),
+        Scalar::Double(d) => double_literal(d),
+        Scalar::Char(c) => c.to_string(),
+        // not reached: the lowering refuses complex numbers (Ty::of)
+        Scalar::Complex((re, _)) => double_literal(re),
+    }
+}
+
+/// FCL text of a double: Rust's shortest round-trip form (`0.1`, `1e-7`, `1e300`) is an FCL
+/// double literal when it has a `.` or an exponent; signs, infinities and NaN are computed.
+fn double_literal(d: f64) -> String {
+    if d.is_nan() {
+        "(divd 0.0 0.0)".into()
+    } else if d.is_infinite() {
+        if d > 0.0 {
+            "(divd 1.0 0.0)".into()
+        } else {
+            "(negd (divd 1.0 0.0))".into()
+        }
+    } else if d.is_sign_negative() {
+        format!("(negd {})", double_literal(-d))
+    } else {
+        let t = format!("{d:?}");
+        if t.contains('.') || t.contains('e') {
+            t
+        } else {
+            t + ".0"
+        }
+    }
+}
+
+/// A function value: a lambda with its environment, or an operator name (spec §2.4).
+pub(super) enum Fun {
+    Lambda {
+        param: String,
+        body: Expr,
+        env: super::program::Env,
+    },
+    Op(semantics::tail::ops::prim::Prim),
+}
+
+/// A TAIL value during lowering.
+#[derive(Clone)]
+pub(super) enum Val {
+    Arr(Arr),
+    Fun(Rc<Fun>),
+    Tuple(Vec<Val>),
+}
+
+impl Val {
+    /// The array, or why this value is not one.
+    pub(super) fn arr(&self) -> R<&Arr> {
+        match self {
+            Val::Arr(a) => Ok(a),
+            _ => unsupported("a function or tuple where an array is needed"),
+        }
+    }
+}
+
+/// The error of an unsupported construct.
+pub(super) fn unsupported<T>(why: impl Into<String>) -> R<T> {
+    Err(LowerTailError::Unsupported(why.into()))
+}
+
+/// Fresh FCL names, shared by the lowering and the index functions it builds.
+#[derive(Clone, Default)]
+pub(super) struct Fresh(Rc<Cell<usize>>);
+
+impl Fresh {
+    /// A name `prefix` + a number not used before in this program.
+    pub(super) fn name(&self, prefix: &str) -> String {
+        let n = self.0.get();
+        self.0.set(n + 1);
+        format!("{prefix}{n}")
+    }
+}
+
+/// `let x = text in body(x)`, or `body(text)` when the text is a name or a literal, so that a
+/// text used several times is computed once (no exponential growth through nested lambdas).
+pub(super) fn share(fresh: &Fresh, text: &str, body: impl FnOnce(&str) -> String) -> String {
+    if is_atomic(text) {
+        body(text)
+    } else {
+        let x = fresh.name("x");
+        format!("(let {x} = {text} in {})", body(&x))
+    }
+}
+
+/// A name or a literal: safe to repeat in FCL text.
+pub(super) fn is_atomic(t: &str) -> bool {
+    t.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+/// Strides of a row-major shape.
+pub(super) fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut s = vec![1; shape.len()];
+    for k in (0..shape.len().saturating_sub(1)).rev() {
+        s[k] = s[k + 1] * shape[k + 1];
+    }
+    s
+}
+
+/// The elements of a known array as `i64`s (ints and bools).
+pub(super) fn known_ints(a: &Array) -> Option<Vec<i64>> {
+    match &a.elems {
+        Elems::Int(b) => Some(b.as_slice().iter().map(|&v| i64::from(v)).collect()),
+        Elems::Bool(b) => Some(b.as_slice().iter().map(|&v| i64::from(v)).collect()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_are_fcl_literals() {
+        // FCL has no unary minus: negatives subtract or negate
+        assert_eq!(scalar_text(Scalar::Int(-5)), "(0 - 5)");
+        assert_eq!(scalar_text(Scalar::Int(i32::MIN)), "(0 - 2147483647 - 1)");
+        assert_eq!(scalar_text(Scalar::Double(0.1)), "0.1");
+        assert_eq!(scalar_text(Scalar::Double(3.0)), "3.0");
+        assert_eq!(scalar_text(Scalar::Double(1e-7)), "1e-7");
+        assert_eq!(scalar_text(Scalar::Double(-0.0)), "(negd 0.0)");
+        assert_eq!(
+            scalar_text(Scalar::Double(f64::NEG_INFINITY)),
+            "(negd (divd 1.0 0.0))"
+        );
+        assert_eq!(scalar_text(Scalar::Bool(true)), "true");
+        assert_eq!(scalar_text(Scalar::Char(b'a')), "97");
+    }
+
+    #[test]
+    fn shared_texts_are_computed_once() {
+        let f = Fresh::default();
+        assert_eq!(share(&f, "i", |x| format!("{x} + {x}")), "i + i");
+        assert_eq!(
+            share(&f, "(i * 2)", |x| format!("{x} + {x}")),
+            "(let x0 = (i * 2) in x0 + x0)"
+        );
+    }
+
+    #[test]
+    fn select_chains_ifs() {
+        let t = vec!["1".to_string(), "2".to_string(), "3".to_string()];
+        assert_eq!(
+            select("i", &t),
+            "(if i == 0 then 1 else (if i == 1 then 2 else 3))"
+        );
+        assert_eq!(strides(&[2, 3, 4]), vec![12, 4, 1]);
+    }
+}

@@ -1,0 +1,309 @@
+//! The compiled side of many programs at once. OpenCL is what a campaign spends its time on
+//! (PoCL runs clang and LLVM on every build, with a large fixed cost, and generates code for each
+//! kernel at its first launch), so the modules of a batch of programs go into one OpenCL program
+//! ([`super::dispatch`]: one build, most kernels behind one dispatching kernel), then each
+//! module's host plan runs against the shared program. A batch whose build fails is split in
+//! halves down to single modules, so a module that does not build is reported against its own
+//! program, with the message its own build gives.
+//!
+//! Identical modules (an -O2 module the optimizer left as -O0 made it, or two programs that
+//! compile alike) are built and run once; a worker also remembers the outputs of the modules it
+//! ran, so a module seen in an earlier batch is not run again.
+
+use super::compiled::CompiledOutcome;
+use super::dispatch::{dispatch_source, Dispatch};
+use super::profile::Profile;
+use super::tail::outputs_agree;
+use compiler::exec::{check_local_memory, execute_built, ExecError, ExecReport};
+use compiler::fault::Fault;
+use compiler::kir::emit::emit_module;
+use compiler::kir::Module;
+use compiler::lower::LowerError;
+use compiler::runtime::{BuiltProgram, Runtime, RuntimeError};
+use compiler::tail::{format_result, Lowered};
+use compiler::{compile_fcl_with_fault, OptLevel, DEFAULT_BLOCK_SIZE};
+use semantics::fcl::core::Expr;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Instant;
+
+/// The optimization levels compared, in order.
+pub const LEVELS: [(OptLevel, &str); 2] = [(OptLevel::O0, "-O0"), (OptLevel::O2, "-O2")];
+
+/// One program's compiled side: per optimization level (in [`LEVELS`] order) its module, or the
+/// outcome that ends the comparison at that level (the compiler declined or failed); and what
+/// every level must print.
+#[derive(Clone, Debug)]
+pub struct CompiledJob {
+    pub levels: Vec<(&'static str, Result<Module, CompiledOutcome>)>,
+    pub expected: String,
+    pub compare: Compare,
+}
+
+/// How a compiled program's stdout is compared with the expected output.
+#[derive(Clone, Debug)]
+pub enum Compare {
+    /// Byte for byte (an FCL program against the FCL oracle's stdout).
+    Exact,
+    /// A lowered TAIL program: its stdout read back as TAIL result lines
+    /// ([`compiler::tail::format_result`]) against the TAIL oracle's, doubles within a relative
+    /// 1e-12 ([`super::tail::outputs_agree`]).
+    Tail(Box<Lowered>),
+}
+
+impl CompiledJob {
+    /// Whether `got` (a compiled run's stdout) agrees; otherwise what to report as printed.
+    fn judge(&self, got: &str) -> Result<(), String> {
+        match &self.compare {
+            Compare::Exact if got == self.expected => Ok(()),
+            Compare::Exact => Err(got.to_string()),
+            Compare::Tail(lowered) => match format_result(lowered, got) {
+                Some(tail) if outputs_agree(&self.expected, &tail) => Ok(()),
+                Some(tail) => Err(tail),
+                None => Err(got.to_string()),
+            },
+        }
+    }
+}
+
+/// Compiles `main` at each level of [`LEVELS`], stopping at the first level that cannot be
+/// compiled (the comparison never gets past it).
+pub fn compile_job(main: &Expr, expected: &str, fault: Option<Fault>) -> CompiledJob {
+    let mut levels = Vec::new();
+    for (opt, name) in LEVELS {
+        let level = match compile_fcl_with_fault(main, opt, DEFAULT_BLOCK_SIZE, fault) {
+            Ok((m, _)) => Ok(m),
+            Err(LowerError::Unsupported(why, _)) => Err(CompiledOutcome::Unsupported(why)),
+            Err(e) => Err(CompiledOutcome::Differs {
+                opt: name.into(),
+                got: format!("compile error: {e}"),
+            }),
+        };
+        let stop = level.is_err();
+        levels.push((name, level));
+        if stop {
+            break;
+        }
+    }
+    CompiledJob {
+        levels,
+        expected: expected.to_string(),
+        compare: Compare::Exact,
+    }
+}
+
+/// What running one module gave: its stdout (or `error: …` when it failed to build or run, which
+/// then differs from any expected stdout), or why the device cannot run it.
+type RunResult = Result<String, String>;
+
+/// A worker's memory of module runs, keyed by the module's full text (kernels and plan); the
+/// flag says whether the module was built alone (a result that disagrees is only believed
+/// then). The OpenCL build options of every build are part of it, since results depend on them.
+#[derive(Default)]
+pub struct RunCache {
+    runs: HashMap<String, (RunResult, bool)>,
+    build_options: String,
+}
+
+impl RunCache {
+    /// An empty cache whose builds use these OpenCL build options (`-cl-opt-disable`).
+    pub fn with_build_options(options: &str) -> RunCache {
+        RunCache {
+            runs: HashMap::new(),
+            build_options: options.to_string(),
+        }
+    }
+}
+
+/// The most module runs a [`RunCache`] keeps (it starts afresh when full).
+const CACHE_LIMIT: usize = 4096;
+
+/// How a distinct module of the batch gets its kernels.
+enum Built {
+    /// From the batch's shared program, as module number `.1` of its dispatch.
+    Shared(Rc<(BuiltProgram, Dispatch)>, usize),
+    /// From its own program.
+    Own(BuiltProgram),
+    /// Its own build failed.
+    Failed(RuntimeError),
+}
+
+/// Compares every job's levels with its expected stdout, building the distinct modules of all
+/// jobs as one OpenCL program. The outcomes are those [`super::compiled::compare_compiled_with`]
+/// gives for each job alone: levels run in order up to the first that disagrees, and a module
+/// that disagrees after a batched build is built and run again alone, and that run decides.
+pub fn run_jobs(
+    jobs: &[CompiledJob],
+    rt: &Runtime,
+    cache: &mut RunCache,
+    profile: &mut Profile,
+) -> Vec<CompiledOutcome> {
+    if cache.runs.len() > CACHE_LIMIT {
+        cache.runs.clear();
+    }
+    // the distinct modules not run before; a module the device cannot hold is settled at once
+    let mut units: Vec<(String, &Module)> = Vec::new();
+    for job in jobs {
+        profile.levels += job.levels.iter().filter(|l| l.1.is_ok()).count() as u64;
+        for m in job.levels.iter().filter_map(|(_, l)| l.as_ref().ok()) {
+            let key = module_key(m);
+            if cache.runs.contains_key(&key) || units.iter().any(|u| u.0 == key) {
+                continue;
+            }
+            match check_local_memory(m, rt) {
+                Ok(()) => units.push((key, m)),
+                Err(e) => {
+                    cache.runs.insert(key, (run_result(Err(e)), true));
+                }
+            }
+        }
+    }
+    profile.modules += units.len() as u64;
+    profile.kernels += units.iter().map(|u| u.1.kernels.len() as u64).sum::<u64>();
+    let t = Instant::now();
+    let modules: Vec<&Module> = units.iter().map(|u| u.1).collect();
+    let built = build_units(&modules, rt, &cache.build_options, profile);
+    profile.build += t.elapsed();
+    let t = Instant::now();
+    let mut pending: HashMap<String, Built> =
+        units.iter().map(|u| u.0.clone()).zip(built).collect();
+    let outcomes = jobs
+        .iter()
+        .map(|job| job_outcome(job, rt, cache, &mut pending, profile))
+        .collect();
+    profile.run += t.elapsed();
+    outcomes
+}
+
+/// A job's outcome: its levels in order, each module run when first needed (so nothing runs
+/// after a level that disagreed: a faulty module may corrupt the process). A disagreement seen
+/// through a batched build is confirmed by building and running the module alone.
+fn job_outcome(
+    job: &CompiledJob,
+    rt: &Runtime,
+    cache: &mut RunCache,
+    pending: &mut HashMap<String, Built>,
+    profile: &mut Profile,
+) -> CompiledOutcome {
+    for (name, level) in &job.levels {
+        let module = match level {
+            Err(outcome) => return outcome.clone(),
+            Ok(m) => m,
+        };
+        let key = module_key(module);
+        let (result, alone) = match cache.runs.get(&key) {
+            Some(r) => r.clone(),
+            None => {
+                let r = run_module(module, pending.remove(&key), rt, &cache.build_options);
+                cache.runs.insert(key.clone(), r.clone());
+                r
+            }
+        };
+        let mut verdict = judge(job, name, &result);
+        if matches!(verdict, Some(CompiledOutcome::Differs { .. })) && !alone {
+            profile.confirmations += 1;
+            let r = run_module(module, None, rt, &cache.build_options);
+            verdict = judge(job, name, &r.0);
+            cache.runs.insert(key, r);
+        }
+        if let Some(o) = verdict {
+            return o;
+        }
+    }
+    CompiledOutcome::Agree
+}
+
+/// Runs `module` through its build (`None`: built alone now); the flag says it was built alone.
+fn run_module(
+    module: &Module,
+    built: Option<Built>,
+    rt: &Runtime,
+    options: &str,
+) -> (RunResult, bool) {
+    let (report, alone) = match built {
+        Some(Built::Shared(shared, i)) => (shared.1.execute(i, module, rt, &shared.0), false),
+        Some(Built::Own(program)) => (execute_built(module, rt, &program), true),
+        Some(Built::Failed(e)) => (Err(ExecError::Runtime(e)), true),
+        None => {
+            let report = rt
+                .build_with_options(&emit_module(module), options)
+                .map_err(ExecError::Runtime)
+                .and_then(|program| execute_built(module, rt, &program));
+            (report, true)
+        }
+    };
+    (run_result(report), alone)
+}
+
+/// `None` when a level's run agrees, else the outcome it ends the comparison with.
+fn judge(job: &CompiledJob, name: &str, result: &RunResult) -> Option<CompiledOutcome> {
+    match result {
+        Ok(got) => job.judge(got).err().map(|got| CompiledOutcome::Differs {
+            opt: name.into(),
+            got,
+        }),
+        Err(why) => Some(CompiledOutcome::Unsupported(why.clone())),
+    }
+}
+
+/// The key of a module: its whole text, kernels and host plan.
+fn module_key(m: &Module) -> String {
+    format!("{m:?}")
+}
+
+/// The stdout, the error as [`super::compiled::compare_compiled_with`] reports it, or why the
+/// device cannot run the module.
+fn run_result(r: Result<ExecReport, ExecError>) -> RunResult {
+    match r {
+        Ok(report) => Ok(report.stdout),
+        Err(ExecError::Unsupported(why)) => Err(why),
+        Err(e) => Ok(format!("error: {e}")),
+    }
+}
+
+/// Builds the modules' kernels as one program ([`dispatch`]: most kernels behind one
+/// dispatching kernel). When that fails, each half is built the same way, down to single
+/// modules built as they are, so a module that does not build fails alone, with the log of its
+/// own build.
+fn build_units(
+    modules: &[&Module],
+    rt: &Runtime,
+    options: &str,
+    profile: &mut Profile,
+) -> Vec<Built> {
+    let mut built = Vec::with_capacity(modules.len());
+    build_group(modules, rt, options, profile, &mut built);
+    built
+}
+
+fn build_group(
+    modules: &[&Module],
+    rt: &Runtime,
+    options: &str,
+    profile: &mut Profile,
+    built: &mut Vec<Built>,
+) {
+    match modules {
+        [] => {}
+        [alone] => {
+            profile.builds += 1;
+            built.push(match rt.build_with_options(&emit_module(alone), options) {
+                Ok(p) => Built::Own(p),
+                Err(e) => Built::Failed(e),
+            });
+        }
+        _ => {
+            let d = dispatch_source(modules);
+            profile.builds += 1;
+            if let Ok(program) = rt.build_with_options(&d.source, options) {
+                let shared = Rc::new((program, d));
+                built.extend((0..modules.len()).map(|i| Built::Shared(shared.clone(), i)));
+                return;
+            }
+            profile.failed_batch_builds += 1;
+            let half = modules.len() / 2;
+            build_group(&modules[..half], rt, options, profile, built);
+            build_group(&modules[half..], rt, options, profile, built);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! One OpenCL program for a batch of modules, with one kernel for most of their kernels. PoCL
+//! generates code for every kernel at its first launch (a work-group function, LLVM code
+//! generation and a link: tens of milliseconds even for a tiny kernel), and that, more than the
+//! build, is what a campaign spends its time on. So the barrier-free kernels of the batch become
+//! plain functions called from a single dispatching kernel, `fcl_batch`, whose `fcl_which`
+//! argument picks the function; kernels with barriers stay kernels of their own (renamed `uN_…`
+//! per module), since PoCL 3.1 mishandles barriers inside a branch of the dispatcher.
+//!
+//! The dispatcher takes the error flag, `fcl_which`, then enough `__global uchar*`, `int` and
+//! `double` slots for any dispatched kernel; a launch fills the kernel's buffers, ints and
+//! doubles into the slots in order and pads the rest. A dispatched kernel's `__local` arrays
+//! become pointers into one `__local` block at the dispatcher's scope (OpenCL C allows `__local`
+//! variables only there), sized for the kernel that needs the most.
+
+use compiler::exec::{execute_with_launch, ExecError, ExecReport};
+use compiler::kir::emit::{emit_kernel, ERROR_FLAG, PRELUDE};
+use compiler::kir::{Kernel, Module, Param, Ty};
+use compiler::runtime::{Arg, BuiltProgram, Runtime, RuntimeError};
+use std::fmt::Write;
+
+/// The dispatching kernel's name.
+pub const DISPATCHER: &str = "fcl_batch";
+
+/// The most bytes of kernel arguments assumed (OpenCL's minimum `CL_DEVICE_MAX_PARAMETER_SIZE`);
+/// each slot counts as 8 bytes.
+const MAX_ARG_BYTES: usize = 1024;
+
+/// The dispatcher's slots: buffers, ints, doubles.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slots {
+    buffers: usize,
+    ints: usize,
+    doubles: usize,
+}
+
+/// How the kernels of a batch's modules are reached.
+#[derive(Debug)]
+pub struct Dispatch {
+    /// The OpenCL source of the whole batch.
+    pub source: String,
+    /// Per module, per kernel: `Some(n)` when it is dispatched as function `n`, `None` when it
+    /// is a kernel of its own named `u{module}_{name}`.
+    routes: Vec<Vec<Option<usize>>>,
+    slots: Slots,
+}
+
+/// The batch source for `modules`.
+pub fn dispatch_source(modules: &[&Module]) -> Dispatch {
+    let mut functions = String::new();
+    let mut kernels = String::new();
+    let mut cases = String::new();
+    let mut routes = Vec::with_capacity(modules.len());
+    let mut slots = Slots::default();
+    let mut local_words = 0usize;
+    let mut id = 0usize;
+    for (i, m) in modules.iter().enumerate() {
+        let mut route = Vec::with_capacity(m.kernels.len());
+        for k in &m.kernels {
+            let text = emit_kernel(k);
+            let (call, used, words) = call(k, id);
+            let fits = 8
+                * (2 + slots.buffers.max(used.buffers)
+                    + slots.ints.max(used.ints)
+                    + slots.doubles.max(used.doubles))
+                <= MAX_ARG_BYTES;
+            let function = (!text.contains("barrier(") && fits)
+                .then(|| as_function(k, &text, &format!("fcl_k{id}")))
+                .flatten();
+            let Some(function) = function else {
+                let mut renamed = k.clone();
+                renamed.name = format!("u{i}_{}", k.name);
+                kernels.push('\n');
+                kernels.push_str(&emit_kernel(&renamed));
+                route.push(None);
+                continue;
+            };
+            functions.push_str(&function);
+            cases.push_str(&call);
+            slots.buffers = slots.buffers.max(used.buffers);
+            slots.ints = slots.ints.max(used.ints);
+            slots.doubles = slots.doubles.max(used.doubles);
+            local_words = local_words.max(words);
+            route.push(Some(id));
+            id += 1;
+        }
+        routes.push(route);
+    }
+    let mut source = String::from(PRELUDE);
+    source.push_str(&functions);
+    if id > 0 {
+        let mut params = vec![
+            format!("__global int* {ERROR_FLAG}"),
+            "const int fcl_which".to_string(),
+        ];
+        params.extend((0..slots.buffers).map(|i| format!("__global uchar* fcl_b{i}")));
+        params.extend((0..slots.ints).map(|i| format!("const int fcl_i{i}")));
+        params.extend((0..slots.doubles).map(|i| format!("const double fcl_d{i}")));
+        let _ = writeln!(
+            source,
+            "\n__kernel void {DISPATCHER}({}) {{\n  __local ulong fcl_lmem[{}];\n  switch (fcl_which) {{\n{cases}  }}\n}}",
+            params.join(", "),
+            local_words.max(1)
+        );
+    }
+    source.push_str(&kernels);
+    Dispatch {
+        source,
+        routes,
+        slots,
+    }
+}
+
+/// Kernel `k`'s emitted `text` with its header made a function's (its parameter list kept as
+/// emitted) and its `__local` declarations made pointer parameters; `None` when the text is not
+/// in that form (the kernel then stays a kernel of its own).
+fn as_function(k: &Kernel, text: &str, name: &str) -> Option<String> {
+    let rest = text.strip_prefix(&format!("__kernel void {}(", k.name))?;
+    let (params, mut rest) = rest.split_once(") {\n")?;
+    let mut all = vec![params.to_string()];
+    for (n, t, len) in &k.locals {
+        rest = rest.strip_prefix(&format!("  __local {} {n}[{len}];\n", t.c_elem()))?;
+        all.push(format!("__local {}* {n}", t.c_elem()));
+    }
+    Some(format!("\nvoid {name}({}) {{\n{rest}", all.join(", ")))
+}
+
+/// The `case` calling kernel `k` as function `id` from the dispatcher's slots, the slots it
+/// uses, and the 8-byte words of local memory it needs.
+fn call(k: &Kernel, id: usize) -> (String, Slots, usize) {
+    let mut used = Slots::default();
+    let mut args = vec![ERROR_FLAG.to_string()];
+    for p in &k.params {
+        args.push(match p {
+            Param::Buffer(_, t) => {
+                used.buffers += 1;
+                format!("(__global {}*)fcl_b{}", t.c_elem(), used.buffers - 1)
+            }
+            Param::Scalar(_, Ty::Double) => {
+                used.doubles += 1;
+                format!("fcl_d{}", used.doubles - 1)
+            }
+            Param::Scalar(..) => {
+                used.ints += 1;
+                format!("fcl_i{}", used.ints - 1)
+            }
+        });
+    }
+    let mut words = 0;
+    for (_, t, len) in &k.locals {
+        args.push(format!("(__local {}*)(fcl_lmem + {words})", t.c_elem()));
+        words += (t.size() * len).div_ceil(8);
+    }
+    let call = format!("    case {id}: fcl_k{id}({}); break;\n", args.join(", "));
+    (call, used, words)
+}
+
+impl Dispatch {
+    /// Runs module `i` of the batch (`m`, the module at position `i` of [`dispatch_source`])
+    /// with its kernels taken from `program`, built from [`Dispatch::source`].
+    pub fn execute(
+        &self,
+        i: usize,
+        m: &Module,
+        rt: &Runtime,
+        program: &BuiltProgram,
+    ) -> Result<ExecReport, ExecError> {
+        let route = self.routes.get(i).map_or(&[][..], |r| &r[..]);
+        execute_with_launch(m, rt, &|k, groups, local, args| {
+            let Some(Some(which)) = route.get(k) else {
+                let name = format!("u{i}_{}", m.kernels[k].name);
+                return rt.launch(program, &name, groups, local, args);
+            };
+            let Some((Arg::Buffer(err), params)) = args.split_first() else {
+                return Err(RuntimeError::Cl("a launch without the error flag".into()));
+            };
+            let mut buffers = Vec::with_capacity(self.slots.buffers);
+            let mut ints = Vec::with_capacity(self.slots.ints);
+            let mut doubles = Vec::with_capacity(self.slots.doubles);
+            for a in params {
+                match a {
+                    Arg::Buffer(b) => buffers.push(Arg::Buffer(b)),
+                    Arg::Int(x) => ints.push(Arg::Int(*x)),
+                    Arg::Double(x) => doubles.push(Arg::Double(*x)),
+                    Arg::Local(_) => {
+                        return Err(RuntimeError::Cl(
+                            "a __local argument cannot go through the dispatcher".into(),
+                        ))
+                    }
+                }
+            }
+            buffers.resize_with(self.slots.buffers, || Arg::Buffer(err));
+            ints.resize_with(self.slots.ints, || Arg::Int(0));
+            doubles.resize_with(self.slots.doubles, || Arg::Double(0.0));
+            let mut all = vec![Arg::Buffer(err), Arg::Int(*which as i32)];
+            all.extend(buffers);
+            all.extend(ints);
+            all.extend(doubles);
+            rt.launch(program, DISPATCHER, groups, local, &all)
+        })
+    }
+}

@@ -1,0 +1,143 @@
+//! The three-engine check behind `tailfcl exec FILE.tail --verify`: the TAIL oracle (the
+//! reference), the FCL oracle on the program lowered to FCL, and the lowered program compiled and
+//! run on OpenCL. Outputs agree when they are the same TAIL text up to a relative 1e-12 on
+//! numbers, or when both end in a run-time error.
+
+use crate::fuzz::tail::outputs_agree;
+use compiler::exec::execute;
+use compiler::runtime::Runtime;
+use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
+use compiler::{compile_fcl, OptLevel};
+use interpreter::fcl::Failure;
+use interpreter::tail::{run_source, Outcome, RunOptions};
+use semantics::fcl::lower::load_program;
+
+/// What one engine printed, and whether it agrees with the reference (`None` for the
+/// reference itself).
+#[derive(Clone, Debug)]
+pub struct EngineOutput {
+    pub engine: &'static str,
+    pub output: String,
+    pub agrees: Option<bool>,
+}
+
+impl EngineOutput {
+    /// `engine: reference: OUTPUT`, `engine: agrees` or `engine: differs: OUTPUT`, output lines
+    /// joined by ` | `.
+    pub fn line(&self) -> String {
+        let text = self.output.trim_end().replace('\n', " | ");
+        match self.agrees {
+            None => format!("{}: reference: {text}", self.engine),
+            Some(true) => format!("{}: agrees", self.engine),
+            Some(false) => format!("{}: differs: {text}", self.engine),
+        }
+    }
+}
+
+/// Runs `src` on the three engines (OpenCL at `opt` with work-groups of `block_size` on `rt`).
+/// A program that does not parse or type check, or that the lowering refuses, is the error.
+pub fn verify_tail(
+    src: &str,
+    rt: &Runtime,
+    opt: OptLevel,
+    block_size: usize,
+) -> Result<Vec<EngineOutput>, LowerTailError> {
+    let report = run_source(src, RunOptions::default()).map_err(LowerTailError::Static)?;
+    let mut reference = report.stdout;
+    match report.outcome {
+        Outcome::Value(_) => {}
+        Outcome::Err(e) => reference.push_str(&format!("error: {}\n", e.reason)),
+        Outcome::Limit => reference.push_str("error: step limit\n"),
+    }
+    let lowered = lower_tail(src)?;
+    // a program the lowering knows to fail prints its output, then fails
+    let failure = lowered
+        .failure
+        .as_ref()
+        .map_or(String::new(), |f| format!("error: {}\n", f.reason));
+    let fcl = fcl_oracle(&lowered) + &failure;
+    let opencl = opencl(&lowered, rt, opt, block_size) + &failure;
+    let agrees =
+        |out: &str| outputs_agree(&reference, out) || (is_error(&reference) && is_error(out));
+    Ok(vec![
+        EngineOutput {
+            engine: "tail-oracle",
+            output: reference.clone(),
+            agrees: None,
+        },
+        EngineOutput {
+            engine: "fcl-oracle",
+            agrees: Some(agrees(&fcl)),
+            output: fcl,
+        },
+        EngineOutput {
+            engine: "opencl",
+            agrees: Some(agrees(&opencl)),
+            output: opencl,
+        },
+    ])
+}
+
+/// Whether an engine's output ends in a run-time error.
+fn is_error(out: &str) -> bool {
+    out.lines().last().is_some_and(|l| l.starts_with("error:"))
+}
+
+/// The lowered program on the FCL oracle, read back as TAIL.
+fn fcl_oracle(lowered: &Lowered) -> String {
+    let program = match load_program(&[("lowered.fcl".to_string(), lowered.fcl.clone())]) {
+        Ok(p) => p,
+        Err((_, d)) => return format!("lowered FCL does not load: {}\n", d.message),
+    };
+    let out = interpreter::fcl::run(&program.main, &interpreter::fcl::Config::default());
+    let why = match &out.result {
+        Ok(_) => return read_back(lowered, &out.stdout),
+        Err(Failure::Error(e) | Failure::SizeLimit(e)) => e.to_string(),
+        Err(Failure::StepLimit(n)) => format!("step limit ({n} steps)"),
+        Err(Failure::Static(d)) => format!("static: {}", d.message),
+    };
+    format!("{}error: {why}\n", out.stdout)
+}
+
+/// The lowered program compiled and run on OpenCL, read back as TAIL.
+fn opencl(lowered: &Lowered, rt: &Runtime, opt: OptLevel, block_size: usize) -> String {
+    let program = match load_program(&[("lowered.fcl".to_string(), lowered.fcl.clone())]) {
+        Ok(p) => p,
+        Err((_, d)) => return format!("lowered FCL does not load: {}\n", d.message),
+    };
+    let module = match compile_fcl(&program.main, opt, block_size) {
+        Ok(m) => m,
+        Err(e) => return format!("compile error: {e}\n"),
+    };
+    match execute(&module, rt) {
+        Ok(report) => read_back(lowered, &report.stdout),
+        Err(e) => format!("error: {e}\n"),
+    }
+}
+
+/// FCL output as TAIL result lines, or as it is when it does not have the lowered shape.
+fn read_back(lowered: &Lowered, stdout: &str) -> String {
+    format_result(lowered, stdout).unwrap_or_else(|| stdout.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_error, EngineOutput};
+
+    #[test]
+    fn lines_say_reference_agrees_or_differs() {
+        let e = |agrees, output: &str| EngineOutput {
+            engine: "opencl",
+            output: output.into(),
+            agrees,
+        };
+        assert_eq!(
+            e(None, "[2](1,2)\n[](3)\n").line(),
+            "opencl: reference: [2](1,2) | [](3)"
+        );
+        assert_eq!(e(Some(true), "[](3)\n").line(), "opencl: agrees");
+        assert_eq!(e(Some(false), "[](4)\n").line(), "opencl: differs: [](4)");
+        assert!(is_error("[](1)\nerror: division by zero\n"));
+        assert!(!is_error("[](1)\n"));
+    }
+}

@@ -1,0 +1,151 @@
+//! The batched compiled side: verdicts do not depend on the batch size, and a module that does
+//! not build is reported against its own program while the rest of its batch still agrees.
+//! (Skipped, with a note, where no OpenCL device exists.)
+
+use compiler::runtime::Runtime;
+use conformance::fuzz::batch::{compile_job, run_jobs, RunCache};
+use conformance::fuzz::compiled::CompiledOutcome;
+use conformance::fuzz::profile::Profile;
+use conformance::fuzz::{run_fcl_campaign, Campaign, FuzzLang, Verdict};
+use conformance::gen::FclConfig;
+
+fn campaign(lang: FuzzLang, count: u64, seed: u64, batch: usize) -> Campaign {
+    Campaign {
+        lang,
+        checker: conformance::fuzz::check_fcl_on,
+        count,
+        seed,
+        jobs: 1,
+        shard: (0, 1),
+        save: None,
+        config: FclConfig::default(),
+        shrink_tries: 50,
+        device: Some(0),
+        fault: None,
+        batch,
+        opencl_options: String::new(),
+    }
+}
+
+fn verdicts(c: &Campaign) -> Option<Vec<(u64, Verdict, Option<String>)>> {
+    let r = run_fcl_campaign(c, &|_, _| {});
+    if let Some(note) = &r.compiled_note {
+        println!("{note}");
+        return None;
+    }
+    Some(
+        r.results
+            .into_iter()
+            .map(|p| (p.index, p.verdict, p.unsupported))
+            .collect(),
+    )
+}
+
+#[test]
+fn verdicts_do_not_depend_on_the_batch_size() {
+    let Some(alone) = verdicts(&campaign(FuzzLang::Fcl, 10, 31, 1)) else {
+        return;
+    };
+    let batched = verdicts(&campaign(FuzzLang::Fcl, 10, 31, 4)).unwrap_or_default();
+    assert_eq!(alone, batched);
+    assert!(alone.iter().all(|v| v.1 == Verdict::Pass), "{alone:?}");
+}
+
+#[test]
+fn tail_programs_agree_lowered_and_compiled() {
+    let c = campaign(FuzzLang::Tail, 40, 5, 8);
+    let r = run_fcl_campaign(&c, &|_, _| {});
+    if r.compiled_note.is_some() {
+        return;
+    }
+    assert_eq!(r.stats.failed, 0, "{:?}", r.results);
+    let compiled = r.results.iter().filter(|p| p.unsupported.is_none()).count();
+    assert!(
+        compiled >= 5,
+        "only {compiled} of 40 TAIL programs were lowered and compiled"
+    );
+    assert!(
+        r.stats.rules.contains_key("3.55 beta"),
+        "{:?}",
+        r.stats.rules
+    );
+}
+
+#[test]
+fn a_module_that_does_not_build_fails_alone() {
+    let Ok(rt) = Runtime::new(0) else {
+        println!("skipped: no OpenCL device");
+        return;
+    };
+    let src = "sig main : Program <grid> [int]\nval main = forceAndPrint 3 (push<grid> (generate 3 (fn i => i * 2)))\n";
+    let program = semantics::fcl::lower::load_program(&[("t.fcl".into(), src.into())])
+        .unwrap_or_else(|(_, d)| panic!("{}", d.message));
+    let expected = "[0,2,4]\n";
+    let good = compile_job(&program.main, expected, None);
+    let mut bad = good.clone();
+    for (_, level) in &mut bad.levels {
+        if let Ok(m) = level {
+            // an identifier OpenCL C cannot parse
+            m.kernels[0].name = "not a name".into();
+        }
+    }
+    let outcomes = run_jobs(
+        &[good.clone(), bad, good],
+        &rt,
+        &mut RunCache::default(),
+        &mut Profile::default(),
+    );
+    assert_eq!(outcomes[0], CompiledOutcome::Agree);
+    assert_eq!(outcomes[2], CompiledOutcome::Agree);
+    match &outcomes[1] {
+        CompiledOutcome::Differs { opt, got } => {
+            assert_eq!(opt, "-O0");
+            assert!(got.starts_with("error: OpenCL build failed"), "{got}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Barrier-free kernels go behind the one dispatching kernel; kernels with barriers stay
+/// kernels of their own, renamed per module.
+#[test]
+fn barrier_free_kernels_share_the_dispatcher() {
+    use conformance::fuzz::dispatch::{dispatch_source, DISPATCHER};
+    let src = "sig main : Program <grid> [int]\nval main = forceAndPrint 3 (push<grid> (generate 3 (fn i => i * 2)))\n";
+    let program = semantics::fcl::lower::load_program(&[("t.fcl".into(), src.into())])
+        .unwrap_or_else(|(_, d)| panic!("{}", d.message));
+    let job = compile_job(&program.main, "[0,2,4]\n", None);
+    let modules: Vec<&compiler::kir::Module> = job
+        .levels
+        .iter()
+        .filter_map(|(_, l)| l.as_ref().ok())
+        .collect();
+    assert_eq!(modules.len(), 2);
+    let d = dispatch_source(&modules);
+    let with_barriers = modules
+        .iter()
+        .flat_map(|m| &m.kernels)
+        .filter(|k| compiler::kir::emit::emit_kernel(k).contains("barrier("))
+        .count();
+    let total: usize = modules.iter().map(|m| m.kernels.len()).sum();
+    assert!(with_barriers < total, "{}", d.source);
+    assert_eq!(
+        d.source.matches("__kernel void ").count(),
+        1 + with_barriers,
+        "{}",
+        d.source
+    );
+    assert!(d.source.contains(&format!("__kernel void {DISPATCHER}(")));
+    assert_eq!(d.source.matches("barrier(").count(), {
+        let per: usize = modules
+            .iter()
+            .flat_map(|m| &m.kernels)
+            .map(|k| {
+                compiler::kir::emit::emit_kernel(k)
+                    .matches("barrier(")
+                    .count()
+            })
+            .sum();
+        per
+    });
+}
