@@ -55,6 +55,22 @@ fn typecheck_here(e: &Expr, sigma: &[(String, Type)], rel: Relation) -> Result<T
     Ok(c.s.resolve(&t))
 }
 
+/// The element type of every `zilde` application in a closed program, by its span, as the
+/// program's context fixes it (an unconstrained one is `int`, the type printing uses).
+pub fn zilde_instances(e: &Expr) -> Result<Vec<(Span, BaseType)>, Diagnostic> {
+    crate::tail::parser::on_deep_stack(|| {
+        let mut c = Checker::new(Relation::Full);
+        c.check(e)?;
+        Ok(c.zildes
+            .iter()
+            .map(|&(span, b)| match c.s.base(b) {
+                Base::Known(k) => (span, k),
+                Base::Var(_) => (span, BaseType::Int),
+            })
+            .collect())
+    })
+}
+
 /// The type of an array value in the store (thesis (3.11)–(3.16)): a scalar int or bool `n` is
 /// `S(κ,n)` (3.13)–(3.15), a one-element int/bool vector `SV(κ,n)` (3.16), any other vector
 /// `<κ>n` (3.12), and an array of rank r `[κ]r` (3.11).
@@ -92,6 +108,9 @@ pub struct Checker {
     /// Annotation variables (`'a3`) to their checker variables, by kind and number.
     named: HashMap<(u8, u32), Type>,
     depth: usize,
+    /// The element type of every `zilde` met, by the span of its application: `zilde` is
+    /// polymorphic, and a compiler needs the instance its context chose.
+    zildes: Vec<(Span, Base)>,
 }
 
 impl Checker {
@@ -102,6 +121,7 @@ impl Checker {
             rel,
             named: HashMap::new(),
             depth: 0,
+            zildes: Vec::new(),
         }
     }
 

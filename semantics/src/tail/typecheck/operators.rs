@@ -228,7 +228,11 @@ impl Checker {
                     1,
                 ))
             }
-            Zilde => Ok(Type::Vec(self.s.fresh_base(), lit(0))),
+            Zilde => {
+                let b = self.s.fresh_base();
+                self.zildes.push((span, b));
+                Ok(Type::Vec(b, lit(0)))
+            }
             Pi => Ok(Type::scalar(Double)),
             Iota => match self.sint(&ts[0]) {
                 Some(k) => Ok(Type::Vec(known(Int), k)),

@@ -254,3 +254,18 @@ fn store_values_get_their_most_precise_types() {
         "[int]0"
     );
 }
+
+#[test]
+fn zilde_instances_come_from_the_context() {
+    use super::zilde_instances;
+    use crate::tail::value::BaseType;
+    let src = "let v:[double]1 = reshape([1],zilde()) in let w:[int]1 = zilde() in \
+               let b:[bool]1 = zilde() in v";
+    let e = parse(src).unwrap_or_else(|d| panic!("{}", d.message));
+    let found: Vec<BaseType> = zilde_instances(&e)
+        .expect("well typed")
+        .into_iter()
+        .map(|(_, b)| b)
+        .collect();
+    assert_eq!(found, [BaseType::Double, BaseType::Int, BaseType::Bool]);
+}
