@@ -96,6 +96,7 @@ pub fn compile(e: &Surface) -> Result<Program, CompileError> {
         nodes: c.nodes,
         depth: c.depth,
         root,
+        zilde_types: Default::default(),
     })
 }
 

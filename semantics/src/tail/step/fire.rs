@@ -80,7 +80,11 @@ impl Machine {
                     self.output.push_str(&text);
                 }
                 let result = match applied.outcome {
-                    Outcome::New(arr) => self.alloc(arr),
+                    // (3.77) zilde: the empty vector of the element type inferred for it
+                    Outcome::New(arr) => match self.prog.zilde_types.get(&id) {
+                        Some(&ty) => self.alloc(arr.as_fills_of(ty).unwrap_or(arr)),
+                        None => self.alloc(arr),
+                    },
                     Outcome::Arg(i) => locs[i].clone(),
                 };
                 if self.tracing {

@@ -29,7 +29,19 @@ pub use term::{Program, Value};
 /// that ill-typed programs never reach it: parse and type errors come back as diagnostics.
 pub fn load(src: &str) -> Result<std::rc::Rc<Program>, crate::Diagnostic> {
     let e = crate::tail::parser::parse(src)?;
-    crate::tail::typecheck::typecheck(&e)?;
+    let zildes: std::collections::HashMap<_, _> = crate::tail::typecheck::zilde_instances(&e)?
+        .into_iter()
+        .filter(|&(_, ty)| ty != crate::tail::value::BaseType::Int)
+        .collect();
     let surface = crate::tail::syntax_to_surface::to_surface(&e);
-    compile::compile_rc(&surface).map_err(|c| crate::Diagnostic::type_error(c.span, c.message))
+    let mut prog =
+        compile::compile(&surface).map_err(|c| crate::Diagnostic::type_error(c.span, c.message))?;
+    for (id, node) in prog.nodes.iter().enumerate() {
+        if let term::Node::Op { prim, span, .. } = node {
+            if let (crate::tail::ops::prim::Prim::Zilde, Some(&ty)) = (prim, zildes.get(span)) {
+                prog.zilde_types.insert(id as term::NodeId, ty);
+            }
+        }
+    }
+    Ok(std::rc::Rc::new(prog))
 }

@@ -27,6 +27,9 @@ pub struct Program {
     /// or above it belong to binders inside the node).
     pub depth: Vec<u32>,
     pub root: NodeId,
+    /// The element type the checker gave each `zilde()` node whose context fixes one other than
+    /// int (spec §3.8: the evaluator needs inferred element types for fills); the others are int.
+    pub zilde_types: std::collections::HashMap<NodeId, crate::tail::value::BaseType>,
 }
 
 impl Program {

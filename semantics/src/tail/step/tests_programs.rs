@@ -216,3 +216,21 @@ fn deep_nesting_steps_without_recursion() {
     assert_eq!(sum, "[](100000)");
     assert_eq!(lets, "[](100000)");
 }
+
+#[test]
+fn zilde_takes_the_element_type_its_context_infers() {
+    // spec §3.8/§4.1: the fills of a reshaped `zilde()` follow the inferred element type (an int
+    // zilde would make addd stuck); a non-empty reduce ignores its neutral element (spec §5.9)
+    let prog = super::load("reduce(addd,1.5,reshape([2],zilde()))").expect("well typed");
+    let mut m = super::Machine::new(prog);
+    let result = loop {
+        match m.step() {
+            super::Stepped::Next(_) => {}
+            super::Stepped::Value(super::Value::Loc(l)) => {
+                break crate::tail::print_value::flat_text(&l.get())
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(result, "[](0.0)");
+}
