@@ -1,5 +1,6 @@
 //! Programs whose -O2 kernels change their local-memory layout or barriers (a 16x16 tiled
-//! transpose: padded tile rows, compiled as for a GPU; a 16x16 tiled matrix multiplication:
+//! transpose: padded tile rows, compiled as for a GPU, its tile forwarded, compiled as for a CPU;
+//! a reduction: its staged input forwarded on a CPU; a 16x16 tiled matrix multiplication:
 //! merged tile loads) agree with the oracle at -O0 and -O2. Skips (with a message) when there is no OpenCL platform.
 
 use compiler::exec::execute;
@@ -41,31 +42,57 @@ fn tiled_kernels_agree_with_the_oracle() {
         ),
         format!(
             "{}{}",
+            defs("reduce"),
+            main_of("s <- reduceFull addi (generate 4096 (fn i => i * 3 % 17 - 8))\n  ; r <- computeInSingleBlock (generate 1 (fn i => s))\n  ; a <- forceAndPrint 1 r")
+        ),
+        format!(
+            "{}{}",
             defs("matmul"),
             main_of(
                 "c <- matmulTiled addi muli 0 16 32 32 32 (generate 1024 (fn i => i % 13)) (generate 1024 (fn i => i % 5 - 2))\n  ; a <- forceAndPrint 1024 c"
             )
         ),
     ];
-    // compiled as for a device with banked local memory (a GPU), whatever runs it
+    // compiled as for a device with banked local memory (a GPU) and as for one whose local
+    // memory is ordinary memory (a CPU), whatever runs it
     let mut banked = rt.device.clone();
     banked.dedicated_local_mem = true;
-    let mut padded = false;
+    let mut cpu = rt.device.clone();
+    cpu.dedicated_local_mem = false;
+    let (mut padded, mut forwarded) = (false, false);
     for src in &programs {
         let program = load_program(&[("tiles.fcl".to_string(), src.clone())])
             .unwrap_or_else(|d| panic!("{src}\n{d:?}"));
         let want = run(&program.main, &Config::default());
         assert!(want.result.is_ok(), "oracle failed on {src}");
         for opt in [OptLevel::O0, OptLevel::O2] {
-            let m = compile_fcl_for_device(&program.main, opt, DEFAULT_BLOCK_SIZE, &banked)
-                .unwrap_or_else(|e| panic!("{src}\n{e}"));
-            padded |= m
-                .kernels
-                .iter()
-                .any(|k| k.locals.iter().any(|(_, _, n)| *n > 256));
-            let got = execute(&m, &rt).unwrap_or_else(|err| panic!("{src}\n{err}"));
-            assert_eq!(got.stdout, want.stdout, "{opt:?} on\n{src}");
+            for device in [&banked, &cpu] {
+                let m = compile_fcl_for_device(&program.main, opt, DEFAULT_BLOCK_SIZE, device)
+                    .unwrap_or_else(|e| panic!("{src}\n{e}"));
+                padded |= m
+                    .kernels
+                    .iter()
+                    .any(|k| k.locals.iter().any(|(_, _, n)| *n > 256));
+                let tiled = src.contains("transposeTiled");
+                forwarded |= tiled
+                    && opt == OptLevel::O2
+                    && !device.dedicated_local_mem
+                    && m.kernels.iter().all(|k| k.locals.is_empty());
+                let got = execute(&m, &rt).unwrap_or_else(|err| panic!("{src}\n{err}"));
+                assert_eq!(
+                    got.stdout, want.stdout,
+                    "{opt:?}, dedicated local memory {} on\n{src}",
+                    device.dedicated_local_mem
+                );
+            }
         }
     }
-    assert!(padded, "the transpose's tile has padded rows at -O2");
+    assert!(
+        padded,
+        "the transpose's tile has padded rows at -O2 for a GPU"
+    );
+    assert!(
+        forwarded,
+        "the transpose's tile is forwarded at -O2 for a CPU"
+    );
 }

@@ -27,7 +27,9 @@ impl Access {
 
 /// Drops the barriers of a kernel body that order nothing; `locals` are its `__local` arrays.
 pub fn fewer_barriers(body: Vec<Stmt>, locals: &HashSet<Rc<str>>) -> Vec<Stmt> {
-    let mut body = merge_intervals(body, false, locals);
+    // the kernel's start and end order like barriers: no work-item touches local memory before
+    // or after the kernel
+    let mut body = merge_intervals(body, true, true, locals);
     drop_trailing(&mut body);
     body
 }
@@ -49,8 +51,14 @@ fn drop_trailing(body: &mut Vec<Stmt>) {
 }
 
 /// Merges the barrier intervals of one statement list. `start_fenced`: the list is entered right
-/// after a barrier (a loop body that ends with a barrier and follows one).
-fn merge_intervals(stmts: Vec<Stmt>, start_fenced: bool, locals: &HashSet<Rc<str>>) -> Vec<Stmt> {
+/// after a barrier (a loop body that ends with a barrier and follows one, a kernel's body);
+/// `end_fenced`: a barrier follows the list (a kernel's body).
+fn merge_intervals(
+    stmts: Vec<Stmt>,
+    start_fenced: bool,
+    end_fenced: bool,
+    locals: &HashSet<Rc<str>>,
+) -> Vec<Stmt> {
     // nested lists first
     let mut list: Vec<Stmt> = Vec::with_capacity(stmts.len());
     for s in stmts {
@@ -69,13 +77,13 @@ fn merge_intervals(stmts: Vec<Stmt>, start_fenced: bool, locals: &HashSet<Rc<str
                     start,
                     end,
                     step,
-                    body: merge_intervals(body, fenced, locals),
+                    body: merge_intervals(body, fenced, false, locals),
                 }
             }
             Stmt::If(c, t, e) => Stmt::If(
                 c,
-                merge_intervals(t, false, locals),
-                merge_intervals(e, false, locals),
+                merge_intervals(t, false, false, locals),
+                merge_intervals(e, false, false, locals),
             ),
             s => s,
         });
@@ -93,7 +101,8 @@ fn merge_intervals(stmts: Vec<Stmt>, start_fenced: bool, locals: &HashSet<Rc<str
         let next = list[i + 1..]
             .iter()
             .position(|s| *s == Stmt::Barrier)
-            .map(|p| i + 1 + p);
+            .map(|p| i + 1 + p)
+            .or(end_fenced.then_some(list.len()));
         let removable = match (prev, next) {
             (Some(p), Some(n)) => {
                 let before = &out[p..];

@@ -2,16 +2,19 @@
 //! common subexpressions, dead code, unrolling of short static loops, peeling of a first trip
 //! tested inside the loop, strength reduction of division and modulo by powers of two (keeping
 //! truncating semantics; `bounds`), loop-invariant hoisting; then, once per kernel, fewer
-//! barriers (`barriers`) and padded local arrays against bank conflicts (`banks`).
+//! barriers (`barriers`) and, for one device, padded local arrays against bank conflicts
+//! (`banks`, GPUs) or staged global reads forwarded past local memory (`forward`, CPUs).
 
 mod banks;
 mod barriers;
 mod bounds;
+mod forward;
 mod passes;
 
 pub use banks::pad_local_arrays;
 pub use barriers::fewer_barriers;
 pub use bounds::{known_nonneg, strength_reduce, Bounds};
+pub use forward::forward_local_stores;
 
 pub use passes::*;
 

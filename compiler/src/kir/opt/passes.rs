@@ -120,7 +120,7 @@ pub fn map_exprs(stmts: Vec<Stmt>, f: &mut dyn FnMut(Expr) -> Expr) -> Vec<Stmt>
 
 /// `s` with each nested block (a loop body, both branches of an `if`) rewritten by `f`; other
 /// statements unchanged. The passes that only recurse into blocks share this.
-fn in_blocks(s: Stmt, f: &mut dyn FnMut(Vec<Stmt>) -> Vec<Stmt>) -> Stmt {
+pub(super) fn in_blocks(s: Stmt, f: &mut dyn FnMut(Vec<Stmt>) -> Vec<Stmt>) -> Stmt {
     match s {
         Stmt::For {
             var,

@@ -345,20 +345,26 @@ fn barriers_between_unrelated_intervals_go() {
         Stmt::Barrier,
     ];
     let out = fewer_barriers(body, &locals);
-    // the first barrier has no barrier before it (the kernel's start is not one): kept; the one
-    // between the unrelated stores of lb and lc goes; the one before their reads stays; the
-    // trailing one goes
+    // the kernel's start orders like a barrier, so the first barrier, between the unrelated
+    // stores of la and lb, goes, as does the one between lb and lc; the one before their reads
+    // stays; the trailing one goes
     assert_eq!(
         out,
         vec![
             store("la", lid(), Expr::Int(0)),
-            Stmt::Barrier,
             store("lb", lid(), Expr::Load("g".into(), Box::new(lid()))),
             store("lc", lid(), Expr::Int(1)),
             Stmt::Barrier,
             store("g", lid(), op(AddI, load("lb"), load("lc"))),
         ]
     );
+    // a barrier between a local write and its read stays, whatever comes before
+    let staged = vec![
+        store("la", lid(), Expr::Int(0)),
+        Stmt::Barrier,
+        store("g", lid(), load("la")),
+    ];
+    assert_eq!(fewer_barriers(staged.clone(), &locals), staged);
 }
 
 /// A loop body entered right after a barrier and ending with one: its first barrier merges the
@@ -396,10 +402,14 @@ fn loop_bodies_after_a_barrier_merge_their_first_interval() {
         store("g", lid(), load("acc")),
     ];
     let out = fewer_barriers(kernel, &locals);
-    assert_eq!(out[2], lp(body));
-    // not entered right after a barrier: the loop body keeps every barrier
-    let unfenced = fewer_barriers(vec![lp(split.clone())], &locals);
-    assert_eq!(unfenced, vec![lp(split)]);
+    assert_eq!(out[2], lp(body.clone()));
+    // not entered right after a barrier (a local store comes first): the loop body keeps every
+    // barrier
+    let first = store("acc", lid(), Expr::Int(0));
+    let unfenced = fewer_barriers(vec![first.clone(), lp(split.clone())], &locals);
+    assert_eq!(unfenced, vec![first, lp(split.clone())]);
+    // at the kernel's start, which orders like a barrier, it merges too
+    assert_eq!(fewer_barriers(vec![lp(split)], &locals), vec![lp(body)]);
 }
 
 /// A tile written by rows and read by columns gets padded rows; an array read contiguously
@@ -432,4 +442,65 @@ fn column_reads_of_local_tiles_get_padded_rows() {
     let mut k = plain.clone();
     pad_local_arrays(&mut k, 256);
     assert_eq!(k, plain);
+}
+
+/// A local tile that stages a global read is forwarded: each read recomputes the element at the
+/// position it reads; the array, its store and (after `fewer_barriers`) its barrier go. A tile
+/// stored inside a loop, or of a buffer the kernel writes, stays.
+#[test]
+fn staged_global_reads_are_forwarded() {
+    use crate::kir::{Kernel, Param};
+    let gather =
+        |pos: Expr| Expr::Load("gi".into(), Box::new(op(MulI, pos, Expr::Var("s".into()))));
+    let column = op(AndI, lid(), Expr::Int(15));
+    let kernel = |store_lt: Stmt, out: &str| Kernel {
+        name: "k".into(),
+        params: vec![
+            Param::Buffer("gi".into(), Ty::Int),
+            Param::Buffer("go".into(), Ty::Int),
+            Param::Scalar("s".into(), Ty::Int),
+        ],
+        locals: vec![("lt".into(), Ty::Int, 256)],
+        body: vec![
+            Stmt::If(
+                Expr::Bool(true),
+                vec![decl("t1", lid()), store_lt],
+                Vec::new(),
+            ),
+            Stmt::Barrier,
+            store(
+                out,
+                lid(),
+                Expr::Load("lt".into(), Box::new(column.clone())),
+            ),
+        ],
+    };
+    let mut k = kernel(store("lt", lid(), gather(v("t1"))), "go");
+    assert!(forward_local_stores(&mut k));
+    assert!(k.locals.is_empty());
+    let locals = std::collections::HashSet::new();
+    assert_eq!(
+        fewer_barriers(k.body, &locals),
+        vec![
+            Stmt::If(Expr::Bool(true), vec![decl("t1", lid())], Vec::new()),
+            store("go", lid(), gather(column.clone())),
+        ]
+    );
+    // the kernel writes the buffer the tile reads: the tile keeps the values of before
+    let mut k = kernel(store("lt", lid(), gather(v("t1"))), "gi");
+    assert!(!forward_local_stores(&mut k));
+    // stored inside a loop: which trip's value a read sees is not the stored expression's
+    let in_loop = Stmt::For {
+        var: "i".into(),
+        start: Expr::Int(0),
+        end: Expr::Int(2),
+        step: Expr::Int(1),
+        body: vec![store("lt", lid(), gather(v("i")))],
+    };
+    let mut k = kernel(in_loop, "go");
+    assert!(!forward_local_stores(&mut k));
+    // a value that may fail (a division by a run-time scalar) is not recomputed
+    let failing = op(DivI, Expr::Int(1), Expr::Var("s".into()));
+    let mut k = kernel(store("lt", lid(), failing), "go");
+    assert!(!forward_local_stores(&mut k));
 }
