@@ -2,8 +2,9 @@
 //! programs the lowering does not handle must fail with "unsupported: …", never print wrongly.
 //! Skips (with a message) when there is no OpenCL platform.
 
+mod support;
+
 use compiler::exec::execute;
-use compiler::runtime::{Runtime, RuntimeError};
 use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::lower::load_program;
 use std::path::{Path, PathBuf};
@@ -40,13 +41,8 @@ fn programs() -> Vec<PathBuf> {
 
 #[test]
 fn examples_agree_with_their_expected_output() {
-    let rt = match Runtime::new(0) {
-        Ok(rt) => rt,
-        Err(RuntimeError::NoPlatform(_)) => {
-            println!("skipped: no OpenCL platform");
-            return;
-        }
-        Err(e) => panic!("{e}"),
+    let Some(rt) = support::runtime() else {
+        return;
     };
     let mut passed = 0;
     let mut unsupported = Vec::new();

@@ -5,6 +5,7 @@
 //! two tile loads of a tiled matrix multiplication). A barrier that ends a kernel goes too. Every
 //! local write stays followed by a barrier before any work-item reads or overwrites it.
 
+use super::walk::{has_barrier, in_blocks, own_exprs, visit_expr, visit_stmts};
 use crate::kir::{Expr, Stmt};
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -63,30 +64,12 @@ fn merge_intervals(
     let mut list: Vec<Stmt> = Vec::with_capacity(stmts.len());
     for s in stmts {
         let fenced_before = fenced_at_end(&list, start_fenced, locals);
-        list.push(match s {
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-            } => {
-                let fenced = fenced_before && body.last() == Some(&Stmt::Barrier);
-                Stmt::For {
-                    var,
-                    start,
-                    end,
-                    step,
-                    body: merge_intervals(body, fenced, false, locals),
-                }
-            }
-            Stmt::If(c, t, e) => Stmt::If(
-                c,
-                merge_intervals(t, false, false, locals),
-                merge_intervals(e, false, false, locals),
-            ),
-            s => s,
-        });
+        // a loop body ending with a barrier is entered fenced on every trip when the loop is
+        let fenced = fenced_before
+            && matches!(&s, Stmt::For { body, .. } if body.last() == Some(&Stmt::Barrier));
+        list.push(in_blocks(s, &mut |b| {
+            merge_intervals(b, fenced, false, locals)
+        }));
     }
     // then this list's own barriers: `prev` is where the current interval starts
     let mut out: Vec<Stmt> = Vec::with_capacity(list.len());
@@ -135,15 +118,6 @@ fn fenced_at_end(list: &[Stmt], start_fenced: bool, locals: &HashSet<Rc<str>>) -
     !has_barrier(since) && a.reads.is_empty() && a.writes.is_empty()
 }
 
-fn has_barrier(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::Barrier => true,
-        Stmt::For { body, .. } => has_barrier(body),
-        Stmt::If(_, t, e) => has_barrier(t) || has_barrier(e),
-        _ => false,
-    })
-}
-
 fn access(stmts: &[Stmt], locals: &HashSet<Rc<str>>) -> Access {
     let mut a = Access::default();
     access_in(stmts, locals, &mut a);
@@ -151,52 +125,24 @@ fn access(stmts: &[Stmt], locals: &HashSet<Rc<str>>) -> Access {
 }
 
 fn access_in(stmts: &[Stmt], locals: &HashSet<Rc<str>>, a: &mut Access) {
-    for s in stmts {
-        match s {
-            Stmt::Decl(_, _, e) | Stmt::Assign(_, e) => reads_in(e, locals, a),
-            Stmt::Store(b, i, v) => {
-                if locals.contains(b) {
-                    a.writes.insert(b.clone());
-                }
-                reads_in(i, locals, a);
-                reads_in(v, locals, a);
+    visit_stmts(stmts, &mut |s| {
+        if let Stmt::Store(b, ..) = s {
+            if locals.contains(b) {
+                a.writes.insert(b.clone());
             }
-            Stmt::For {
-                start,
-                end,
-                step,
-                body,
-                ..
-            } => {
-                reads_in(start, locals, a);
-                reads_in(end, locals, a);
-                reads_in(step, locals, a);
-                access_in(body, locals, a);
-            }
-            Stmt::If(c, t, e) => {
-                reads_in(c, locals, a);
-                access_in(t, locals, a);
-                access_in(e, locals, a);
-            }
-            Stmt::Private(..) | Stmt::Barrier => {}
         }
-    }
+        for e in own_exprs(s) {
+            reads_in(e, locals, a);
+        }
+    });
 }
 
 fn reads_in(e: &Expr, locals: &HashSet<Rc<str>>, a: &mut Access) {
-    match e {
-        Expr::Load(b, i) => {
+    visit_expr(e, &mut |x| {
+        if let Expr::Load(b, _) = x {
             if locals.contains(b) {
                 a.reads.insert(b.clone());
             }
-            reads_in(i, locals, a);
         }
-        Expr::Op(_, args) => args.iter().for_each(|x| reads_in(x, locals, a)),
-        Expr::Select(c, x, y) => {
-            reads_in(c, locals, a);
-            reads_in(x, locals, a);
-            reads_in(y, locals, a);
-        }
-        _ => {}
-    }
+    });
 }

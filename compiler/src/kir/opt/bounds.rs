@@ -3,6 +3,7 @@
 
 use super::map_exprs;
 use super::passes::assigned;
+use super::walk::visit_stmts;
 use crate::kir::eval::{lit, Lit};
 use crate::kir::{Expr, Geom, Stmt, Ty};
 use semantics::fcl::core::ScalarOp;
@@ -50,35 +51,29 @@ impl Bounds {
     }
 
     fn collect(&mut self, stmts: &[Stmt], reassigned: &HashSet<Rc<str>>) {
-        for s in stmts {
-            match s {
-                Stmt::Decl(n, Ty::Int, e) if !reassigned.contains(n) => {
-                    let ub = self.upper(e);
-                    self.note(n, ub);
-                }
-                Stmt::Decl(n, ..) => self.note(n, None),
-                Stmt::For {
-                    var,
-                    start,
-                    end,
-                    step,
-                    body,
-                } => {
-                    let positive_step =
-                        matches!(step, Expr::Int(k) if *k > 0) || matches!(step, Expr::Geom(_));
-                    let ub =
-                        (positive_step && self.upper(start).is_some() && !reassigned.contains(var))
-                            .then(|| self.upper(end).map_or(i32::MAX as i64, |u| (u - 1).max(0)));
-                    self.note(var, ub);
-                    self.collect(body, reassigned);
-                }
-                Stmt::If(_, t, e) => {
-                    self.collect(t, reassigned);
-                    self.collect(e, reassigned);
-                }
-                _ => {}
+        // pre-order: a loop's counter is bounded before its body is read
+        visit_stmts(stmts, &mut |s| match s {
+            Stmt::Decl(n, Ty::Int, e) if !reassigned.contains(n) => {
+                let ub = self.upper(e);
+                self.note(n, ub);
             }
-        }
+            Stmt::Decl(n, ..) => self.note(n, None),
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                ..
+            } => {
+                let positive_step =
+                    matches!(step, Expr::Int(k) if *k > 0) || matches!(step, Expr::Geom(_));
+                let ub =
+                    (positive_step && self.upper(start).is_some() && !reassigned.contains(var))
+                        .then(|| self.upper(end).map_or(i32::MAX as i64, |u| (u - 1).max(0)));
+                self.note(var, ub);
+            }
+            _ => {}
+        });
     }
 
     /// The largest value of `e` when it is certainly in `0..=i32::MAX`.

@@ -12,7 +12,8 @@
 //! id, the kernel's scalars and global buffers the kernel never writes, and that cannot fail, is
 //! forwarded: then the element every read sees is exactly the one it recomputes.
 
-use super::{map_expr, map_exprs};
+use super::passes::assigned;
+use super::walk::{in_blocks, map_expr, map_exprs, visit_stmts};
 use crate::kir::{checks_errors, Expr, Geom, Kernel, Param, Stmt};
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -148,52 +149,30 @@ fn straight_stores(stmts: &[Stmt], array: &str, scope: &mut Scope, out: &mut Vec
 
 /// How many stores to `array` the block holds, at any depth.
 fn count_stores(stmts: &[Stmt], array: &str) -> usize {
-    stmts
-        .iter()
-        .map(|s| match s {
-            Stmt::Store(b, ..) => usize::from(&**b == array),
-            Stmt::For { body, .. } => count_stores(body, array),
-            Stmt::If(_, t, e) => count_stores(t, array) + count_stores(e, array),
-            _ => 0,
-        })
-        .sum()
+    let mut n = 0;
+    visit_stmts(stmts, &mut |s| {
+        n += usize::from(matches!(s, Stmt::Store(b, ..) if &**b == array));
+    });
+    n
 }
 
-/// Every variable assigned (not only declared) in the block.
+/// Every variable assigned (not only declared) in the block, loop counters included.
 fn assigned_in(stmts: &[Stmt], out: &mut HashSet<Rc<str>>) {
-    for s in stmts {
-        match s {
-            Stmt::Assign(n, _) => {
-                out.insert(n.clone());
-            }
-            Stmt::For { var, body, .. } => {
-                out.insert(var.clone());
-                assigned_in(body, out);
-            }
-            Stmt::If(_, t, e) => {
-                assigned_in(t, out);
-                assigned_in(e, out);
-            }
-            _ => {}
+    assigned(stmts, out);
+    visit_stmts(stmts, &mut |s| {
+        if let Stmt::For { var, .. } = s {
+            out.insert(var.clone());
         }
-    }
+    });
 }
 
 /// Every array the block stores into.
 fn stored_in(stmts: &[Stmt], out: &mut HashSet<Rc<str>>) {
-    for s in stmts {
-        match s {
-            Stmt::Store(b, ..) => {
-                out.insert(b.clone());
-            }
-            Stmt::For { body, .. } => stored_in(body, out),
-            Stmt::If(_, t, e) => {
-                stored_in(t, out);
-                stored_in(e, out);
-            }
-            _ => {}
+    visit_stmts(stmts, &mut |s| {
+        if let Stmt::Store(b, ..) = s {
+            out.insert(b.clone());
         }
-    }
+    });
 }
 
 /// The block without its stores to `array`.
@@ -201,6 +180,6 @@ fn drop_store(stmts: Vec<Stmt>, array: &str) -> Vec<Stmt> {
     stmts
         .into_iter()
         .filter(|s| !matches!(s, Stmt::Store(b, ..) if &**b == array))
-        .map(|s| super::passes::in_blocks(s, &mut |b| drop_store(b, array)))
+        .map(|s| in_blocks(s, &mut |b| drop_store(b, array)))
         .collect()
 }
