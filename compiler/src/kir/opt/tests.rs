@@ -205,6 +205,49 @@ fn nonnegative_dividends_get_a_plain_shift_and_mask() {
     assert_eq!(bounds.upper(&v("i")), Some(63));
 }
 
+/// A shift or mask of a flattened index `x * 2^k + y` gives back its parts: the row when the
+/// column is known below `2^k`, the column's low bits whatever `x` is; a sum that may overflow
+/// or a column that may be negative keeps its shift.
+#[test]
+fn shifts_and_masks_of_flattened_indices_split() {
+    let gid = Expr::Geom(Geom::GroupId);
+    let flat = |x: Expr, y: Expr| op(AddI, op(MulI, x, Expr::Int(16)), y);
+    let col = op(AndI, lid(), Expr::Int(15));
+    let block = vec![store(
+        "g",
+        op(Srl, flat(gid.clone(), col.clone()), Expr::Int(4)),
+        op(AndI, flat(v("any"), col.clone()), Expr::Int(15)),
+    )];
+    assert_eq!(
+        strength_reduce(block, 256),
+        vec![store("g", gid.clone(), col.clone())]
+    );
+    // a column that may reach 16: the row plus the column's own quotient
+    let wide = op(Srl, flat(gid.clone(), lid()), Expr::Int(4));
+    assert_eq!(
+        strength_reduce(vec![store("g", wide, Expr::Int(0))], 256),
+        vec![store(
+            "g",
+            op(AddI, gid.clone(), op(Srl, lid(), Expr::Int(4))),
+            Expr::Int(0)
+        )]
+    );
+    // an unknown row (maybe negative, maybe overflowing): the shift stays; the mask still splits
+    let unknown = vec![store(
+        "g",
+        op(Srl, flat(v("any"), col.clone()), Expr::Int(4)),
+        op(AndI, flat(v("any"), v("other")), Expr::Int(7)),
+    )];
+    assert_eq!(
+        strength_reduce(unknown, 256),
+        vec![store(
+            "g",
+            op(Srl, flat(v("any"), col), Expr::Int(4)),
+            op(AndI, v("other"), Expr::Int(7))
+        )]
+    );
+}
+
 #[test]
 fn invariant_declarations_leave_the_loop() {
     let s = hoist(vec![Stmt::For {
