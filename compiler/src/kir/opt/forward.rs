@@ -9,12 +9,14 @@
 //!
 //! Only a local array stored once, by every work-item at its own position (the store is not
 //! inside a loop or a real condition), whose stored value depends only on the group, the local
-//! id, the kernel's scalars and global buffers the kernel never writes, and that cannot fail, is
-//! forwarded: then the element every read sees is exactly the one it recomputes.
+//! id, the kernel's scalars and global buffers the kernel never writes, and is cheap integer
+//! arithmetic that cannot fail, is forwarded: then the element every read sees is exactly the one
+//! it recomputes, at about the cost of reading it.
 
 use super::passes::assigned;
 use super::walk::{in_blocks, map_expr, map_exprs, visit_stmts};
 use crate::kir::{checks_errors, Expr, Geom, Kernel, Param, Stmt};
+use semantics::fcl::core::ScalarOp;
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -90,7 +92,7 @@ fn forwardable(k: &Kernel, array: &Rc<str>) -> Option<Expr> {
 }
 
 /// Whether `e` depends only on geometry other than the global id, scalar parameters and
-/// global buffers the kernel never writes, and cannot fail; counts its nodes.
+/// global buffers the kernel never writes, and is [`cheap`] (so cannot fail); counts its nodes.
 fn closed(
     e: &Expr,
     scalars: &HashSet<&Rc<str>>,
@@ -104,7 +106,7 @@ fn closed(
         Expr::Geom(g) => !matches!(g, Geom::GlobalId),
         Expr::Var(v) => scalars.contains(v),
         Expr::Op(op, args) => {
-            !checks_errors(*op, args)
+            cheap(*op, args)
                 && args
                     .iter()
                     .all(|a| closed(a, scalars, unwritten_global, nodes))
@@ -113,6 +115,20 @@ fn closed(
             .iter()
             .all(|x| closed(x, scalars, unwritten_global, nodes)),
         Expr::Load(b, i) => unwritten_global(b) && closed(i, scalars, unwritten_global, nodes),
+    }
+}
+
+/// Whether an operation costs about as much as an index computation, so that recomputing it at
+/// each read costs no more than reading a staged copy: integer and boolean arithmetic, but not
+/// what the staging may exist to compute once (double arithmetic, powers) nor what may fail.
+fn cheap(op: ScalarOp, args: &[Expr]) -> bool {
+    use ScalarOp::*;
+    match op {
+        AddI | SubI | MulI | MinI | MaxI | AndI | OrI | Xor | Sll | Srl | EqI | NeqI | LtI
+        | AbsI | SignI | Clz | NegateI | B2I | AndB | OrB | XorB | EqB | NotB => true,
+        // by a literal (other than 0 and -1, which check): a multiplication and shifts
+        DivI | ModI => !checks_errors(op, args),
+        _ => false,
     }
 }
 

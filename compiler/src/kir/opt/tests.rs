@@ -546,4 +546,8 @@ fn staged_global_reads_are_forwarded() {
     let failing = op(DivI, Expr::Int(1), Expr::Var("s".into()));
     let mut k = kernel(store("lt", lid(), failing), "go");
     assert!(!forward_local_stores(&mut k));
+    // double arithmetic, which the staging computes once for all its reads, stays staged
+    let costly = Expr::Op(SqrtD, vec![gather(v("t1"))]);
+    let mut k = kernel(store("lt", lid(), costly), "go");
+    assert!(!forward_local_stores(&mut k));
 }
