@@ -2,11 +2,13 @@
 //! the previous barrier) against those of the code after it (up to the next). Where the two
 //! intervals share no `__local` array that one of them writes, nothing needs the order: the
 //! barrier goes and the intervals merge (a block-level force followed by an unrelated one, as the
-//! two tile loads of a tiled matrix multiplication). A barrier that ends a kernel goes too. Every
-//! local write stays followed by a barrier before any work-item reads or overwrites it.
+//! two tile loads of a tiled matrix multiplication), and so does one where the two intervals
+//! touch a shared array only at each work-item's own element (`l[lid]`: the last step of a tree
+//! reduction, written and read by work-item 0). A barrier that ends a kernel goes too. Every local
+//! write stays followed by a barrier before any other work-item reads or overwrites it.
 
 use super::walk::{has_barrier, in_blocks, own_exprs, visit_expr, visit_stmts};
-use crate::kir::{Expr, Stmt};
+use crate::kir::{Expr, Geom, Stmt};
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -15,14 +17,29 @@ use std::rc::Rc;
 struct Access {
     reads: HashSet<Rc<str>>,
     writes: HashSet<Rc<str>>,
+    /// Arrays accessed somewhere at an index other than the work-item's own (`l[lid]`).
+    shared: HashSet<Rc<str>>,
 }
 
 impl Access {
+    /// Whether a barrier must order this stretch before `later`: one writes an array the other
+    /// reads or writes, unless both only ever touch each work-item's own element of it (then
+    /// no work-item sees another's accesses, and each one's program order suffices).
     fn conflicts(&self, later: &Access) -> bool {
+        let across = |a: &Rc<str>| self.shared.contains(a) || later.shared.contains(a);
         self.writes
             .iter()
-            .any(|w| later.reads.contains(w) || later.writes.contains(w))
-            || self.reads.iter().any(|r| later.writes.contains(r))
+            .any(|w| (later.reads.contains(w) || later.writes.contains(w)) && across(w))
+            || self
+                .reads
+                .iter()
+                .any(|r| later.writes.contains(r) && across(r))
+    }
+
+    fn note(&mut self, array: &Rc<str>, index: &Expr) {
+        if *index != Expr::Geom(Geom::LocalId) {
+            self.shared.insert(array.clone());
+        }
     }
 }
 
@@ -126,9 +143,10 @@ fn access(stmts: &[Stmt], locals: &HashSet<Rc<str>>) -> Access {
 
 fn access_in(stmts: &[Stmt], locals: &HashSet<Rc<str>>, a: &mut Access) {
     visit_stmts(stmts, &mut |s| {
-        if let Stmt::Store(b, ..) = s {
+        if let Stmt::Store(b, i, _) = s {
             if locals.contains(b) {
                 a.writes.insert(b.clone());
+                a.note(b, i);
             }
         }
         for e in own_exprs(s) {
@@ -139,9 +157,10 @@ fn access_in(stmts: &[Stmt], locals: &HashSet<Rc<str>>, a: &mut Access) {
 
 fn reads_in(e: &Expr, locals: &HashSet<Rc<str>>, a: &mut Access) {
     visit_expr(e, &mut |x| {
-        if let Expr::Load(b, _) = x {
+        if let Expr::Load(b, i) = x {
             if locals.contains(b) {
                 a.reads.insert(b.clone());
+                a.note(b, i);
             }
         }
     });

@@ -368,7 +368,8 @@ fn lid() -> Expr {
 }
 
 fn load(b: &str) -> Expr {
-    Expr::Load(b.into(), Box::new(lid()))
+    // another work-item's element: what a barrier orders
+    Expr::Load(b.into(), Box::new(op(AddI, lid(), Expr::Int(1))))
 }
 
 /// Two loads into different local arrays need no barrier between them; a read of what the
@@ -408,6 +409,19 @@ fn barriers_between_unrelated_intervals_go() {
         store("g", lid(), load("la")),
     ];
     assert_eq!(fewer_barriers(staged.clone(), &locals), staged);
+    // each work-item reading back only its own element needs no barrier
+    let own = vec![
+        store("la", lid(), Expr::Int(0)),
+        Stmt::Barrier,
+        store("g", lid(), Expr::Load("la".into(), Box::new(lid()))),
+    ];
+    assert_eq!(
+        fewer_barriers(own, &locals),
+        vec![
+            store("la", lid(), Expr::Int(0)),
+            store("g", lid(), Expr::Load("la".into(), Box::new(lid()))),
+        ]
+    );
 }
 
 /// A loop body entered right after a barrier and ending with one: its first barrier merges the
