@@ -55,17 +55,18 @@ __kernel void reduce_part(__global const int* a, __global int* out, int n) {
   barrier(CLK_LOCAL_MEM_FENCE);
   LVL(q, p, 64) LVL(p, q, 32) LVL(q, p, 16) LVL(p, q, 8) LVL(q, p, 4) LVL(p, q, 2)
   if (l == 0) out[g] = p[0] + p[1]; }
+// Hillis-Steele steps unrolled between two local arrays (faster on PoCL than a loop over a
+// run-time ping-pong index), the last one straight to global memory
+#define STEP(d, s, k) d[l] = l >= k ? s[l] + s[l - k] : s[l]; barrier(CLK_LOCAL_MEM_FENCE);
 __kernel void scan_block(__global const int* a, __global int* b, __global int* sums, int n) {
-  __local int s[2][256];
-  int l = get_local_id(0), i = get_global_id(0), p = 0;
-  s[0][l] = i < n ? a[i] : 0;
+  __local int x[256], y[256];
+  int l = get_local_id(0), i = get_global_id(0);
+  x[l] = i < n ? a[i] : 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int k = 1; k < 256; k <<= 1) {
-    s[1 - p][l] = l >= k ? s[p][l] + s[p][l - k] : s[p][l];
-    p = 1 - p;
-    barrier(CLK_LOCAL_MEM_FENCE); }
-  if (i < n) b[i] = s[p][l];
-  if (l == 255) sums[get_group_id(0)] = s[p][l]; }
+  STEP(y, x, 1) STEP(x, y, 2) STEP(y, x, 4) STEP(x, y, 8) STEP(y, x, 16) STEP(x, y, 32) STEP(y, x, 64)
+  int v = l >= 128 ? y[l] + y[l - 128] : y[l];
+  if (i < n) b[i] = v;
+  if (l == 255) sums[get_group_id(0)] = v; }
 __kernel void scan_add(__global int* b, __global const int* sums, int n) {
   int i = get_global_id(0), g = get_group_id(0); if (i < n && g > 0) b[i] += sums[g - 1]; }
 __kernel void matmul(__global const double* A, __global const double* B, __global double* C, int N) {

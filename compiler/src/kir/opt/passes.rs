@@ -118,6 +118,7 @@ pub fn fold_expr(e: Expr) -> Expr {
                 (MulI | DivI, _, Some(Lit::Int(1))) => args[0].clone(),
                 (MulI, Some(Lit::Int(0)), _) | (MulI, _, Some(Lit::Int(0))) => Expr::Int(0),
                 (ModI, _, Some(Lit::Int(1))) => Expr::Int(0),
+                (Sll | Srl, _, Some(Lit::Int(0))) => args[0].clone(),
                 _ => Expr::Op(op, args),
             }
         }

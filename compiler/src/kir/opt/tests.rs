@@ -35,6 +35,12 @@ fn constant_folding_and_identities() {
         s,
         vec![store("g", Expr::Int(0), op(AddI, Expr::Int(6), v("x")))]
     );
+    // shifts by zero (a scan step's first trip)
+    let shifted = op(Sll, op(Srl, v("x"), Expr::Int(0)), Expr::Int(0));
+    assert_eq!(
+        fold_block(vec![store("g", shifted, Expr::Int(0))]),
+        vec![store("g", v("x"), Expr::Int(0))]
+    );
 }
 
 #[test]
