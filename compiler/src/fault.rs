@@ -6,6 +6,7 @@
 //! Each fault rewrites the FIRST site it finds (in kernel order, then statement order), so a
 //! program exercises the fault exactly when it contains such a site.
 
+use crate::kir::opt::walk::{operands_mut, parts_mut, visit_expr_mut, visit_stmts_mut};
 use crate::kir::{Expr, Geom, HostStep, Kernel, Module, Param, Stmt, Ty};
 use semantics::fcl::core::ScalarOp;
 use std::rc::Rc;
@@ -256,11 +257,10 @@ fn rewrite_stmts(body: &mut Vec<Stmt>, f: &mut impl FnMut(&Stmt) -> Option<Vec<S
             body.splice(i..=i, new);
             return true;
         }
-        let hit = match &mut body[i] {
-            Stmt::For { body, .. } => rewrite_stmts(body, f),
-            Stmt::If(_, t, e) => rewrite_stmts(t, f) || rewrite_stmts(e, f),
-            _ => false,
-        };
+        let hit = parts_mut(&mut body[i])
+            .1
+            .into_iter()
+            .any(|b| rewrite_stmts(b, f));
         if hit {
             return true;
         }
@@ -271,23 +271,10 @@ fn rewrite_stmts(body: &mut Vec<Stmt>, f: &mut impl FnMut(&Stmt) -> Option<Vec<S
 /// Replaces the first expression (pre-order, statements in order) for which `f` gives a
 /// replacement.
 fn rewrite_exprs(body: &mut [Stmt], f: &mut impl FnMut(&Expr) -> Option<Expr>) -> bool {
-    body.iter_mut().any(|s| match s {
-        Stmt::Decl(_, _, e) | Stmt::Assign(_, e) => rewrite_expr(e, f),
-        Stmt::Store(_, i, v) => rewrite_expr(i, f) || rewrite_expr(v, f),
-        Stmt::For {
-            start,
-            end,
-            step,
-            body,
-            ..
-        } => {
-            rewrite_expr(start, f)
-                || rewrite_expr(end, f)
-                || rewrite_expr(step, f)
-                || rewrite_exprs(body, f)
-        }
-        Stmt::If(c, t, e) => rewrite_expr(c, f) || rewrite_exprs(t, f) || rewrite_exprs(e, f),
-        Stmt::Private(..) | Stmt::Barrier => false,
+    body.iter_mut().any(|s| {
+        let (exprs, blocks) = parts_mut(s);
+        exprs.into_iter().any(|e| rewrite_expr(e, f))
+            || blocks.into_iter().any(|b| rewrite_exprs(b, f))
     })
 }
 
@@ -296,12 +283,7 @@ fn rewrite_expr(e: &mut Expr, f: &mut impl FnMut(&Expr) -> Option<Expr>) -> bool
         *e = new;
         return true;
     }
-    match e {
-        Expr::Op(_, args) => args.iter_mut().any(|a| rewrite_expr(a, f)),
-        Expr::Select(c, a, b) => rewrite_expr(c, f) || rewrite_expr(a, f) || rewrite_expr(b, f),
-        Expr::Load(_, i) => rewrite_expr(i, f),
-        _ => false,
-    }
+    operands_mut(e).into_iter().any(|o| rewrite_expr(o, f))
 }
 
 /// A buffer-reuse bug: the second of two top-level allocations of the same type and the same
@@ -380,52 +362,24 @@ fn rename_in_kernel(k: &mut Kernel, from: &Rc<str>, to: &Rc<str>) {
 }
 
 fn rename_buf_stmts(body: &mut [Stmt], from: &Rc<str>, to: &Rc<str>) {
-    for s in body {
-        match s {
-            Stmt::Store(b, i, v) => {
-                if b == from {
-                    *b = to.clone();
-                }
-                rename_buf_expr(i, from, to);
-                rename_buf_expr(v, from, to);
-            }
-            Stmt::Decl(_, _, e) | Stmt::Assign(_, e) => rename_buf_expr(e, from, to),
-            Stmt::For {
-                start,
-                end,
-                step,
-                body,
-                ..
-            } => {
-                rename_buf_expr(start, from, to);
-                rename_buf_expr(end, from, to);
-                rename_buf_expr(step, from, to);
-                rename_buf_stmts(body, from, to);
-            }
-            Stmt::If(c, t, e) => {
-                rename_buf_expr(c, from, to);
-                rename_buf_stmts(t, from, to);
-                rename_buf_stmts(e, from, to);
-            }
-            Stmt::Private(..) | Stmt::Barrier => {}
-        }
-    }
-}
-
-fn rename_buf_expr(e: &mut Expr, from: &Rc<str>, to: &Rc<str>) {
-    match e {
-        Expr::Load(b, i) => {
+    visit_stmts_mut(body, &mut |s| {
+        if let Stmt::Store(b, ..) = s {
             if b == from {
                 *b = to.clone();
             }
-            rename_buf_expr(i, from, to);
         }
-        Expr::Op(_, args) => args.iter_mut().for_each(|a| rename_buf_expr(a, from, to)),
-        Expr::Select(c, a, b) => {
-            rename_buf_expr(c, from, to);
-            rename_buf_expr(a, from, to);
-            rename_buf_expr(b, from, to);
+        for e in parts_mut(s).0 {
+            rename_buf_expr(e, from, to);
         }
-        _ => {}
-    }
+    });
+}
+
+fn rename_buf_expr(e: &mut Expr, from: &Rc<str>, to: &Rc<str>) {
+    visit_expr_mut(e, &mut |x| {
+        if let Expr::Load(b, _) = x {
+            if b == from {
+                *b = to.clone();
+            }
+        }
+    });
 }

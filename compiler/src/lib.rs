@@ -40,7 +40,9 @@ pub fn compile_fcl(
 
 /// [`compile_fcl`] for one device: at -O2 on a device whose local memory is dedicated and
 /// banked (GPUs), local arrays read across banks get padded rows ([`kir::opt::pad_local_arrays`]);
-/// where local memory is global memory standing in (CPUs), the padding would only cost.
+/// where local memory is global memory standing in (CPUs), the padding would only cost, and
+/// local arrays that only stage global reads are forwarded
+/// ([`kir::opt::forward_local_stores`]): each read recomputes its element.
 pub fn compile_fcl_for_device(
     main: &semantics::fcl::core::Expr,
     opt: OptLevel,
@@ -51,6 +53,16 @@ pub fn compile_fcl_for_device(
     if opt == OptLevel::O2 && device.dedicated_local_mem {
         for k in &mut m.kernels {
             kir::opt::pad_local_arrays(k, block_size as i32);
+        }
+    } else if opt == OptLevel::O2 {
+        let mut forwarded = false;
+        for k in &mut m.kernels {
+            forwarded |= kir::opt::forward_local_stores(k);
+        }
+        // the recomputed reads fold with their surroundings; barriers that fenced only the
+        // forwarded arrays go
+        if forwarded {
+            kir::opt::optimize(&mut m);
         }
     }
     Ok(m)

@@ -3,24 +3,9 @@
 //! shifts, comparisons, branches) computed per element of a block-distributed array, at -O0 and
 //! -O2. Skips when there is no OpenCL platform.
 
-use compiler::exec::execute;
-use compiler::runtime::{Runtime, RuntimeError};
-use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
-use interpreter::fcl::{run, Config};
-use semantics::fcl::lower::load_program;
+mod support;
 
-/// A small deterministic generator (64-bit LCG).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
-}
+use support::Rng;
 
 fn expr(r: &mut Rng, depth: u32) -> String {
     if depth == 0 || r.next(4) == 0 {
@@ -55,13 +40,8 @@ fn expr(r: &mut Rng, depth: u32) -> String {
 
 #[test]
 fn random_integer_programs_agree_with_the_oracle() {
-    let rt = match Runtime::new(0) {
-        Ok(rt) => rt,
-        Err(RuntimeError::NoPlatform(_)) => {
-            println!("skipped: no OpenCL platform");
-            return;
-        }
-        Err(e) => panic!("{e}"),
+    let Some(rt) = support::runtime() else {
+        return;
     };
     let mut r = Rng(0x5eed);
     let mut compared = 0;
@@ -70,16 +50,7 @@ fn random_integer_programs_agree_with_the_oracle() {
         let src = format!(
             "sig main : Program <grid> unit\nval main = do<grid>\n  {{ p <- concat<block> 8 (generate 4 (fn b => return<block> (push<block> (generate 8 (fn i => {e})))))\n  ; a <- forceAndPrint 32 p\n  ; return<grid> ()\n  }}\n"
         );
-        let program = load_program(&[(format!("case{case}.fcl"), src.clone())])
-            .unwrap_or_else(|d| panic!("{src}\n{d:?}"));
-        let want = run(&program.main, &Config::default());
-        assert!(want.result.is_ok(), "oracle failed on {src}");
-        for opt in [OptLevel::O0, OptLevel::O2] {
-            let m = compile_fcl(&program.main, opt, DEFAULT_BLOCK_SIZE).expect("compiles");
-            let got = execute(&m, &rt).unwrap_or_else(|err| panic!("{src}\n{err}"));
-            assert_eq!(got.stdout, want.stdout, "{opt:?} on\n{src}");
-            compared += 1;
-        }
+        compared += support::assert_agrees_with_oracle(&rt, &format!("case{case}.fcl"), &src);
     }
     assert_eq!(compared, 48);
 }

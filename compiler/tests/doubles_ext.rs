@@ -4,28 +4,15 @@
 //! NaN, ±inf and ±0.0, printed with forceAndPrintDoubleExact at -O0 and -O2: the compiled output
 //! must equal the oracle's to the bit. Skips when there is no OpenCL platform.
 
-use compiler::exec::{execute, render_exact};
+mod support;
+
+use compiler::exec::render_exact;
 use compiler::kir::emit::expr;
 use compiler::kir::eval::fold_op;
 use compiler::kir::Expr;
-use compiler::runtime::{Runtime, RuntimeError};
-use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
-use interpreter::fcl::{run, Config};
+use compiler::{compile_fcl, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::core::ScalarOp;
-use semantics::fcl::lower::load_program;
-
-/// A small deterministic generator (64-bit LCG).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
-}
+use support::Rng;
 
 /// A double expression over `x` (the element's input) and constants.
 fn dbl(r: &mut Rng, depth: u32) -> String {
@@ -72,13 +59,8 @@ fn boolean(r: &mut Rng, depth: u32) -> String {
 
 #[test]
 fn random_exact_double_programs_agree_with_the_oracle_to_the_bit() {
-    let rt = match Runtime::new(0) {
-        Ok(rt) => rt,
-        Err(RuntimeError::NoPlatform(_)) => {
-            println!("skipped: no OpenCL platform");
-            return;
-        }
-        Err(e) => panic!("{e}"),
+    let Some(rt) = support::runtime() else {
+        return;
     };
     let inputs = "sig input : int -> double\nfun input i = if i == 0 then divd 0.0 0.0 \
         else if i == 1 then negd 0.0 else if i == 2 then divd -1.0 0.0 \
@@ -90,16 +72,7 @@ fn random_exact_double_programs_agree_with_the_oracle_to_the_bit() {
         let src = format!(
             "{inputs}sig main : Program <grid> unit\nval main = do<grid>\n  {{ p <- concat<block> 4 (generate 4 (fn b => return<block> (push<block> (generate 4 (fn j => let x = input (b * 4 + j) in {e})))))\n  ; a <- forceAndPrintDoubleExact 16 p\n  ; return<grid> ()\n  }}\n"
         );
-        let program = load_program(&[(format!("case{case}.fcl"), src.clone())])
-            .unwrap_or_else(|d| panic!("{src}\n{d:?}"));
-        let want = run(&program.main, &Config::default());
-        assert!(want.result.is_ok(), "oracle failed on {src}");
-        for opt in [OptLevel::O0, OptLevel::O2] {
-            let m = compile_fcl(&program.main, opt, DEFAULT_BLOCK_SIZE).expect("compiles");
-            let got = execute(&m, &rt).unwrap_or_else(|err| panic!("{src}\n{err}"));
-            assert_eq!(got.stdout, want.stdout, "{opt:?} on\n{src}");
-            compared += 1;
-        }
+        compared += support::assert_agrees_with_oracle(&rt, &format!("case{case}.fcl"), &src);
     }
     assert_eq!(compared, 48);
 }
@@ -190,25 +163,13 @@ fn exact_rendering_of_device_bytes() {
 fn double_arithmetic_rounds_each_operation_as_the_oracle_does() {
     // x*x - 1 for x = 1 + k/2^27: fusing into one fma keeps the 2^-54 bit that the oracle's
     // two roundings drop, a relative difference of about 4e-9 after the cancellation
-    let rt = match Runtime::new(0) {
-        Ok(rt) => rt,
-        Err(RuntimeError::NoPlatform(_)) => {
-            println!("skipped: no OpenCL platform");
-            return;
-        }
-        Err(e) => panic!("{e}"),
+    let Some(rt) = support::runtime() else {
+        return;
     };
     let src = "sig main : Program <grid> unit\nval main = do<grid>\n  { a <- forceAndPrintDoubleExact 4 (push<grid> (generate 4 (fn i => let x = addd 1.0 (divd (i2d (i + 1)) 134217728.0) in subd (muld x x) 1.0)))\n  ; return<grid> ()\n  }\n";
-    let program = load_program(&[("fma.fcl".to_string(), src.to_string())]).unwrap();
-    let want = run(&program.main, &Config::default());
-    assert!(
-        want.stdout.starts_with("[1.4901161193847656e-8,"),
-        "{}",
-        want.stdout
-    );
-    for opt in [OptLevel::O0, OptLevel::O2] {
-        let m = compile_fcl(&program.main, opt, DEFAULT_BLOCK_SIZE).expect("compiles");
-        let got = execute(&m, &rt).unwrap();
-        assert_eq!(got.stdout, want.stdout, "{opt:?}");
-    }
+    let (want, main) = support::oracle("fma.fcl", src);
+    assert!(want.starts_with("[1.4901161193847656e-8,"), "{want}");
+    support::assert_compiled_agree(&rt, src, &main, &want, &mut |main, opt| {
+        compile_fcl(main, opt, DEFAULT_BLOCK_SIZE).expect("compiles")
+    });
 }

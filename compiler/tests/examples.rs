@@ -1,10 +1,12 @@
-//! Every FCL example with an expected output gives that output under the compiler at -O0 and -O2;
+//! Every FCL example with an expected output gives that output under the compiler at -O0, -O2
+//! and -O2 for the device that runs it;
 //! programs the lowering does not handle must fail with "unsupported: …", never print wrongly.
 //! Skips (with a message) when there is no OpenCL platform.
 
+mod support;
+
 use compiler::exec::execute;
-use compiler::runtime::{Runtime, RuntimeError};
-use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
+use compiler::{compile_fcl, compile_fcl_for_device, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::lower::load_program;
 use std::path::{Path, PathBuf};
 
@@ -40,13 +42,8 @@ fn programs() -> Vec<PathBuf> {
 
 #[test]
 fn examples_agree_with_their_expected_output() {
-    let rt = match Runtime::new(0) {
-        Ok(rt) => rt,
-        Err(RuntimeError::NoPlatform(_)) => {
-            println!("skipped: no OpenCL platform");
-            return;
-        }
-        Err(e) => panic!("{e}"),
+    let Some(rt) = support::runtime() else {
+        return;
     };
     let mut passed = 0;
     let mut unsupported = Vec::new();
@@ -58,24 +55,35 @@ fn examples_agree_with_their_expected_output() {
             wrong.push(format!("{}: does not load", path.display()));
             continue;
         };
-        for opt in [OptLevel::O0, OptLevel::O2] {
-            match compile_fcl(&program.main, opt, DEFAULT_BLOCK_SIZE) {
+        // -O0, -O2, and -O2 for the device that runs it (as `tailfcl exec` compiles)
+        for (opt, for_device) in [
+            (OptLevel::O0, false),
+            (OptLevel::O2, false),
+            (OptLevel::O2, true),
+        ] {
+            let compiled = if for_device {
+                compile_fcl_for_device(&program.main, opt, DEFAULT_BLOCK_SIZE, &rt.device)
+            } else {
+                compile_fcl(&program.main, opt, DEFAULT_BLOCK_SIZE)
+            };
+            let opt = format!("{opt:?}{}", if for_device { " for the device" } else { "" });
+            match compiled {
                 Err(e) => {
                     let msg = e.to_string();
                     if msg.starts_with("unsupported: ") {
-                        unsupported.push(format!("{} {opt:?}: {msg}", path.display()));
+                        unsupported.push(format!("{} {opt}: {msg}", path.display()));
                     } else {
-                        wrong.push(format!("{} {opt:?}: {msg}", path.display()));
+                        wrong.push(format!("{} {opt}: {msg}", path.display()));
                     }
                 }
                 Ok(m) => match execute(&m, &rt) {
                     Ok(r) if r.stdout == expected => passed += 1,
                     Ok(r) => wrong.push(format!(
-                        "{} {opt:?}: printed\n{}expected\n{expected}",
+                        "{} {opt}: printed\n{}expected\n{expected}",
                         path.display(),
                         r.stdout
                     )),
-                    Err(e) => wrong.push(format!("{} {opt:?}: {e}", path.display())),
+                    Err(e) => wrong.push(format!("{} {opt}: {e}", path.display())),
                 },
             }
         }

@@ -4,11 +4,9 @@
 //! work-items' elements (a reversal: wrong if a step overwrote what it reads). Skips (with a
 //! message) when there is no OpenCL platform.
 
-use compiler::exec::execute;
-use compiler::runtime::{Runtime, RuntimeError};
-use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
-use interpreter::fcl::{run, Config};
-use semantics::fcl::lower::load_program;
+mod support;
+
+use compiler::{compile_fcl, DEFAULT_BLOCK_SIZE};
 
 /// A block-level power: each step forces `3x + i` into local memory, then reverses it.
 fn block_power(n: i32) -> String {
@@ -45,29 +43,19 @@ val main = do<grid>
 
 #[test]
 fn kernel_level_power_loops_agree_with_the_oracle() {
-    let rt = match Runtime::new(0) {
-        Ok(rt) => rt,
-        Err(RuntimeError::NoPlatform(_)) => {
-            println!("skipped: no OpenCL platform");
-            return;
-        }
-        Err(e) => panic!("{e}"),
+    let Some(rt) = support::runtime() else {
+        return;
     };
     let mut compared = 0;
     for n in [2, 3, 4, 5] {
         for src in [block_power(n), thread_power(n)] {
-            let program = load_program(&[("power.fcl".to_string(), src.clone())])
-                .unwrap_or_else(|d| panic!("{src}\n{d:?}"));
-            let want = run(&program.main, &Config::default());
-            assert!(want.result.is_ok(), "oracle failed on {src}");
-            assert!(!want.stdout.is_empty());
-            for opt in [OptLevel::O0, OptLevel::O2] {
-                let m = compile_fcl(&program.main, opt, DEFAULT_BLOCK_SIZE)
-                    .unwrap_or_else(|e| panic!("{src}\n{e}"));
-                let got = execute(&m, &rt).unwrap_or_else(|err| panic!("{src}\n{err}"));
-                assert_eq!(got.stdout, want.stdout, "{opt:?} on\n{src}");
-                compared += 1;
-            }
+            let (want, main) = support::oracle("power.fcl", &src);
+            assert!(!want.is_empty());
+            compared +=
+                support::assert_compiled_agree(&rt, &src, &main, &want, &mut |main, opt| {
+                    compile_fcl(main, opt, DEFAULT_BLOCK_SIZE)
+                        .unwrap_or_else(|e| panic!("{src}\n{e}"))
+                });
         }
     }
     assert_eq!(compared, 16);

@@ -1,18 +1,10 @@
 //! Device tests of the runtime: they print "skipped: no OpenCL platform" and return when there
 //! is none.
 
-use compiler::runtime::{list_devices, Arg, Runtime, RuntimeError};
+mod support;
 
-fn runtime() -> Option<Runtime> {
-    match Runtime::new(0) {
-        Ok(rt) => Some(rt),
-        Err(RuntimeError::NoPlatform(_)) => {
-            println!("skipped: no OpenCL platform");
-            None
-        }
-        Err(e) => panic!("{e}"),
-    }
-}
+use compiler::runtime::{list_devices, Arg, RuntimeError};
+use support::runtime;
 
 #[test]
 fn lists_at_least_one_device_when_there_is_a_platform() {

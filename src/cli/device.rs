@@ -3,9 +3,9 @@
 use super::{read_source, CompileArgs, ExecArgs, Exit, Lang};
 use compiler::exec::{execute, ExecError};
 use compiler::kir::{emit::emit_module, Module};
-use compiler::runtime::{list_devices, Runtime, RuntimeError};
+use compiler::runtime::{list_devices, DeviceInfo, Runtime, RuntimeError};
 use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
-use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
+use compiler::{compile_fcl, compile_fcl_for_device, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::load;
 use semantics::fcl::lower::load_program;
 
@@ -15,7 +15,7 @@ pub fn compile(lang: Lang, a: &CompileArgs) -> Result<Exit, Exit> {
         print!("{}", lower_tail_file(a)?.0.fcl);
         return Ok(Exit::Ok);
     }
-    let (m, _) = build(lang, a, DEFAULT_BLOCK_SIZE)?;
+    let (m, _) = build(lang, a, DEFAULT_BLOCK_SIZE, None)?;
     print!("{}", emit_module(&m));
     Ok(Exit::Ok)
 }
@@ -28,7 +28,7 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     let rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
     // without --block-size, the work-group size is sized from the device
     let fit = DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1));
-    let (m, tail) = build(lang, &a.compile, fit)?;
+    let (m, tail) = build(lang, &a.compile, fit, Some(&rt.device))?;
     if m.block_size > rt.device.max_work_group_size {
         eprintln!(
             "error: block size {} exceeds the device's largest work-group ({})",
@@ -158,11 +158,13 @@ fn lower_tail_file(a: &CompileArgs) -> Result<LoweredFile, Exit> {
 }
 
 /// Loads, checks and lowers an FCL program (a TAIL one first to FCL, returned alongside);
-/// static and unsupported errors exit 2.
+/// static and unsupported errors exit 2. With a device, the module is compiled for it
+/// ([`compile_fcl_for_device`]: e.g. padded local arrays where local memory is banked).
 fn build(
     lang: Lang,
     a: &CompileArgs,
     default_block: usize,
+    device: Option<&DeviceInfo>,
 ) -> Result<(Module, Option<LoweredFile>), Exit> {
     let mut files = Vec::new();
     let mut tail = None;
@@ -196,7 +198,11 @@ fn build(
         OptLevel::O2
     };
     let bs = a.block_size.unwrap_or(default_block).max(1);
-    let m = compile_fcl(&program.main, opt, bs).map_err(|e| {
+    let compiled = match device {
+        Some(d) => compile_fcl_for_device(&program.main, opt, bs, d),
+        None => compile_fcl(&program.main, opt, bs),
+    };
+    let m = compiled.map_err(|e| {
         let (file, span) = program.locate(e.span());
         match files.iter().find(|(n, _)| *n == file) {
             Some((name, src)) => {

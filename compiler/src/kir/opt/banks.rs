@@ -7,6 +7,7 @@
 //! never changes what a kernel computes; it is chosen only where it lowers the conflicts of the
 //! array's accesses, estimated over the first warp with every other variable at 0.
 
+use super::walk::{in_blocks, own_exprs, visit_expr, visit_stmts};
 use crate::kir::eval::{apply_op, Lit};
 use crate::kir::{Expr, Geom, Kernel, Stmt, Ty};
 use semantics::fcl::core::ScalarOp;
@@ -54,30 +55,17 @@ pub fn pad_local_arrays(k: &mut Kernel, block_size: i32) {
 
 /// The expressions of the integer variables declared exactly once and never reassigned.
 fn definitions(body: &[Stmt]) -> HashMap<Rc<str>, Expr> {
-    fn walk(stmts: &[Stmt], seen: &mut HashMap<Rc<str>, Option<Expr>>) {
-        for s in stmts {
-            match s {
-                Stmt::Decl(n, t, e) => {
-                    let first = !seen.contains_key(n) && *t == Ty::Int;
-                    seen.insert(n.clone(), first.then(|| e.clone()));
-                }
-                Stmt::Assign(n, _) => {
-                    seen.insert(n.clone(), None);
-                }
-                Stmt::For { var, body, .. } => {
-                    seen.insert(var.clone(), None);
-                    walk(body, seen);
-                }
-                Stmt::If(_, t, e) => {
-                    walk(t, seen);
-                    walk(e, seen);
-                }
-                _ => {}
-            }
+    let mut seen: HashMap<Rc<str>, Option<Expr>> = HashMap::new();
+    visit_stmts(body, &mut |s| match s {
+        Stmt::Decl(n, t, e) => {
+            let first = !seen.contains_key(n) && *t == Ty::Int;
+            seen.insert(n.clone(), first.then(|| e.clone()));
         }
-    }
-    let mut seen = HashMap::new();
-    walk(body, &mut seen);
+        Stmt::Assign(n, _) | Stmt::For { var: n, .. } => {
+            seen.insert(n.clone(), None);
+        }
+        _ => {}
+    });
     seen.into_iter()
         .filter_map(|(n, e)| Some((n, e?)))
         .collect()
@@ -85,53 +73,22 @@ fn definitions(body: &[Stmt]) -> HashMap<Rc<str>, Expr> {
 
 /// The index expressions of every load and store of `array`.
 fn accesses(stmts: &[Stmt], array: &str, out: &mut Vec<Expr>) {
-    fn in_expr(e: &Expr, array: &str, out: &mut Vec<Expr>) {
-        match e {
-            Expr::Load(b, i) => {
-                if &**b == array {
-                    out.push((**i).clone());
-                }
-                in_expr(i, array, out);
+    visit_stmts(stmts, &mut |s| {
+        if let Stmt::Store(b, i, _) = s {
+            if &**b == array {
+                out.push(i.clone());
             }
-            Expr::Op(_, args) => args.iter().for_each(|a| in_expr(a, array, out)),
-            Expr::Select(c, a, b) => {
-                in_expr(c, array, out);
-                in_expr(a, array, out);
-                in_expr(b, array, out);
-            }
-            _ => {}
         }
-    }
-    for s in stmts {
-        match s {
-            Stmt::Decl(_, _, e) | Stmt::Assign(_, e) => in_expr(e, array, out),
-            Stmt::Store(b, i, v) => {
-                if &**b == array {
-                    out.push(i.clone());
+        for e in own_exprs(s) {
+            visit_expr(e, &mut |x| {
+                if let Expr::Load(b, i) = x {
+                    if &**b == array {
+                        out.push((**i).clone());
+                    }
                 }
-                in_expr(i, array, out);
-                in_expr(v, array, out);
-            }
-            Stmt::For {
-                start,
-                end,
-                step,
-                body,
-                ..
-            } => {
-                for e in [start, end, step] {
-                    in_expr(e, array, out);
-                }
-                accesses(body, array, out);
-            }
-            Stmt::If(c, t, e) => {
-                in_expr(c, array, out);
-                accesses(t, array, out);
-                accesses(e, array, out);
-            }
-            Stmt::Private(..) | Stmt::Barrier => {}
+            });
         }
-    }
+    });
 }
 
 /// The most distinct words one bank serves for an access by lanes `0..lanes`, with rows of
@@ -230,21 +187,7 @@ fn remap(stmts: Vec<Stmt>, array: &str, shift: i32) -> Vec<Stmt> {
             .into_iter()
             .map(|s| match s {
                 Stmt::Store(b, i, v) if &*b == array => Stmt::Store(b, pad(i), v),
-                Stmt::For {
-                    var,
-                    start,
-                    end,
-                    step,
-                    body,
-                } => Stmt::For {
-                    var,
-                    start,
-                    end,
-                    step,
-                    body: stores(body, array, pad),
-                },
-                Stmt::If(c, t, e) => Stmt::If(c, stores(t, array, pad), stores(e, array, pad)),
-                s => s,
+                s => in_blocks(s, &mut |b| stores(b, array, pad)),
             })
             .collect()
     }

@@ -2,10 +2,13 @@
 //! the previous barrier) against those of the code after it (up to the next). Where the two
 //! intervals share no `__local` array that one of them writes, nothing needs the order: the
 //! barrier goes and the intervals merge (a block-level force followed by an unrelated one, as the
-//! two tile loads of a tiled matrix multiplication). A barrier that ends a kernel goes too. Every
-//! local write stays followed by a barrier before any work-item reads or overwrites it.
+//! two tile loads of a tiled matrix multiplication), and so does one where the two intervals
+//! touch a shared array only at each work-item's own element (`l[lid]`: the last step of a tree
+//! reduction, written and read by work-item 0). A barrier that ends a kernel goes too. Every local
+//! write stays followed by a barrier before any other work-item reads or overwrites it.
 
-use crate::kir::{Expr, Stmt};
+use super::walk::{has_barrier, in_blocks, own_exprs, visit_expr, visit_stmts};
+use crate::kir::{Expr, Geom, Stmt};
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -14,20 +17,37 @@ use std::rc::Rc;
 struct Access {
     reads: HashSet<Rc<str>>,
     writes: HashSet<Rc<str>>,
+    /// Arrays accessed somewhere at an index other than the work-item's own (`l[lid]`).
+    shared: HashSet<Rc<str>>,
 }
 
 impl Access {
+    /// Whether a barrier must order this stretch before `later`: one writes an array the other
+    /// reads or writes, unless both only ever touch each work-item's own element of it (then
+    /// no work-item sees another's accesses, and each one's program order suffices).
     fn conflicts(&self, later: &Access) -> bool {
+        let across = |a: &Rc<str>| self.shared.contains(a) || later.shared.contains(a);
         self.writes
             .iter()
-            .any(|w| later.reads.contains(w) || later.writes.contains(w))
-            || self.reads.iter().any(|r| later.writes.contains(r))
+            .any(|w| (later.reads.contains(w) || later.writes.contains(w)) && across(w))
+            || self
+                .reads
+                .iter()
+                .any(|r| later.writes.contains(r) && across(r))
+    }
+
+    fn note(&mut self, array: &Rc<str>, index: &Expr) {
+        if *index != Expr::Geom(Geom::LocalId) {
+            self.shared.insert(array.clone());
+        }
     }
 }
 
 /// Drops the barriers of a kernel body that order nothing; `locals` are its `__local` arrays.
 pub fn fewer_barriers(body: Vec<Stmt>, locals: &HashSet<Rc<str>>) -> Vec<Stmt> {
-    let mut body = merge_intervals(body, false, locals);
+    // the kernel's start and end order like barriers: no work-item touches local memory before
+    // or after the kernel
+    let mut body = merge_intervals(body, true, true, locals);
     drop_trailing(&mut body);
     body
 }
@@ -49,36 +69,24 @@ fn drop_trailing(body: &mut Vec<Stmt>) {
 }
 
 /// Merges the barrier intervals of one statement list. `start_fenced`: the list is entered right
-/// after a barrier (a loop body that ends with a barrier and follows one).
-fn merge_intervals(stmts: Vec<Stmt>, start_fenced: bool, locals: &HashSet<Rc<str>>) -> Vec<Stmt> {
+/// after a barrier (a loop body that ends with a barrier and follows one, a kernel's body);
+/// `end_fenced`: a barrier follows the list (a kernel's body).
+fn merge_intervals(
+    stmts: Vec<Stmt>,
+    start_fenced: bool,
+    end_fenced: bool,
+    locals: &HashSet<Rc<str>>,
+) -> Vec<Stmt> {
     // nested lists first
     let mut list: Vec<Stmt> = Vec::with_capacity(stmts.len());
     for s in stmts {
         let fenced_before = fenced_at_end(&list, start_fenced, locals);
-        list.push(match s {
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-            } => {
-                let fenced = fenced_before && body.last() == Some(&Stmt::Barrier);
-                Stmt::For {
-                    var,
-                    start,
-                    end,
-                    step,
-                    body: merge_intervals(body, fenced, locals),
-                }
-            }
-            Stmt::If(c, t, e) => Stmt::If(
-                c,
-                merge_intervals(t, false, locals),
-                merge_intervals(e, false, locals),
-            ),
-            s => s,
-        });
+        // a loop body ending with a barrier is entered fenced on every trip when the loop is
+        let fenced = fenced_before
+            && matches!(&s, Stmt::For { body, .. } if body.last() == Some(&Stmt::Barrier));
+        list.push(in_blocks(s, &mut |b| {
+            merge_intervals(b, fenced, false, locals)
+        }));
     }
     // then this list's own barriers: `prev` is where the current interval starts
     let mut out: Vec<Stmt> = Vec::with_capacity(list.len());
@@ -93,7 +101,8 @@ fn merge_intervals(stmts: Vec<Stmt>, start_fenced: bool, locals: &HashSet<Rc<str
         let next = list[i + 1..]
             .iter()
             .position(|s| *s == Stmt::Barrier)
-            .map(|p| i + 1 + p);
+            .map(|p| i + 1 + p)
+            .or(end_fenced.then_some(list.len()));
         let removable = match (prev, next) {
             (Some(p), Some(n)) => {
                 let before = &out[p..];
@@ -126,15 +135,6 @@ fn fenced_at_end(list: &[Stmt], start_fenced: bool, locals: &HashSet<Rc<str>>) -
     !has_barrier(since) && a.reads.is_empty() && a.writes.is_empty()
 }
 
-fn has_barrier(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::Barrier => true,
-        Stmt::For { body, .. } => has_barrier(body),
-        Stmt::If(_, t, e) => has_barrier(t) || has_barrier(e),
-        _ => false,
-    })
-}
-
 fn access(stmts: &[Stmt], locals: &HashSet<Rc<str>>) -> Access {
     let mut a = Access::default();
     access_in(stmts, locals, &mut a);
@@ -142,52 +142,26 @@ fn access(stmts: &[Stmt], locals: &HashSet<Rc<str>>) -> Access {
 }
 
 fn access_in(stmts: &[Stmt], locals: &HashSet<Rc<str>>, a: &mut Access) {
-    for s in stmts {
-        match s {
-            Stmt::Decl(_, _, e) | Stmt::Assign(_, e) => reads_in(e, locals, a),
-            Stmt::Store(b, i, v) => {
-                if locals.contains(b) {
-                    a.writes.insert(b.clone());
-                }
-                reads_in(i, locals, a);
-                reads_in(v, locals, a);
+    visit_stmts(stmts, &mut |s| {
+        if let Stmt::Store(b, i, _) = s {
+            if locals.contains(b) {
+                a.writes.insert(b.clone());
+                a.note(b, i);
             }
-            Stmt::For {
-                start,
-                end,
-                step,
-                body,
-                ..
-            } => {
-                reads_in(start, locals, a);
-                reads_in(end, locals, a);
-                reads_in(step, locals, a);
-                access_in(body, locals, a);
-            }
-            Stmt::If(c, t, e) => {
-                reads_in(c, locals, a);
-                access_in(t, locals, a);
-                access_in(e, locals, a);
-            }
-            Stmt::Private(..) | Stmt::Barrier => {}
         }
-    }
+        for e in own_exprs(s) {
+            reads_in(e, locals, a);
+        }
+    });
 }
 
 fn reads_in(e: &Expr, locals: &HashSet<Rc<str>>, a: &mut Access) {
-    match e {
-        Expr::Load(b, i) => {
+    visit_expr(e, &mut |x| {
+        if let Expr::Load(b, i) = x {
             if locals.contains(b) {
                 a.reads.insert(b.clone());
+                a.note(b, i);
             }
-            reads_in(i, locals, a);
         }
-        Expr::Op(_, args) => args.iter().for_each(|x| reads_in(x, locals, a)),
-        Expr::Select(c, x, y) => {
-            reads_in(c, locals, a);
-            reads_in(x, locals, a);
-            reads_in(y, locals, a);
-        }
-        _ => {}
-    }
+    });
 }

@@ -3,6 +3,7 @@
 
 use super::map_exprs;
 use super::passes::assigned;
+use super::walk::visit_stmts;
 use crate::kir::eval::{lit, Lit};
 use crate::kir::{Expr, Geom, Stmt, Ty};
 use semantics::fcl::core::ScalarOp;
@@ -14,7 +15,9 @@ use std::rc::Rc;
 /// otherwise. Kernels run with work-groups of `block_size` work-items.
 pub fn strength_reduce(stmts: Vec<Stmt>, block_size: i32) -> Vec<Stmt> {
     let bounds = Bounds::of_block(&stmts, block_size);
-    map_exprs(stmts, &mut |e| reduce_div(e, &bounds))
+    map_exprs(stmts, &mut |e| {
+        split_shift_mask(reduce_div(e, &bounds), &bounds)
+    })
 }
 
 /// Integer variables known to lie in `0..=bound`: work-item geometry (at most `MAX_GROUPS`
@@ -50,35 +53,29 @@ impl Bounds {
     }
 
     fn collect(&mut self, stmts: &[Stmt], reassigned: &HashSet<Rc<str>>) {
-        for s in stmts {
-            match s {
-                Stmt::Decl(n, Ty::Int, e) if !reassigned.contains(n) => {
-                    let ub = self.upper(e);
-                    self.note(n, ub);
-                }
-                Stmt::Decl(n, ..) => self.note(n, None),
-                Stmt::For {
-                    var,
-                    start,
-                    end,
-                    step,
-                    body,
-                } => {
-                    let positive_step =
-                        matches!(step, Expr::Int(k) if *k > 0) || matches!(step, Expr::Geom(_));
-                    let ub =
-                        (positive_step && self.upper(start).is_some() && !reassigned.contains(var))
-                            .then(|| self.upper(end).map_or(i32::MAX as i64, |u| (u - 1).max(0)));
-                    self.note(var, ub);
-                    self.collect(body, reassigned);
-                }
-                Stmt::If(_, t, e) => {
-                    self.collect(t, reassigned);
-                    self.collect(e, reassigned);
-                }
-                _ => {}
+        // pre-order: a loop's counter is bounded before its body is read
+        visit_stmts(stmts, &mut |s| match s {
+            Stmt::Decl(n, Ty::Int, e) if !reassigned.contains(n) => {
+                let ub = self.upper(e);
+                self.note(n, ub);
             }
-        }
+            Stmt::Decl(n, ..) => self.note(n, None),
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                ..
+            } => {
+                let positive_step =
+                    matches!(step, Expr::Int(k) if *k > 0) || matches!(step, Expr::Geom(_));
+                let ub =
+                    (positive_step && self.upper(start).is_some() && !reassigned.contains(var))
+                        .then(|| self.upper(end).map_or(i32::MAX as i64, |u| (u - 1).max(0)));
+                self.note(var, ub);
+            }
+            _ => {}
+        });
     }
 
     /// The largest value of `e` when it is certainly in `0..=i32::MAX`.
@@ -155,5 +152,65 @@ fn reduce_div(e: Expr, bounds: &Bounds) -> Expr {
     match op {
         DivI => q,
         _ => bin(SubI, x, bin(Sll, q, k)),
+    }
+}
+
+/// A shift or mask of `x * 2^k + y` that separates the two parts again (the row and column of
+/// a flattened index, recomputed where a forwarded read re-derives them): `(x * m + y) & (2^j - 1)`
+/// is `y & (2^j - 1)` when `2^j` divides `m` (wrapping arithmetic keeps the low bits), and just
+/// `y` when `0 ≤ y < 2^j`; `(x * 2^k + y) >> k` is `x + (y >> k)` when `x`, `y` and the sum are
+/// known non-negative (no overflow), and just `x` when `y < 2^k`.
+fn split_shift_mask(e: Expr, bounds: &Bounds) -> Expr {
+    use ScalarOp::*;
+    let Expr::Op(op @ (Srl | AndI), args) = &e else {
+        return e;
+    };
+    let (Some(sum), Some(Expr::Int(c))) = (args.first(), args.get(1)) else {
+        return e;
+    };
+    let Some((x, m, y)) = scaled_sum(sum) else {
+        return e;
+    };
+    let bin = |op, a, b| Expr::Op(op, vec![a, b]);
+    match op {
+        AndI if *c >= 0 && (*c as i64 + 1).count_ones() == 1 && m % (*c as i64 + 1) == 0 => {
+            match bounds.upper(y) {
+                Some(ub) if ub <= *c as i64 => y.clone(),
+                _ => bin(AndI, y.clone(), Expr::Int(*c)),
+            }
+        }
+        Srl if (1..31).contains(c) && m == 1i64 << c => {
+            let known = bounds.upper(x).is_some() && bounds.upper(sum).is_some();
+            match bounds.upper(y) {
+                Some(ub) if known && ub < m => x.clone(),
+                Some(_) if known => bin(AddI, x.clone(), bin(Srl, y.clone(), Expr::Int(*c))),
+                _ => e,
+            }
+        }
+        _ => e,
+    }
+}
+
+/// `x * m + y` (either order of the sum and of the product) with a positive literal `m`.
+fn scaled_sum(e: &Expr) -> Option<(&Expr, i64, &Expr)> {
+    let Expr::Op(ScalarOp::AddI, terms) = e else {
+        return None;
+    };
+    fn scaled(t: &Expr) -> Option<(&Expr, i64)> {
+        match t {
+            Expr::Op(ScalarOp::MulI, f) => match f.as_slice() {
+                [x, Expr::Int(m)] | [Expr::Int(m), x] if *m > 0 => Some((x, *m as i64)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    match terms.as_slice() {
+        [a, b] => match (scaled(a), scaled(b)) {
+            (Some((x, m)), _) => Some((x, m, b)),
+            (None, Some((x, m))) => Some((x, m, a)),
+            _ => None,
+        },
+        _ => None,
     }
 }

@@ -2,6 +2,7 @@
 //! dropping a declaration never changes what a kernel writes.
 
 use super::names_in_expr;
+use super::walk::{any_expr, has_barrier, in_blocks, map_exprs, visit_stmts};
 use crate::kir::eval::{fold_op, lit, Lit};
 use crate::kir::{Expr, Geom, Module, Stmt};
 use semantics::fcl::core::ScalarOp;
@@ -67,92 +68,10 @@ pub fn single_trip_loops(stmts: Vec<Stmt>, block_size: i32) -> Vec<Stmt> {
                 };
                 out.push(Stmt::If(cond, inner, Vec::new()));
             }
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-            } => out.push(Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body: single_trip_loops(body, block_size),
-            }),
-            Stmt::If(c, t, e) => out.push(Stmt::If(
-                c,
-                single_trip_loops(t, block_size),
-                single_trip_loops(e, block_size),
-            )),
-            s => out.push(s),
+            s => out.push(in_blocks(s, &mut |b| single_trip_loops(b, block_size))),
         }
     }
     out
-}
-
-/// Rewrites every expression of a block bottom-up with `f`.
-pub fn map_exprs(stmts: Vec<Stmt>, f: &mut dyn FnMut(Expr) -> Expr) -> Vec<Stmt> {
-    stmts
-        .into_iter()
-        .map(|s| match s {
-            Stmt::Decl(n, t, e) => Stmt::Decl(n, t, map_expr(e, f)),
-            Stmt::Assign(n, e) => Stmt::Assign(n, map_expr(e, f)),
-            Stmt::Store(b, i, v) => Stmt::Store(b, map_expr(i, f), map_expr(v, f)),
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-            } => Stmt::For {
-                var,
-                start: map_expr(start, f),
-                end: map_expr(end, f),
-                step: map_expr(step, f),
-                body: map_exprs(body, f),
-            },
-            Stmt::If(c, t, e) => Stmt::If(map_expr(c, f), map_exprs(t, f), map_exprs(e, f)),
-            s => s,
-        })
-        .collect()
-}
-
-/// `s` with each nested block (a loop body, both branches of an `if`) rewritten by `f`; other
-/// statements unchanged. The passes that only recurse into blocks share this.
-fn in_blocks(s: Stmt, f: &mut dyn FnMut(Vec<Stmt>) -> Vec<Stmt>) -> Stmt {
-    match s {
-        Stmt::For {
-            var,
-            start,
-            end,
-            step,
-            body,
-        } => Stmt::For {
-            var,
-            start,
-            end,
-            step,
-            body: f(body),
-        },
-        Stmt::If(c, t, e) => Stmt::If(c, f(t), f(e)),
-        s => s,
-    }
-}
-
-/// Rewrites an expression bottom-up with `f`.
-pub fn map_expr(e: Expr, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
-    let e = match e {
-        Expr::Op(op, args) => Expr::Op(op, args.into_iter().map(|a| map_expr(a, f)).collect()),
-        Expr::Select(c, a, b) => Expr::Select(
-            Box::new(map_expr(*c, f)),
-            Box::new(map_expr(*a, f)),
-            Box::new(map_expr(*b, f)),
-        ),
-        Expr::Load(b, i) => Expr::Load(b, Box::new(map_expr(*i, f))),
-        e => e,
-    };
-    f(e)
 }
 
 /// Constant folding, algebraic identities and static branches.
@@ -199,6 +118,7 @@ pub fn fold_expr(e: Expr) -> Expr {
                 (MulI | DivI, _, Some(Lit::Int(1))) => args[0].clone(),
                 (MulI, Some(Lit::Int(0)), _) | (MulI, _, Some(Lit::Int(0))) => Expr::Int(0),
                 (ModI, _, Some(Lit::Int(1))) => Expr::Int(0),
+                (Sll | Srl, _, Some(Lit::Int(0))) => args[0].clone(),
                 _ => Expr::Op(op, args),
             }
         }
@@ -213,19 +133,11 @@ pub fn fold_expr(e: Expr) -> Expr {
 
 /// Variables that some statement assigns after their declaration (if-results).
 pub(super) fn assigned(stmts: &[Stmt], out: &mut HashSet<Rc<str>>) {
-    for s in stmts {
-        match s {
-            Stmt::Assign(n, _) => {
-                out.insert(n.clone());
-            }
-            Stmt::For { body, .. } => assigned(body, out),
-            Stmt::If(_, t, e) => {
-                assigned(t, out);
-                assigned(e, out);
-            }
-            _ => {}
+    visit_stmts(stmts, &mut |s| {
+        if let Stmt::Assign(n, _) = s {
+            out.insert(n.clone());
         }
-    }
+    });
 }
 
 /// Substitutes `by` for variable `name` in a block.
@@ -317,12 +229,7 @@ fn pure_of(e: &Expr, reassigned: &HashSet<Rc<str>>) -> bool {
 }
 
 fn has_load(e: &Expr) -> bool {
-    match e {
-        Expr::Load(..) => true,
-        Expr::Op(_, args) => args.iter().any(has_load),
-        Expr::Select(c, a, b) => has_load(c) || has_load(a) || has_load(b),
-        _ => false,
-    }
+    any_expr(e, &mut |x| matches!(x, Expr::Load(..)))
 }
 
 /// Dead code: declarations of scalars nobody reads, and every assignment to them, repeatedly.
@@ -349,30 +256,11 @@ fn drop_unused(stmts: Vec<Stmt>, used: &HashSet<Rc<str>>) -> (Vec<Stmt>, bool) {
     for s in stmts {
         match s {
             Stmt::Decl(n, _, _) | Stmt::Assign(n, _) if !used.contains(&n) => removed = true,
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-            } => {
-                let (body, r) = drop_unused(body, used);
+            s => out.push(in_blocks(s, &mut |b| {
+                let (b, r) = drop_unused(b, used);
                 removed |= r;
-                out.push(Stmt::For {
-                    var,
-                    start,
-                    end,
-                    step,
-                    body,
-                });
-            }
-            Stmt::If(c, t, e) => {
-                let (t, r1) = drop_unused(t, used);
-                let (e, r2) = drop_unused(e, used);
-                removed |= r1 || r2;
-                out.push(Stmt::If(c, t, e));
-            }
-            s => out.push(s),
+                b
+            })),
         }
     }
     (out, removed)
@@ -457,15 +345,6 @@ fn tests_first(s: &Stmt, var: &str) -> bool {
     matches!(args.as_slice(), [a, Expr::Int(0)] | [Expr::Int(0), a] if is_var(a))
 }
 
-fn has_barrier(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::Barrier => true,
-        Stmt::For { body, .. } => has_barrier(body),
-        Stmt::If(_, t, e) => has_barrier(t) || has_barrier(e),
-        _ => false,
-    })
-}
-
 /// Loop-invariant hoisting: a declaration at the top level of a loop body whose expression has no
 /// load and mentions nothing the loop declares, assigns or counts moves in front of the loop.
 pub fn hoist(stmts: Vec<Stmt>) -> Vec<Stmt> {
@@ -502,30 +381,19 @@ pub fn hoist(stmts: Vec<Stmt>) -> Vec<Stmt> {
                     body: kept,
                 });
             }
-            Stmt::If(c, t, e) => out.push(Stmt::If(c, hoist(t), hoist(e))),
-            s => out.push(s),
+            s => out.push(in_blocks(s, &mut hoist)),
         }
     }
     out
 }
 
 fn declared(stmts: &[Stmt], out: &mut HashSet<Rc<str>>) {
-    for s in stmts {
-        match s {
-            Stmt::Decl(n, ..) | Stmt::Private(n, ..) => {
-                out.insert(n.clone());
-            }
-            Stmt::For { var, body, .. } => {
-                out.insert(var.clone());
-                declared(body, out);
-            }
-            Stmt::If(_, t, e) => {
-                declared(t, out);
-                declared(e, out);
-            }
-            _ => {}
+    visit_stmts(stmts, &mut |s| match s {
+        Stmt::Decl(n, ..) | Stmt::Private(n, ..) | Stmt::For { var: n, .. } => {
+            out.insert(n.clone());
         }
-    }
+        _ => {}
+    });
 }
 
 fn invariant(e: &Expr, local: &HashSet<Rc<str>>) -> bool {
@@ -537,13 +405,8 @@ fn invariant(e: &Expr, local: &HashSet<Rc<str>>) -> bool {
 /// Whether evaluating `e` may raise a run-time error (division by a non-literal or zero, a
 /// non-literal exponent), which must not move in front of a loop that might not run.
 fn may_fail(e: &Expr) -> bool {
-    match e {
-        Expr::Op(ScalarOp::DivI | ScalarOp::ModI | ScalarOp::PowI, a) => {
-            !matches!(a.get(1), Some(Expr::Int(d)) if *d > 0) || a.iter().any(may_fail)
-        }
-        Expr::Op(_, a) => a.iter().any(may_fail),
-        Expr::Select(c, a, b) => may_fail(c) || may_fail(a) || may_fail(b),
-        Expr::Load(_, i) => may_fail(i),
-        _ => false,
-    }
+    any_expr(e, &mut |x| {
+        matches!(x, Expr::Op(ScalarOp::DivI | ScalarOp::ModI | ScalarOp::PowI, a)
+            if !matches!(a.get(1), Some(Expr::Int(d)) if *d > 0))
+    })
 }

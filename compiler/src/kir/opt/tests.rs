@@ -35,6 +35,12 @@ fn constant_folding_and_identities() {
         s,
         vec![store("g", Expr::Int(0), op(AddI, Expr::Int(6), v("x")))]
     );
+    // shifts by zero (a scan step's first trip)
+    let shifted = op(Sll, op(Srl, v("x"), Expr::Int(0)), Expr::Int(0));
+    assert_eq!(
+        fold_block(vec![store("g", shifted, Expr::Int(0))]),
+        vec![store("g", v("x"), Expr::Int(0))]
+    );
 }
 
 #[test]
@@ -205,6 +211,49 @@ fn nonnegative_dividends_get_a_plain_shift_and_mask() {
     assert_eq!(bounds.upper(&v("i")), Some(63));
 }
 
+/// A shift or mask of a flattened index `x * 2^k + y` gives back its parts: the row when the
+/// column is known below `2^k`, the column's low bits whatever `x` is; a sum that may overflow
+/// or a column that may be negative keeps its shift.
+#[test]
+fn shifts_and_masks_of_flattened_indices_split() {
+    let gid = Expr::Geom(Geom::GroupId);
+    let flat = |x: Expr, y: Expr| op(AddI, op(MulI, x, Expr::Int(16)), y);
+    let col = op(AndI, lid(), Expr::Int(15));
+    let block = vec![store(
+        "g",
+        op(Srl, flat(gid.clone(), col.clone()), Expr::Int(4)),
+        op(AndI, flat(v("any"), col.clone()), Expr::Int(15)),
+    )];
+    assert_eq!(
+        strength_reduce(block, 256),
+        vec![store("g", gid.clone(), col.clone())]
+    );
+    // a column that may reach 16: the row plus the column's own quotient
+    let wide = op(Srl, flat(gid.clone(), lid()), Expr::Int(4));
+    assert_eq!(
+        strength_reduce(vec![store("g", wide, Expr::Int(0))], 256),
+        vec![store(
+            "g",
+            op(AddI, gid.clone(), op(Srl, lid(), Expr::Int(4))),
+            Expr::Int(0)
+        )]
+    );
+    // an unknown row (maybe negative, maybe overflowing): the shift stays; the mask still splits
+    let unknown = vec![store(
+        "g",
+        op(Srl, flat(v("any"), col.clone()), Expr::Int(4)),
+        op(AndI, flat(v("any"), v("other")), Expr::Int(7)),
+    )];
+    assert_eq!(
+        strength_reduce(unknown, 256),
+        vec![store(
+            "g",
+            op(Srl, flat(v("any"), col), Expr::Int(4)),
+            op(AndI, v("other"), Expr::Int(7))
+        )]
+    );
+}
+
 #[test]
 fn invariant_declarations_leave_the_loop() {
     let s = hoist(vec![Stmt::For {
@@ -325,7 +374,8 @@ fn lid() -> Expr {
 }
 
 fn load(b: &str) -> Expr {
-    Expr::Load(b.into(), Box::new(lid()))
+    // another work-item's element: what a barrier orders
+    Expr::Load(b.into(), Box::new(op(AddI, lid(), Expr::Int(1))))
 }
 
 /// Two loads into different local arrays need no barrier between them; a read of what the
@@ -345,18 +395,37 @@ fn barriers_between_unrelated_intervals_go() {
         Stmt::Barrier,
     ];
     let out = fewer_barriers(body, &locals);
-    // the first barrier has no barrier before it (the kernel's start is not one): kept; the one
-    // between the unrelated stores of lb and lc goes; the one before their reads stays; the
-    // trailing one goes
+    // the kernel's start orders like a barrier, so the first barrier, between the unrelated
+    // stores of la and lb, goes, as does the one between lb and lc; the one before their reads
+    // stays; the trailing one goes
     assert_eq!(
         out,
         vec![
             store("la", lid(), Expr::Int(0)),
-            Stmt::Barrier,
             store("lb", lid(), Expr::Load("g".into(), Box::new(lid()))),
             store("lc", lid(), Expr::Int(1)),
             Stmt::Barrier,
             store("g", lid(), op(AddI, load("lb"), load("lc"))),
+        ]
+    );
+    // a barrier between a local write and its read stays, whatever comes before
+    let staged = vec![
+        store("la", lid(), Expr::Int(0)),
+        Stmt::Barrier,
+        store("g", lid(), load("la")),
+    ];
+    assert_eq!(fewer_barriers(staged.clone(), &locals), staged);
+    // each work-item reading back only its own element needs no barrier
+    let own = vec![
+        store("la", lid(), Expr::Int(0)),
+        Stmt::Barrier,
+        store("g", lid(), Expr::Load("la".into(), Box::new(lid()))),
+    ];
+    assert_eq!(
+        fewer_barriers(own, &locals),
+        vec![
+            store("la", lid(), Expr::Int(0)),
+            store("g", lid(), Expr::Load("la".into(), Box::new(lid()))),
         ]
     );
 }
@@ -396,10 +465,14 @@ fn loop_bodies_after_a_barrier_merge_their_first_interval() {
         store("g", lid(), load("acc")),
     ];
     let out = fewer_barriers(kernel, &locals);
-    assert_eq!(out[2], lp(body));
-    // not entered right after a barrier: the loop body keeps every barrier
-    let unfenced = fewer_barriers(vec![lp(split.clone())], &locals);
-    assert_eq!(unfenced, vec![lp(split)]);
+    assert_eq!(out[2], lp(body.clone()));
+    // not entered right after a barrier (a local store comes first): the loop body keeps every
+    // barrier
+    let first = store("acc", lid(), Expr::Int(0));
+    let unfenced = fewer_barriers(vec![first.clone(), lp(split.clone())], &locals);
+    assert_eq!(unfenced, vec![first, lp(split.clone())]);
+    // at the kernel's start, which orders like a barrier, it merges too
+    assert_eq!(fewer_barriers(vec![lp(split)], &locals), vec![lp(body)]);
 }
 
 /// A tile written by rows and read by columns gets padded rows; an array read contiguously
@@ -432,4 +505,69 @@ fn column_reads_of_local_tiles_get_padded_rows() {
     let mut k = plain.clone();
     pad_local_arrays(&mut k, 256);
     assert_eq!(k, plain);
+}
+
+/// A local tile that stages a global read is forwarded: each read recomputes the element at the
+/// position it reads; the array, its store and (after `fewer_barriers`) its barrier go. A tile
+/// stored inside a loop, or of a buffer the kernel writes, stays.
+#[test]
+fn staged_global_reads_are_forwarded() {
+    use crate::kir::{Kernel, Param};
+    let gather =
+        |pos: Expr| Expr::Load("gi".into(), Box::new(op(MulI, pos, Expr::Var("s".into()))));
+    let column = op(AndI, lid(), Expr::Int(15));
+    let kernel = |store_lt: Stmt, out: &str| Kernel {
+        name: "k".into(),
+        params: vec![
+            Param::Buffer("gi".into(), Ty::Int),
+            Param::Buffer("go".into(), Ty::Int),
+            Param::Scalar("s".into(), Ty::Int),
+        ],
+        locals: vec![("lt".into(), Ty::Int, 256)],
+        body: vec![
+            Stmt::If(
+                Expr::Bool(true),
+                vec![decl("t1", lid()), store_lt],
+                Vec::new(),
+            ),
+            Stmt::Barrier,
+            store(
+                out,
+                lid(),
+                Expr::Load("lt".into(), Box::new(column.clone())),
+            ),
+        ],
+    };
+    let mut k = kernel(store("lt", lid(), gather(v("t1"))), "go");
+    assert!(forward_local_stores(&mut k));
+    assert!(k.locals.is_empty());
+    let locals = std::collections::HashSet::new();
+    assert_eq!(
+        fewer_barriers(k.body, &locals),
+        vec![
+            Stmt::If(Expr::Bool(true), vec![decl("t1", lid())], Vec::new()),
+            store("go", lid(), gather(column.clone())),
+        ]
+    );
+    // the kernel writes the buffer the tile reads: the tile keeps the values of before
+    let mut k = kernel(store("lt", lid(), gather(v("t1"))), "gi");
+    assert!(!forward_local_stores(&mut k));
+    // stored inside a loop: which trip's value a read sees is not the stored expression's
+    let in_loop = Stmt::For {
+        var: "i".into(),
+        start: Expr::Int(0),
+        end: Expr::Int(2),
+        step: Expr::Int(1),
+        body: vec![store("lt", lid(), gather(v("i")))],
+    };
+    let mut k = kernel(in_loop, "go");
+    assert!(!forward_local_stores(&mut k));
+    // a value that may fail (a division by a run-time scalar) is not recomputed
+    let failing = op(DivI, Expr::Int(1), Expr::Var("s".into()));
+    let mut k = kernel(store("lt", lid(), failing), "go");
+    assert!(!forward_local_stores(&mut k));
+    // double arithmetic, which the staging computes once for all its reads, stays staged
+    let costly = Expr::Op(SqrtD, vec![gather(v("t1"))]);
+    let mut k = kernel(store("lt", lid(), costly), "go");
+    assert!(!forward_local_stores(&mut k));
 }
