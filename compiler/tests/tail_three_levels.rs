@@ -399,3 +399,162 @@ fn unsupported_programs_say_why() {
         }
     }
 }
+
+/// Whether an FCL element text is a literal: numbers, `true`/`false`, negation of a literal
+/// and the `if i == k then … else …` chains of a literal vector, nothing computed.
+fn literal_text(body: &str) -> bool {
+    let spaced = body.replace('(', " ( ").replace(')', " ) ");
+    let tokens: Vec<&str> = spaced.split_whitespace().collect();
+    tokens.iter().enumerate().all(|(k, t)| {
+        matches!(
+            *t,
+            "(" | ")" | "if" | "i" | "==" | "then" | "else" | "negd" | "b2i" | "true" | "false"
+        ) || t.parse::<f64>().is_ok()
+            // `(0 - 5)`: a negative int literal
+            || (*t == "-" && tokens.get(k.wrapping_sub(1)) == Some(&"0"))
+    })
+}
+
+/// The element texts of the values a lowered program prints (its `pNp <- tabulate` lines).
+fn printed_bodies(fcl: &str) -> Vec<String> {
+    fcl.lines()
+        .filter(|l| l.contains("p <- tabulate "))
+        .filter_map(|l| {
+            let body = &l[l.find("(fn i => ")? + "(fn i => ".len()..];
+            Some(body.strip_suffix(')')?.to_string())
+        })
+        .collect()
+}
+
+/// (programs whose every printed value is a literal, literal printed values, printed values)
+/// over the lowered programs of `srcs`.
+fn literal_counts<'a>(srcs: impl Iterator<Item = &'a str>) -> (usize, usize, usize) {
+    let (mut hollow, mut literal, mut total) = (0, 0, 0);
+    for src in srcs {
+        let Ok(l) = lower_tail(src) else { continue };
+        let bodies = printed_bodies(&l.fcl);
+        let lits = bodies.iter().filter(|b| literal_text(b)).count();
+        hollow += usize::from(!bodies.is_empty() && lits == bodies.len());
+        literal += lits;
+        total += bodies.len();
+    }
+    (hollow, literal, total)
+}
+
+#[test]
+fn literal_classifier_tells_literals_from_computations() {
+    assert!(literal_text("(negd 27.870466000131344)"));
+    assert!(literal_text("(if i == 0 then (0 - 20) else 300)"));
+    assert!(!literal_text("(i + 1)"));
+    assert!(!literal_text("(addd 1.0 2.0)"));
+    assert!(!literal_text("(5 - 3)"));
+    let l = lower_tail("let v:[int]1 = prArrI([1,2]) in i2d(reduce(addi,0,iota(300)))").unwrap();
+    assert_eq!(printed_bodies(&l.fcl).len(), 2, "{}", l.fcl);
+}
+
+/// Closed repository programs still compute on the FCL and OpenCL levels: the lowering
+/// evaluates at compile time only what it needs statically (shapes, counts), so the printed
+/// values are computations, not literals folded by the lowering.
+#[test]
+fn repository_programs_compute_rather_than_print_literals() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut paths = Vec::new();
+    tail_programs(&root.join("examples"), &mut paths);
+    tail_programs(&root.join("paper-examples"), &mut paths);
+    paths.sort();
+    let srcs: Vec<String> = paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let (hollow, literal, total) = literal_counts(srcs.iter().map(String::as_str));
+    println!("programs printing only literals: {hollow}; literal prints: {literal} of {total}");
+    // what the symbolic code costs the FCL oracle
+    let (mut steps, mut most) = (0u64, 0u64);
+    for src in &srcs {
+        let Ok(l) = lower_tail(src) else { continue };
+        let program = load_program(&[("lowered.fcl".to_string(), l.fcl.clone())]).unwrap();
+        let out = interpreter::fcl::run(&program.main, &interpreter::fcl::Config::default());
+        steps += out.stats.steps;
+        most = most.max(out.stats.steps);
+    }
+    println!("FCL oracle steps: {steps} in all, {most} at most");
+    assert_eq!(hollow, 0, "programs print only literals");
+    assert!(
+        literal * 5 <= total,
+        "{literal} of {total} prints are literals"
+    );
+}
+
+/// Closed programs lower to their computations (the `generate`s, unrolled or looped folds and
+/// `power` of the program), not to the values the lowering could compute, and the three
+/// engines still agree on them.
+#[test]
+fn closed_programs_keep_their_computations() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let signal = std::fs::read_to_string(root.join("examples/oracle_signal.tail")).unwrap();
+    let rt = runtime();
+    for (name, src, ops, folded) in [
+        // reduce(addd, …) of each/zipWith chains over a literal vector: -27.870466000131344
+        (
+            "signal",
+            signal.as_str(),
+            &["addd", "divd", "maxd", "mind", "muld"][..],
+            "27.87",
+        ),
+        // a short reduce over iota: unrolled into the print's kernel
+        ("reduce of iota", "i2d(reduce(addi,0,iota(10)))", &["+", "(i * 10"][..], "55"),
+        // a long reduce over iota: a thread-level fold
+        (
+            "reduce of iota, sequential",
+            "i2d(reduce(subi,0,iota(300)))",
+            &["foldl", "(generate 299"][..],
+            "150",
+        ),
+        // each over iota: the map in the print's generate
+        (
+            "each of iota",
+            "let v:[int]1 = prArrI(each(fn x:[int]0 => muli(x,x),iota(6))) in i2d(first(v))",
+            &["(i + 1)", "*"][..],
+            "25",
+        ),
+        // a power loop of a scalar and of an array
+        (
+            "powerScl",
+            "i2d(powerScl(fn x:[int]0 => muli(x,3),4,2))",
+            &["power<grid> 4", "* 3"][..],
+            "162",
+        ),
+        (
+            "power",
+            "i2d(reduce(addi,0,power(fn v:[int]1 => each(fn x:[int]0 => addi(x,x),v),5,iota(4))))",
+            &["power<grid> 5"][..],
+            "320",
+        ),
+        // computed shapes and counts are static, the elements stay computations
+        (
+            "computed shape",
+            "let s:<int>2 = [2,addi(1,2)] in i2d(reduce(addi,0,reduce(addi,0,reshape(s,iota(reduce(muli,1,s))))))",
+            &["* 3 + 2) + 1)"][..],
+            "21",
+        ),
+        // a known condition still becomes an FCL conditional
+        (
+            "if",
+            "i2d(if lti(reduce(addi,0,[1,2]),5) then condScl(fn x:[int]0 => muli(x,7),tt,6) else 0)",
+            &["(if (lti (", "(if true then (6 * 7) else 6)"][..],
+            "42",
+        ),
+    ] {
+        let l = lower_tail(src).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let main = &l.fcl[l.fcl.find("val main").unwrap()..];
+        for op in ops {
+            assert!(main.contains(op), "{name}: no {op} in\n{main}");
+        }
+        assert!(!main.contains(folded), "{name}: folded to {folded}:\n{main}");
+        assert!(
+            printed_bodies(main).iter().all(|b| !literal_text(b)),
+            "{name}: prints a literal:\n{main}"
+        );
+        assert!(check_three_levels(name, src, rt.as_ref()).unwrap());
+    }
+}

@@ -88,19 +88,34 @@ impl Lowerer {
                 }
                 self.power(&f, n, &args[2])
             }
-            // (3.76) condScl: f(x) if b, else x
+            // (3.76) condScl: f(x) if b, else x; a conditional in FCL even where b is known
             Prim::CondScl => {
                 let (b, x) = (args[1].arr()?.clone(), args[2].arr()?.clone());
-                match b.known_scalar() {
-                    Some(Scalar::Bool(true)) => self.apply_fun(&f, vec![Val::Arr(x)]),
-                    Some(_) => Ok(Val::Arr(x)),
-                    None => {
-                        let y = apply_scalar(&fresh, &f, &[(x.ty, x.text())]);
-                        scalar_result(&fresh, &f, &[x.ty])?;
-                        let t = format!("(if {} then {y} else {})", b.text(), x.text());
-                        Ok(Val::Arr(Arr::scalar(x.ty, t)))
-                    }
+                let y = apply_scalar(&fresh, &f, &[(x.ty, x.text())]);
+                let same_type = scalar_result(&fresh, &f, &[x.ty]).map(|t| t == x.ty);
+                let known = b.known_scalar();
+                if y.is_empty() || !matches!(same_type, Ok(true)) {
+                    // f has no scalar lowering inside a kernel (a `power`, a long reduction):
+                    // only a known condition can pick its branch here
+                    return match known {
+                        Some(Scalar::Bool(true)) => self.apply_fun(&f, vec![Val::Arr(x)]),
+                        Some(_) => Ok(Val::Arr(x)),
+                        None => {
+                            same_type?;
+                            unsupported("condScl whose function has no scalar lowering")
+                        }
+                    };
                 }
+                let t = format!("(if {} then {y} else {})", b.text(), x.text());
+                let mut out = Arr::scalar(x.ty, t);
+                out.known = match (known, x.known_scalar()) {
+                    (Some(Scalar::Bool(true)), Some(v)) => {
+                        known_apply(&fresh, &f, &[v]).map(|r| Rc::new(Array::scalar(r)))
+                    }
+                    (Some(_), _) => x.known.clone(),
+                    (None, _) => None,
+                };
+                Ok(Val::Arr(out))
             }
             _ => unsupported(format!("operator {name}")),
         }

@@ -23,8 +23,13 @@
 //! refused); shapes, counts, permutations and `idxassign` indices known at compile time. Known
 //! values are evaluated with the TAIL semantics' own operators where the arguments are known
 //! (module `ops`; `each`, `zipWith`, `reduce`, `scan` of small known arrays too), which gives
-//! the shapes apltail computes. `compress`/`replicate`/`gradeUp` only on known arguments; `pr*`
-//! outside function bodies; `if` on an unknown condition only with scalar branches; no file
+//! the shapes apltail computes. A known value only rides along (`Arr::known`, module `value`) for
+//! static decisions: shapes, counts, permutations, static failures. The FCL text is always the
+//! computation itself (constant folding is the FCL compiler's job), except for
+//! `gradeUp`/`gradeDown`, which have no symbolic lowering and are lowered only on known
+//! arguments, as their known result. `compress`/`replicate` need a known mask or counts (a
+//! static gather from symbolic data); `pr*` outside function bodies; `if` only with scalar
+//! branches unless its condition is known; no file
 //! reads, `roll` or `nowi` (run-time inputs). Anything else is refused with
 //! [`LowerTailError::Unsupported`] and a reason. Int overflow and division by zero, run-time
 //! errors in TAIL, are not checked in lowered code.

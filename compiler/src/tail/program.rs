@@ -164,21 +164,38 @@ impl Lowerer {
             ExprKind::If(c, a, b) => {
                 let cv = self.eval(c, env)?;
                 let cond = cv.arr()?.clone();
-                match cond.known_scalar() {
-                    Some(semantics::tail::value::Scalar::Bool(true)) => self.eval(a, env),
-                    Some(_) => self.eval(b, env),
-                    // both branches as scalar expressions, lowered without statements (so
-                    // that neither runs a print or a materialization the program may skip)
-                    None => {
-                        let mut k = Lowerer::kernel(&self.fresh);
-                        let (x, y) = (k.eval(a, env)?, k.eval(b, env)?);
-                        let (x, y) = (x.arr()?, y.arr()?);
-                        if !x.shape.is_empty() || !y.shape.is_empty() || x.ty != y.ty {
-                            return unsupported("if with array branches and an unknown condition");
-                        }
-                        let t = format!("(if {} then {} else {})", cond.text(), x.text(), y.text());
-                        Ok(Val::Arr(Arr::scalar(x.ty, t)))
+                let known = match cond.known_scalar() {
+                    Some(semantics::tail::value::Scalar::Bool(t)) => Some(t),
+                    _ => None,
+                };
+                // both branches as scalar expressions, lowered without statements (so that
+                // neither runs a print or a materialization the program may skip): an FCL
+                // conditional, even where the condition is known
+                let mut k = Lowerer::kernel(&self.fresh);
+                let branches = k.eval(a, env).and_then(|x| Ok((x, k.eval(b, env)?)));
+                let scalar = match &branches {
+                    Ok((Val::Arr(x), Val::Arr(y))) => {
+                        x.shape.is_empty() && y.shape.is_empty() && x.ty == y.ty
                     }
+                    _ => false,
+                };
+                match (branches, known) {
+                    (Ok((Val::Arr(x), Val::Arr(y))), _) if scalar => {
+                        let t = format!("(if {} then {} else {})", cond.text(), x.text(), y.text());
+                        let mut out = Arr::scalar(x.ty, t);
+                        out.known = match known {
+                            Some(true) => x.known,
+                            Some(false) => y.known,
+                            None => None,
+                        };
+                        Ok(Val::Arr(out))
+                    }
+                    // array branches, statements or a failure in a branch: a known condition
+                    // picks the branch that runs
+                    (_, Some(true)) => self.eval(a, env),
+                    (_, Some(false)) => self.eval(b, env),
+                    (Err(e), None) => Err(e),
+                    (Ok(_), None) => unsupported("if with array branches and an unknown condition"),
                 }
             }
             ExprKind::Tuple(es) => {

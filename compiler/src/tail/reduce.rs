@@ -79,8 +79,22 @@ fn identity(f: &Val, ty: Ty) -> Option<&'static str> {
 }
 
 impl Lowerer {
-    /// `reduce(f, z, a)` and `scan(f, z, a)`.
+    /// `reduce(f, z, a)` and `scan(f, z, a)`: the reduction as FCL code, with its value
+    /// attached when the lowering can compute it (for the shapes and counts taken from it).
     pub(super) fn reduction(&mut self, p: Prim, args: Vec<Val>) -> R<Val> {
+        let (f, a) = (&args[0], args[2].arr()?);
+        let known = self.known_reduction(f, a, p == Prim::Scan);
+        match self.reduction_code(p, args.clone())? {
+            Val::Arr(mut out) if known.as_ref().is_some_and(|k| k.shape == out.shape) => {
+                out.known = known.map(Rc::new);
+                Ok(Val::Arr(out))
+            }
+            v => Ok(v),
+        }
+    }
+
+    /// The FCL code of a reduction (see the module comment for the choices).
+    fn reduction_code(&mut self, p: Prim, args: Vec<Val>) -> R<Val> {
         let (f, z, a) = (
             args[0].clone(),
             args[1].arr()?.clone(),
@@ -96,9 +110,6 @@ impl Lowerer {
             return unsupported("a reduce/scan function whose result type differs");
         }
         let scan = p == Prim::Scan;
-        if let Some(known) = self.known_reduction(&f, &a, scan) {
-            return Ok(Val::Arr(Arr::known(known)?));
-        }
         if scan && (m <= 1 || k == 0) {
             return Ok(Val::Arr(a));
         }

@@ -141,18 +141,18 @@ pub(super) fn vector(elems: Vec<Arr>) -> R<Val> {
     if elems.iter().any(|a| !a.shape.is_empty() || a.ty != ty) {
         return unsupported("a vector literal of non-scalars or mixed types");
     }
+    // the elements' own texts (literals, or the computations of computed elements), with
+    // the value attached when every element is known
     let known: Option<Vec<Scalar>> = elems.iter().map(|a| a.known_scalar()).collect();
-    if let Some(ks) = known {
-        let a = Array {
+    let texts: Vec<String> = elems.iter().map(|a| a.text()).collect();
+    let mut out = Arr::new(ty, vec![texts.len()], move |i| select(i, &texts));
+    out.known = known.map(|ks| {
+        Rc::new(Array {
             shape: vec![ks.len()],
             elems: Elems::from_scalars(ty.base(), ks),
-        };
-        return Ok(Val::Arr(Arr::known(a)?));
-    }
-    let texts: Vec<String> = elems.iter().map(|a| a.text()).collect();
-    Ok(Val::Arr(Arr::new(ty, vec![texts.len()], move |i| {
-        select(i, &texts)
-    })))
+        })
+    });
+    Ok(Val::Arr(out))
 }
 
 /// The number of elements of a shape, which FCL's int indices must reach.
