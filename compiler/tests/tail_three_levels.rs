@@ -222,6 +222,11 @@ fn features_agree_on_three_levels() {
         // compress and replicate with a static mask and counts
         "let v1:[int]1 = prArrI(compress([tt,ff,tt],[1,2,3])) in \
          i2d(reduce(addi,0,replicate(0,[2,0,-1],[7,8,9])))",
+        // a static mask and static counts over computed data: a gather, the data computed
+        "let v0:[int]1 = take(6,each(fn x:[int]0 => muli(x,x),iota(100))) in \
+         let v1:[int]1 = prArrI(compress([tt,ff,tt,ff,ff,tt],v0)) in \
+         let v2:[int]1 = prArrI(replicate(0,[1,-2,0,3,1,0],v0)) in \
+         i2d(reduce(addi,0,compress([ff,tt],[7,addi(4,4)])))",
         // if on a computed condition: both branches scalar expressions
         "let v:[int]0 = reduce(addi,0,each(fn x:[int]0 => muli(x,x),iota(100))) in \
          i2d(if lti(v,50) then muli(v,2) else subi(v,1))",
