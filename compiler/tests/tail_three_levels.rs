@@ -563,3 +563,25 @@ fn closed_programs_keep_their_computations() {
         assert!(check_three_levels(name, src, rt.as_ref()).unwrap());
     }
 }
+
+/// A literal vector read at computed indices is a table stored once when `main` starts, one
+/// load per read (also inside a `power` step), not a chain of `if`s in every kernel.
+#[test]
+fn literal_vectors_read_at_computed_indices_are_tables() {
+    let src = "let t:[int]1 = [5,3,8,1,9,2,7,4,6,0] in \
+               let v:[int]1 = prArrI(power(fn v:[int]1 => zipWith(addi,rotate(1,v),t),3,t)) in \
+               let w:[double]1 = prArrD(each(fn x:[double]0 => muld(x,2.0),reshape([20],[0.5,1.5,2.5,3.5,4.5,5.5,6.5,7.5,8.5,9.5]))) in \
+               i2d(addi(first(t),reduce(addi,0,reduce(addi,0,reshape([3,10],t)))))";
+    let l = lower_tail(src).unwrap();
+    let main = &l.fcl[l.fcl.find("val main").unwrap()..];
+    assert_eq!(
+        main.matches("-- a literal vector of 10 elements").count(),
+        2,
+        "{main}"
+    );
+    // the chains of ifs are only in the two statements storing the tables
+    assert_eq!(main.matches("(if i == 0 then").count(), 2, "{main}");
+    assert!(main.contains("(index tab"), "{main}");
+    let rt = runtime();
+    assert!(check_three_levels("tables", src, rt.as_ref()).unwrap());
+}

@@ -134,7 +134,7 @@ impl Lowerer {
                     let v = self.eval(e, env)?;
                     elems.push(v.arr()?.clone());
                 }
-                super::shape::vector(elems)
+                super::shape::vector(&self.fresh, elems)
             }
             ExprKind::App { op, args } => {
                 let mut vs = Vec::new();
@@ -225,33 +225,34 @@ impl Lowerer {
                     return unsupported("a lambda applied to nothing");
                 };
                 let mut env = env.clone();
-                // (3.55) beta: a scalar argument is bound by an FCL let, so that a parameter
-                // used several times does not copy the argument's text
-                let v = match &first {
-                    Val::Arr(a) if a.shape.is_empty() && !is_atomic(&a.text()) => {
+                let rest: Vec<Val> = args.collect();
+                // (3.55) beta: a scalar argument is bound by an FCL let around the (scalar)
+                // result of the whole application, so that a parameter used several times
+                // does not copy the argument's text
+                if let Val::Arr(a) = &first {
+                    if a.shape.is_empty() && !is_atomic(&a.text()) {
                         let x = self.fresh.name("x");
                         let mut named = Arr::scalar(a.ty, x.clone());
                         named.known = a.known.clone();
                         env.insert(param.clone(), Val::Arr(named));
-                        match self.eval(body, &env)? {
-                            Val::Arr(r) if r.shape.is_empty() => {
+                        let v = self.eval(body, &env)?;
+                        let r = if rest.is_empty() {
+                            v
+                        } else {
+                            self.apply_fun(&v, rest.clone())?
+                        };
+                        if let Val::Arr(r) = r {
+                            if r.shape.is_empty() {
                                 let t = format!("(let {x} = {} in {})", a.text(), r.text());
                                 let mut out = Arr::scalar(r.ty, t);
                                 out.known = r.known.clone();
-                                Val::Arr(out)
-                            }
-                            _ => {
-                                env.insert(param.clone(), first.clone());
-                                self.eval(body, &env)?
+                                return Ok(Val::Arr(out));
                             }
                         }
                     }
-                    _ => {
-                        env.insert(param.clone(), first);
-                        self.eval(body, &env)?
-                    }
-                };
-                let rest: Vec<Val> = args.collect();
+                }
+                env.insert(param.clone(), first);
+                let v = self.eval(body, &env)?;
                 if rest.is_empty() {
                     Ok(v)
                 } else {
@@ -432,6 +433,10 @@ pub fn lower_expr(e: &Expr) -> R<Lowered> {
     } else {
         None
     };
+    let tables = lw.fresh.take_tables();
+    if !tables.is_empty() {
+        lw.helpers.insert(TABULATE);
+    }
     let mut fcl = String::from("-- lowered from TAIL by compiler::tail\n");
     for h in &lw.helpers {
         fcl.push_str(h);
@@ -443,7 +448,19 @@ pub fn lower_expr(e: &Expr) -> R<Lowered> {
             f.rule, f.reason
         ));
     }
-    let mut stmts = lw.stmts;
+    // the literal tables the statements read, stored first
+    let mut stmts = Vec::new();
+    for t in tables {
+        let texts: Vec<String> = t.texts.iter().map(|x| t.ty.store(x)).collect();
+        let n = texts.len();
+        stmts.push(format!(
+            "-- a literal vector of {n} elements, read at computed indices\n    \
+             {} <- forceM<grid> (tabulate {n} (fn i => {}))",
+            t.name,
+            super::value::select("i", &texts)
+        ));
+    }
+    stmts.extend(lw.stmts);
     stmts.push("return<grid> ()".into());
     fcl.push_str(&format!(
         "sig main : Program <grid> unit\nval main =\n  do<grid>\n  {{ {}\n  }}\n",

@@ -133,7 +133,7 @@ impl Lowerer {
 }
 
 /// A vector literal `[e0,…]` of scalars (3.56).
-pub(super) fn vector(elems: Vec<Arr>) -> R<Val> {
+pub(super) fn vector(fresh: &Fresh, elems: Vec<Arr>) -> R<Val> {
     let Some(first) = elems.first() else {
         return unsupported("an empty vector literal");
     };
@@ -145,7 +145,13 @@ pub(super) fn vector(elems: Vec<Arr>) -> R<Val> {
     // the value attached when every element is known
     let known: Option<Vec<Scalar>> = elems.iter().map(|a| a.known_scalar()).collect();
     let texts: Vec<String> = elems.iter().map(|a| a.text()).collect();
-    let mut out = Arr::new(ty, vec![texts.len()], move |i| select(i, &texts));
+    let literal = texts.iter().all(|t| is_literal(t));
+    let mut out = Arr::new(ty, vec![texts.len()], |_| String::new());
+    out.index = if literal {
+        super::value::literal_vector(fresh, ty, texts)
+    } else {
+        Rc::new(move |i: &str| select(i, &texts))
+    };
     out.known = known.map(|ks| {
         Rc::new(Array {
             shape: vec![ks.len()],
@@ -153,6 +159,16 @@ pub(super) fn vector(elems: Vec<Arr>) -> R<Val> {
         })
     });
     Ok(Val::Arr(out))
+}
+
+/// Whether an element text is a literal (a number or a bool, negated or not): no computation
+/// of the program is lost by reading it from a table.
+fn is_literal(t: &str) -> bool {
+    let t = t
+        .trim_start_matches("(0 - ")
+        .trim_start_matches("(negd ")
+        .trim_end_matches(')');
+    t == "true" || t == "false" || t.parse::<f64>().is_ok()
 }
 
 /// The number of elements of a shape, which FCL's int indices must reach.

@@ -5,7 +5,7 @@
 use super::LowerTailError;
 use semantics::tail::syntax::Expr;
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// Lowering results.
@@ -142,11 +142,14 @@ impl Arr {
     }
 }
 
-/// `if i == 0 then t0 else if i == 1 then t1 … else t(n-1)`.
+/// `if i == 0 then t0 else if i == 1 then t1 … else t(n-1)`; `tk` itself for a literal `k`.
 pub(super) fn select(i: &str, texts: &[String]) -> String {
     let Some(last) = texts.last() else {
         return "0".into();
     };
+    if let Some(t) = i.parse::<usize>().ok().and_then(|k| texts.get(k)) {
+        return t.clone();
+    }
     if texts.len() == 1 {
         return last.clone();
     }
@@ -228,9 +231,18 @@ pub(super) fn unsupported<T>(why: impl Into<String>) -> R<T> {
     Err(LowerTailError::Unsupported(why.into()))
 }
 
-/// Fresh FCL names, shared by the lowering and the index functions it builds.
+/// Fresh FCL names, shared by the lowering and the index functions it builds, and the
+/// constant tables those index functions ask for.
 #[derive(Clone, Default)]
-pub(super) struct Fresh(Rc<Cell<usize>>);
+pub(super) struct Fresh(Rc<Cell<usize>>, Rc<RefCell<Vec<Table>>>);
+
+/// A literal vector stored in a global buffer when `main` starts: a read at a computed index
+/// is one load instead of a chain of `if`s over the elements.
+pub(super) struct Table {
+    pub name: String,
+    pub ty: Ty,
+    pub texts: Rc<Vec<String>>,
+}
 
 impl Fresh {
     /// A name `prefix` + a number not used before in this program.
@@ -239,6 +251,43 @@ impl Fresh {
         self.0.set(n + 1);
         format!("{prefix}{n}")
     }
+
+    /// The name of a new table holding literal elements `texts`.
+    pub(super) fn table(&self, ty: Ty, texts: Rc<Vec<String>>) -> String {
+        let name = self.name("tab");
+        self.1.borrow_mut().push(Table {
+            name: name.clone(),
+            ty,
+            texts,
+        });
+        name
+    }
+
+    /// The tables asked for so far.
+    pub(super) fn take_tables(&self) -> Vec<Table> {
+        std::mem::take(&mut self.1.borrow_mut())
+    }
+}
+
+/// Literal vectors at least this long are read from a table at computed indices.
+pub(super) const TABLE_MIN: usize = 8;
+
+/// The index function of a literal vector of element texts `texts`: the element itself at a
+/// literal index; otherwise a read of a table (made on first use), or a chain of `if`s for a
+/// short vector.
+pub(super) fn literal_vector(fresh: &Fresh, ty: Ty, texts: Vec<String>) -> Index {
+    let texts = Rc::new(texts);
+    if texts.len() < TABLE_MIN {
+        return Rc::new(move |i: &str| select(i, &texts));
+    }
+    let (fresh, table) = (fresh.clone(), Rc::new(std::cell::OnceCell::new()));
+    Rc::new(move |i: &str| {
+        if let Some(t) = i.parse::<usize>().ok().and_then(|k| texts.get(k)) {
+            return t.clone();
+        }
+        let m = table.get_or_init(|| fresh.table(ty, texts.clone()));
+        ty.load(&format!("(index {m} {i})"))
+    })
 }
 
 /// `let x = text in body(x)`, or `body(text)` when the text is a name or a literal, so that a
