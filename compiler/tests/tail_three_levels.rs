@@ -165,6 +165,13 @@ fn features_agree_on_three_levels() {
          let v6:[int]1 = prArrI(zipWith(shari,[-16,-1,5],[2,40,-1])) in \
          let v7:[int]1 = prArrI(zipWith(ori,[12,5],[10,3])) in \
          i2d(reduce(addi,0,each(b2i,each(notb,v4))))",
+        // floored division and modulo by positive literals (simpler code) and by computed ints
+        "let a:[int]1 = each(fn x:[int]0 => subi(muli(x,37),500),iota(40)) in \
+         let v:[int]1 = prArrI(each(fn x:[int]0 => resi(7,x),a)) in \
+         let w:[int]1 = prArrI(each(fn x:[int]0 => divi(x,7),a)) in \
+         let u:[int]1 = prArrI(each(fn x:[int]0 => mod(x,7),a)) in \
+         let t:[int]1 = prArrI(zipWith(divi,[-2147483648,2147483647,-1],[7,1,3])) in \
+         i2d(reduce(addi,0,zipWith(resi,each(fn x:[int]0 => subi(x,20),iota(40)),a)))",
         // idxS of every axis, vreverse/vrotate of matrices, take padding at both ends
         "let v1:[int]3 = reshape([2,3,4],iota(24)) in \
          let v2:[int]2 = prArrI(idxS(2,3,v1)) in \
