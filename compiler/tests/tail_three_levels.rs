@@ -592,3 +592,39 @@ fn literal_vectors_read_at_computed_indices_are_tables() {
     let rt = runtime();
     assert!(check_three_levels("tables", src, rt.as_ref()).unwrap());
 }
+
+/// A reduction along the last axis reads a transposition, or a reshape that repeats its
+/// argument along the trailing axes, by its coordinates: no `/` or `%` re-derives them.
+#[test]
+fn reductions_read_transpositions_by_coordinates() {
+    let rt = runtime();
+    for (src, divisions) in [
+        // primes' shape: rows and columns of transposed, repeating reshapes of a vector
+        (
+            "let v1:[int]1 = drop(1,iotaV(41)) in \
+             let v4:[int]2 = zipWith(subi,transp(reshape([40,40],v1)),reshape([40,40],v1)) in \
+             i2d(reduce(addi,0,reduce(addi,0,transp(each(fn x:[int]0 => muli(x,x),v4)))))",
+            0,
+        ),
+        // the inner product's shape: transp2 of rank-3 reshapes; the row number splits into
+        // two coordinates (for the first element and in the loop: loop-invariant)
+        (
+            "let a:[int]2 = reshape([20,20],iotaV(400)) in \
+             let v5:[int]3 = transp2([2,1,3],reshape([20,20,20],a)) in \
+             let v6:[int]3 = transp2([1,3,2],reshape([20,20,20],transp(a))) in \
+             i2d(reduce(addi,0,reduce(addi,0,reduce(addi,0,zipWith(muli,v5,v6)))))",
+            2,
+        ),
+    ] {
+        let l = lower_tail(src).unwrap();
+        let first = l
+            .fcl
+            .lines()
+            .find(|s| s.contains("r") && s.contains("<- forceM<grid>"))
+            .unwrap();
+        // the first reduction kernel: its row arithmetic only
+        assert_eq!(first.matches(" / ").count(), divisions, "{first}");
+        assert_eq!(first.matches(" % ").count(), divisions, "{first}");
+        assert!(check_three_levels(src, src, rt.as_ref()).unwrap());
+    }
+}

@@ -59,6 +59,12 @@ impl Lowerer {
                     out.int_source = Some(a.index.clone());
                 }
                 out.known = known_map(&self.fresh, &f, ty, &[&a]);
+                if a.at.is_some() {
+                    let (fresh, g) = (self.fresh.clone(), f.clone());
+                    out.at = Some(Rc::new(move |cs: &[String]| {
+                        apply_scalar(&fresh, &g, &[(ta, a.element_at(cs))])
+                    }));
+                }
                 Ok(Val::Arr(out))
             }
             // (3.68) zipWith: identical shapes, element i is f(a_i)(b_i)
@@ -74,10 +80,20 @@ impl Lowerer {
                 let ty = scalar_result(&fresh, &f, &[a.ty, b.ty])?;
                 let known = known_map(&fresh, &f, ty, &[&a, &b]);
                 let (ta, tb, ia, ib) = (a.ty, b.ty, a.index.clone(), b.index.clone());
-                let mut out = Arr::new(ty, a.shape.clone(), move |i| {
-                    apply_scalar(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))])
+                let mut out = Arr::new(ty, a.shape.clone(), {
+                    let (fresh, f) = (fresh.clone(), f.clone());
+                    move |i| apply_scalar(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))])
                 });
                 out.known = known;
+                if a.at.is_some() || b.at.is_some() {
+                    out.at = Some(Rc::new(move |cs: &[String]| {
+                        apply_scalar(
+                            &fresh,
+                            &f,
+                            &[(ta, a.element_at(cs)), (tb, b.element_at(cs))],
+                        )
+                    }));
+                }
                 Ok(Val::Arr(out))
             }
             // (3.59)/(3.60) power: f applied n times

@@ -4,7 +4,9 @@
 
 use super::ops::{known_int, known_vec};
 use super::program::Lowerer;
-use super::value::{select, share, strides, unsupported, Arr, Fresh, Index, Ty, Val, R};
+use super::value::{
+    select, share, unflatten, unsupported, with_names, Arr, At, Fresh, Index, Ty, Val, R,
+};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Elems, Scalar};
 use std::rc::Rc;
@@ -39,14 +41,14 @@ impl Lowerer {
                     return Ok(Arr::new(ty, shape, move |_| ty.fill()));
                 }
                 let index = a.index.clone();
-                if m == n || n <= m {
-                    return Ok(with_index(a, shape, index));
-                }
-                Ok(with_index(
-                    a,
-                    shape,
-                    Rc::new(move |i| index(&format!("({i} % {m})"))),
-                ))
+                let at = reshape_at(a, &shape);
+                let mut out = if m == n || n <= m {
+                    with_index(a, shape, index)
+                } else {
+                    with_index(a, shape, Rc::new(move |i| index(&format!("({i} % {m})"))))
+                };
+                out.at = at;
+                Ok(out)
             }
             (P::Rav, [a]) => Ok(with_index(a, vec![a.size()], a.index.clone())),
             (P::Take, [n, a]) => take(&f, known_int(n, "a take count")?, a),
@@ -132,6 +134,30 @@ impl Lowerer {
     }
 }
 
+/// The coordinate access of `reshape(shape, a)` where it is cheaper than the flat index: the
+/// elements repeat `a` along a suffix of the axes (`a`'s size is the product of the trailing
+/// extents), so the coordinates of that suffix alone locate the element, without `% m`, and
+/// through `a`'s own coordinate access when the suffix is `a`'s shape.
+fn reshape_at(a: &Arr, shape: &[usize]) -> Option<At> {
+    let m = a.size();
+    let n: usize = shape.iter().product();
+    if m == 0 || m > n {
+        return None;
+    }
+    let k = (0..=shape.len()).find(|&k| shape[k..].iter().product::<usize>() == m)?;
+    if k == 0 && a.at.is_none() {
+        return None; // the flat index is the same
+    }
+    let (a, suffix) = (a.clone(), shape[k..].to_vec());
+    Some(Rc::new(move |cs: &[String]| {
+        if a.shape == suffix {
+            a.element_at(&cs[k..])
+        } else {
+            (a.index)(&super::value::flatten(&suffix, &cs[k..]))
+        }
+    }))
+}
+
 /// A vector literal `[e0,…]` of scalars (3.56).
 pub(super) fn vector(fresh: &Fresh, elems: Vec<Arr>) -> R<Val> {
     let Some(first) = elems.first() else {
@@ -194,6 +220,7 @@ fn with_index(a: &Arr, shape: Vec<usize>, index: Index) -> Arr {
         known: None,
         int_source: None,
         transposed: None,
+        at: None,
     }
 }
 
@@ -336,41 +363,28 @@ fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
     for k in 0..r {
         shape[perm[k]] = old[k];
     }
-    let new_strides = strides(&shape);
-    let old_strides = strides(&old);
-    let perm = perm.to_vec();
-    let perm_copy = perm.clone();
+    // operand axis k is result axis perm[k]: the operand's coordinates, then its element
+    let at: At = {
+        let (a, perm) = (a.clone(), perm.to_vec());
+        Rc::new(move |cs: &[String]| {
+            let operand: Vec<String> = perm.iter().map(|&p| cs[p].clone()).collect();
+            a.element_at(&operand)
+        })
+    };
+    let perm_copy = perm.to_vec();
     let dims = shape.clone();
-    let index = a.index.clone();
-    let total: usize = old.iter().product();
     let f = f.clone();
+    let coords = at.clone();
     let mut out = with_index(
         a,
         shape,
         Rc::new(move |i| {
             share(&f, i, |i| {
-                let terms: Vec<String> = (0..r)
-                    .map(|k| {
-                        let j = perm[k];
-                        // result coordinate j, scaled to operand axis k (no `/ 1`, `% n` of
-                        // the outermost axis, or `* 1`)
-                        let mut t = i.to_string();
-                        if new_strides[j] != 1 {
-                            t = format!("{t} / {}", new_strides[j]);
-                        }
-                        if new_strides[j] * dims[j] != total {
-                            t = format!("{t} % {}", dims[j]);
-                        }
-                        if old_strides[k] != 1 {
-                            t = format!("({t}) * {}", old_strides[k]);
-                        }
-                        t
-                    })
-                    .collect();
-                index(&format!("({})", terms.join(" + ")))
+                with_names(&f, &unflatten(&dims, i), |cs| coords(cs))
             })
         }),
     );
+    out.at = Some(at);
     out.transposed = Some(Rc::new((a.clone(), perm_copy)));
     Ok(out)
 }

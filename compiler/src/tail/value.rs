@@ -14,6 +14,10 @@ pub(super) type R<T> = Result<T, LowerTailError>;
 /// An index function: flat row-major index (FCL int text) to the element's FCL text.
 pub(super) type Index = Rc<dyn Fn(&str) -> String>;
 
+/// A coordinate function: coordinates (atomic FCL int texts, one per axis, each in range) to
+/// the element's FCL text.
+pub(super) type At = Rc<dyn Fn(&[String]) -> String>;
+
 /// The element types the lowering supports (complex numbers have no FCL type; chars are
 /// their codes, FCL ints).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +87,11 @@ pub(super) struct Arr {
     /// of this one): transpositions compose, and a chain that permutes nothing is the array
     /// itself, with no index arithmetic at all.
     pub transposed: Option<Rc<(Arr, Vec<usize>)>>,
+    /// Where the element at given coordinates is cheaper to reach than through the flat
+    /// index (transpositions, reshapes that repeat a suffix, maps of those): a consumer that
+    /// has the coordinates (a reduction along the last axis, a transposition) uses this and
+    /// skips re-deriving them with `/` and `%`.
+    pub at: Option<At>,
 }
 
 /// The largest array whose elements the lowering tracks at compile time.
@@ -98,6 +107,7 @@ impl Arr {
             known: None,
             int_source: None,
             transposed: None,
+            at: None,
         }
     }
 
@@ -123,6 +133,7 @@ impl Arr {
             known: Some(Rc::new(a)),
             int_source: None,
             transposed: None,
+            at: None,
         })
     }
 
@@ -134,6 +145,14 @@ impl Arr {
     /// The scalar's FCL text (element 0).
     pub(super) fn text(&self) -> String {
         (self.index)("0")
+    }
+
+    /// The element at coordinates `cs` (atomic texts, one per axis, each in range).
+    pub(super) fn element_at(&self, cs: &[String]) -> String {
+        match &self.at {
+            Some(at) => at(cs),
+            None => (self.index)(&flatten(&self.shape, cs)),
+        }
     }
 
     /// The known value of a scalar.
@@ -305,6 +324,77 @@ pub(super) fn share(fresh: &Fresh, text: &str, body: impl FnOnce(&str) -> String
 pub(super) fn is_atomic(t: &str) -> bool {
     t.chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+/// The row-major flat index of coordinates `cs` in `shape`.
+pub(super) fn flatten(shape: &[usize], cs: &[String]) -> String {
+    let st = strides(shape);
+    let terms: Vec<String> = cs
+        .iter()
+        .zip(&st)
+        .zip(shape)
+        .filter(|((_, _), &d)| d != 1)
+        .map(|((c, &s), _)| {
+            if s == 1 {
+                c.clone()
+            } else {
+                format!("{c} * {s}")
+            }
+        })
+        .collect();
+    match terms.len() {
+        0 => "0".into(),
+        1 => terms[0].clone(),
+        _ => format!("({})", terms.join(" + ")),
+    }
+}
+
+/// The coordinates in `shape` of flat index `i` (atomic): `i / stride % extent`, without a
+/// `/ 1`, or the `%` of the outermost axis.
+pub(super) fn unflatten(shape: &[usize], i: &str) -> Vec<String> {
+    let st = strides(shape);
+    let total: usize = shape.iter().product();
+    (0..shape.len())
+        .map(|k| {
+            if shape[k] == 1 {
+                return "0".to_string();
+            }
+            let mut t = i.to_string();
+            if st[k] != 1 {
+                t = format!("{t} / {}", st[k]);
+            }
+            if st[k] * shape[k] != total {
+                t = format!("{t} % {}", shape[k]);
+            }
+            if t.contains(' ') {
+                format!("({t})")
+            } else {
+                t
+            }
+        })
+        .collect()
+}
+
+/// `body` of names for `texts`: each text that is not atomic is bound by an FCL `let`.
+pub(super) fn with_names(
+    fresh: &Fresh,
+    texts: &[String],
+    body: impl FnOnce(&[String]) -> String,
+) -> String {
+    let mut names = Vec::new();
+    let mut lets = String::new();
+    let mut close = 0;
+    for t in texts {
+        if is_atomic(t) {
+            names.push(t.clone());
+        } else {
+            let x = fresh.name("c");
+            lets.push_str(&format!("(let {x} = {t} in "));
+            close += 1;
+            names.push(x);
+        }
+    }
+    format!("{lets}{}{}", body(&names), ")".repeat(close))
 }
 
 /// Strides of a row-major shape.
