@@ -35,6 +35,9 @@ pub const FEW_ROWS: usize = 1024;
 /// Elements each thread folds sequentially before the tree (per work-group: 256·S).
 const PER_THREAD: usize = 8;
 
+/// The element text at (row, column) of rows being reduced.
+type RowElement = Rc<dyn Fn(&str, &str) -> String>;
+
 /// The element at column `j` of row `row` (numbered over the outer axes) of `a`: through
 /// `a`'s coordinate access where it has one (no `/` and `%` to find what a transposition or
 /// a repeating reshape reads), else at flat index `row * m + j`.
@@ -249,7 +252,7 @@ impl Lowerer {
         let id = ty.store(id);
         let mut len = m;
         // the element at (row, column) of the rows being reduced in this pass
-        let mut source: Rc<dyn Fn(&str, &str) -> String> = {
+        let mut source: RowElement = {
             let (a, fresh) = (a.clone(), self.fresh.clone());
             Rc::new(move |row, j| a.ty.store(&row_element(&fresh, &a, row, j)))
         };
