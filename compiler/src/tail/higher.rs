@@ -5,7 +5,7 @@
 
 use super::ops::{known_int, known_vec};
 use super::program::{element_text, fails, Lowerer};
-use super::value::{unsupported, Arr, Fresh, Fun, Ty, Val, R};
+use super::value::{index_by_coords, unsupported, Arr, At, Fresh, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::select::update_position;
 use semantics::tail::syntax::{Expr, ExprKind};
@@ -61,9 +61,11 @@ impl Lowerer {
                 out.known = known_map(&self.fresh, &f, ty, &[&a]);
                 if a.at.is_some() {
                     let (fresh, g) = (self.fresh.clone(), f.clone());
-                    out.at = Some(Rc::new(move |cs: &[String]| {
+                    let at: At = Rc::new(move |cs: &[String]| {
                         apply_scalar(&fresh, &g, &[(ta, a.element_at(cs))])
-                    }));
+                    });
+                    out.index = index_by_coords(&self.fresh, &out.shape, at.clone());
+                    out.at = Some(at);
                 }
                 Ok(Val::Arr(out))
             }
@@ -86,13 +88,16 @@ impl Lowerer {
                 });
                 out.known = known;
                 if a.at.is_some() || b.at.is_some() {
-                    out.at = Some(Rc::new(move |cs: &[String]| {
-                        apply_scalar(
-                            &fresh,
-                            &f,
-                            &[(ta, a.element_at(cs)), (tb, b.element_at(cs))],
-                        )
-                    }));
+                    let shape = a.shape.clone();
+                    let at: At = Rc::new({
+                        let fresh = fresh.clone();
+                        move |cs: &[String]| {
+                            let (x, y) = (a.element_at(cs), b.element_at(cs));
+                            apply_scalar(&fresh, &f, &[(ta, x), (tb, y)])
+                        }
+                    });
+                    out.index = index_by_coords(&fresh, &shape, at.clone());
+                    out.at = Some(at);
                 }
                 Ok(Val::Arr(out))
             }

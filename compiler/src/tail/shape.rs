@@ -5,7 +5,8 @@
 use super::ops::{known_int, known_vec};
 use super::program::Lowerer;
 use super::value::{
-    select, share, unflatten, unsupported, with_names, Arr, At, Fresh, Index, Ty, Val, R,
+    index_by_coords, select, share, unsupported, with_names, wrap, Arr, At, Fresh, Index, Ty, Val,
+    R,
 };
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Elems, Scalar};
@@ -68,16 +69,27 @@ impl Lowerer {
                 if m == 0 {
                     return Ok((*a).clone());
                 }
-                let k = k.rem_euclid(m as i64);
+                let k = k.rem_euclid(m as i64) as usize;
                 let index = a.index.clone();
-                Ok(with_index(
+                let at = {
+                    let (a, f) = ((*a).clone(), f.clone());
+                    let last = a.shape.len() - 1;
+                    Rc::new(move |cs: &[String]| {
+                        let mut moved = cs.to_vec();
+                        moved[last] = wrap(&f, &cs[last], k, m);
+                        with_names(&f, &moved, |cs| a.element_at(cs))
+                    }) as At
+                };
+                let g = f.clone();
+                Ok(with_coords(
+                    &f,
                     a,
-                    a.shape.clone(),
                     Rc::new(move |i| {
-                        share(&f, i, |i| {
+                        share(&g, i, |i| {
                             index(&format!("({i} - {i} % {m} + ({i} % {m} + {k}) % {m})"))
                         })
                     }),
+                    at,
                 ))
             }
             // vrotate: the rows along the first axis move; a row is q elements
@@ -87,12 +99,22 @@ impl Lowerer {
                 if a.shape.is_empty() || s0 == 0 {
                     return Ok((*a).clone());
                 }
-                let off = k.rem_euclid(s0 as i64) as usize * (size / s0);
+                let rows = k.rem_euclid(s0 as i64) as usize;
+                let off = rows * (size / s0);
                 let index = a.index.clone();
-                Ok(with_index(
+                let at = {
+                    let (a, f) = ((*a).clone(), f.clone());
+                    Rc::new(move |cs: &[String]| {
+                        let mut moved = cs.to_vec();
+                        moved[0] = wrap(&f, &cs[0], rows, s0);
+                        with_names(&f, &moved, |cs| a.element_at(cs))
+                    }) as At
+                };
+                Ok(with_coords(
+                    &f,
                     a,
-                    a.shape.clone(),
                     Rc::new(move |i| index(&format!("(({i} + {off}) % {size})"))),
+                    at,
                 ))
             }
             (P::Vreverse, [a]) => {
@@ -101,14 +123,24 @@ impl Lowerer {
                 };
                 let q = a.size() / s0.max(1);
                 let index = a.index.clone();
-                Ok(with_index(
+                let at = {
+                    let (a, f) = ((*a).clone(), f.clone());
+                    Rc::new(move |cs: &[String]| {
+                        let mut moved = cs.to_vec();
+                        moved[0] = format!("({} - {})", s0.saturating_sub(1), cs[0]);
+                        with_names(&f, &moved, |cs| a.element_at(cs))
+                    }) as At
+                };
+                let g = f.clone();
+                Ok(with_coords(
+                    &f,
                     a,
-                    a.shape.clone(),
                     Rc::new(move |i| {
-                        share(&f, i, |i| {
+                        share(&g, i, |i| {
                             index(&format!("(({} - {i} / {q}) * {q} + {i} % {q})", s0 - 1))
                         })
                     }),
+                    at,
                 ))
             }
             (P::Transp, [a]) => {
@@ -222,6 +254,20 @@ fn with_index(a: &Arr, shape: Vec<usize>, index: Index) -> Arr {
         transposed: None,
         at: None,
     }
+}
+
+/// `a`'s elements rearranged in its own shape: read at coordinates through `at`, and at a
+/// flat index through `index` or, where `a` itself has a coordinate access (a chain of
+/// rotations and transpositions), through `at` after finding the coordinates once.
+fn with_coords(f: &Fresh, a: &Arr, index: Index, at: At) -> Arr {
+    let index = if a.at.is_some() {
+        index_by_coords(f, &a.shape, at.clone())
+    } else {
+        index
+    };
+    let mut out = with_index(a, a.shape.clone(), index);
+    out.at = Some(at);
+    out
 }
 
 /// (3.43)/(3.44) take along the first axis: the first (n ≥ 0) or last (n < 0) |n| rows,
@@ -372,18 +418,7 @@ fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
         })
     };
     let perm_copy = perm.to_vec();
-    let dims = shape.clone();
-    let f = f.clone();
-    let coords = at.clone();
-    let mut out = with_index(
-        a,
-        shape,
-        Rc::new(move |i| {
-            share(&f, i, |i| {
-                with_names(&f, &unflatten(&dims, i), |cs| coords(cs))
-            })
-        }),
-    );
+    let mut out = with_index(a, shape.clone(), index_by_coords(f, &shape, at.clone()));
     out.at = Some(at);
     out.transposed = Some(Rc::new((a.clone(), perm_copy)));
     Ok(out)

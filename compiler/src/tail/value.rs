@@ -375,6 +375,26 @@ pub(super) fn unflatten(shape: &[usize], i: &str) -> Vec<String> {
         .collect()
 }
 
+/// An index function that finds the coordinates of the flat index once and reads the
+/// element through the coordinate access `at`.
+pub(super) fn index_by_coords(fresh: &Fresh, shape: &[usize], at: At) -> Index {
+    let (fresh, shape) = (fresh.clone(), shape.to_vec());
+    Rc::new(move |i: &str| {
+        share(&fresh, i, |i| {
+            with_names(&fresh, &unflatten(&shape, i), |cs| at(cs))
+        })
+    })
+}
+
+/// `c + k` wrapped into `0..m` (for `c` in `0..m` and `k` in `0..m`): a comparison, no `%`.
+pub(super) fn wrap(fresh: &Fresh, c: &str, k: usize, m: usize) -> String {
+    if k == 0 {
+        return c.to_string();
+    }
+    let x = fresh.name("w");
+    format!("(let {x} = {c} + {k} in if lti {x} {m} then {x} else {x} - {m})")
+}
+
 /// `body` of names for `texts`: each text that is not atomic is bound by an FCL `let`.
 pub(super) fn with_names(
     fresh: &Fresh,
