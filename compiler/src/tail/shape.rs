@@ -367,6 +367,11 @@ fn cat(f: &Fresh, a: &Arr, b: &Arr) -> R<Arr> {
                 return ia(i);
             }
             share(&f, i, |i| {
+                if r == 1 {
+                    // vectors: one row, the index is the column
+                    let (from_a, from_b) = (ia(i), ib(&format!("({i} - {ma})")));
+                    return format!("(if lti {i} {ma} then {from_a} else {from_b})");
+                }
                 let (row, j) = (format!("({i} / {l})"), format!("({i} % {l})"));
                 let from_a = ia(&format!("({row} * {ma} + {j})"));
                 let from_b = ib(&format!("({row} * {mb} + {j} - {ma})"));
