@@ -7,10 +7,17 @@
 //! operators (`transp`, `transp2`, `take`, `drop`, `rotate`, `vrotate`, `vreverse`, `reshape`,
 //! `cat`, `cons`, `snoc`, `idxS`) compose index functions and never copy (module `shape`);
 //! `each` and `zipWith` apply their function per element (module `higher`), so a chain of them
-//! fuses into the one `generate` of its consumer. Arrays are *materialized* (forced into a
-//! global buffer by a statement of `main`) only where needed (module `program`): a `let`-bound
-//! array used more than once, very large index text, a printed value, a reduction result,
-//! the state of `power`, and an array updated by `idxassign`.
+//! fuses into the one `generate` of its consumer. Where coordinates are cheaper than the flat
+//! index (transpositions, reshapes that repeat their argument along trailing axes, rotations
+//! of those and of vectors, maps of them), an array also has a *coordinate access*
+//! (`Arr::at`): a reduction along the last axis reads its rows by (row, column) and a
+//! transposition permutes coordinates, so neither re-derives them with `/` and `%` (thesis
+//! §3.4's shaped index functions, beside the flat ones that make reshapes free). A literal
+//! vector read at computed indices is a *table*, a buffer stored once when `main` starts.
+//! Arrays are *materialized* (forced into a global buffer by a statement of `main`) only
+//! where needed (module `program`): a `let`-bound array whose uses together would recompute
+//! more than a budget of element text, very large index text, a printed value, a reduction
+//! result, the state of `power`, and an array updated by `idxassign`.
 //!
 //! `reduce`/`scan` along the last axis are unrolled for short rows and otherwise become
 //! thread-level sequential folds/scans per row or, for long rows of an associative operator,
