@@ -467,6 +467,47 @@ mod tests {
     }
 
     #[test]
+    fn coordinates_of_flat_indices_and_back() {
+        let shape = [2, 3, 4];
+        let cs = unflatten(&shape, "i");
+        assert_eq!(cs, vec!["(i / 12)", "(i / 4 % 3)", "(i % 4)"]);
+        let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(flatten(&shape, &names), "(a * 12 + b * 4 + c)");
+        // an axis of extent 1 has coordinate 0 and adds nothing
+        assert_eq!(unflatten(&[3, 1], "i"), vec!["i", "0"]);
+        assert_eq!(flatten(&[3, 1], &names[..2]), "a");
+        let f = Fresh::default();
+        let t = with_names(&f, &cs, |cs| cs.join(","));
+        assert_eq!(
+            t,
+            "(let c0 = (i / 12) in (let c1 = (i / 4 % 3) in (let c2 = (i % 4) in c0,c1,c2)))"
+        );
+        assert_eq!(wrap(&f, "c", 0, 5), "c");
+        assert_eq!(
+            wrap(&f, "c", 2, 5),
+            "(let w3 = c + 2 in if lti w3 5 then w3 else w3 - 5)"
+        );
+    }
+
+    #[test]
+    fn literal_vectors_become_tables_when_read_at_computed_indices() {
+        let f = Fresh::default();
+        let short = literal_vector(&f, Ty::Int, vec!["1".into(), "2".into()]);
+        assert_eq!(short("i"), "(if i == 0 then 1 else 2)");
+        let texts: Vec<String> = (0..TABLE_MIN).map(|k| k.to_string()).collect();
+        let long = literal_vector(&f, Ty::Bool, texts);
+        assert_eq!(long("3"), "3");
+        assert!(f.take_tables().is_empty(), "a literal index needs no table");
+        assert_eq!(long("i"), "((index tab0 i) == 1)");
+        assert_eq!(long("j"), "((index tab0 j) == 1)");
+        assert_eq!(
+            f.take_tables().len(),
+            1,
+            "one table however often it is read"
+        );
+    }
+
+    #[test]
     fn select_chains_ifs() {
         let t = vec!["1".to_string(), "2".to_string(), "3".to_string()];
         assert_eq!(
