@@ -237,6 +237,11 @@ fn features_agree_on_three_levels() {
         // if on a computed condition: both branches scalar expressions
         "let v:[int]0 = reduce(addi,0,each(fn x:[int]0 => muli(x,x),iota(100))) in \
          i2d(if lti(v,50) then muli(v,2) else subi(v,1))",
+        // zilde is int in the lowering, polymorphic in TAIL: reshaped into doubles, the fills
+        // are double fills (fuzz seed 21, program 67)
+        "let v2:[double]1 = reshape([3],zilde()) in \
+         let v3:[bool]1 = prArrB(each(fn x1:[double]0 => gtd(x1,2.0),v2)) in \
+         reduce(addd,1.5,each(fn x:[double]0 => addd(x,0.5),v2))",
         // static failures after some output
         "let v1:[int]1 = prArrI(iota(3)) in i2d(reduce(addi,0,iota(subi(2,5))))",
         "let mv1:[int]1 = iota(3) in let v2:[bool]0 = idxassign([4],mv1,1) in i2d(first(mv1))",

@@ -2,7 +2,9 @@
 //! left to right, spec §4.3), the statements of FCL `main`'s `do<grid>` block that force and
 //! print values or materialize arrays, and the final FCL text.
 
-use super::value::{is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R};
+use super::value::{
+    as_declared, declared_ty, is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R,
+};
 use super::{LowerTailError, Lowered, Output, ResultKind, RunFailure, MAX_TEXT};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::{Expr, ExprKind};
@@ -82,9 +84,12 @@ impl Lowerer {
             ExprKind::Lit(s) => Ok(Val::Arr(Arr::known(Array::scalar(*s))?)),
             // (3.54) let: call by value; an array used several times is materialized once
             ExprKind::Let {
-                var, bound, body, ..
+                var,
+                ty,
+                bound,
+                body,
             } => {
-                let mut v = self.eval(bound, env)?;
+                let mut v = as_declared(self.eval(bound, env)?, declared_ty(ty));
                 if let Val::Arr(a) = &v {
                     let uses = self.uses.get(var).copied().unwrap_or(0);
                     if !self.kernel && a.size() > 0 && uses > 0 && {
@@ -118,7 +123,7 @@ impl Lowerer {
                 env.insert(var.clone(), v);
                 self.eval(body, &env)
             }
-            ExprKind::Fn { param, body, .. } => {
+            ExprKind::Fn { param, ty, body } => {
                 // the closure sees the arrays idxassign has updated so far
                 let mut env = env.clone();
                 for (x, v) in &self.store {
@@ -126,6 +131,7 @@ impl Lowerer {
                 }
                 Ok(Val::Fun(Rc::new(Fun::Lambda {
                     param: param.clone(),
+                    param_ty: declared_ty(ty),
                     body: body.as_ref().clone(),
                     env,
                 })))
@@ -223,11 +229,17 @@ impl Lowerer {
         };
         match f.as_ref() {
             Fun::Op(p) => self.apply_op(*p, p.name(), &dummy_expr(), args),
-            Fun::Lambda { param, body, env } => {
+            Fun::Lambda {
+                param,
+                param_ty,
+                body,
+                env,
+            } => {
                 let mut args = args.into_iter();
                 let Some(first) = args.next() else {
                     return unsupported("a lambda applied to nothing");
                 };
+                let first = as_declared(first, *param_ty);
                 let mut env = env.clone();
                 let rest: Vec<Val> = args.collect();
                 // (3.55) beta: a scalar argument is bound by an FCL let around the (scalar)

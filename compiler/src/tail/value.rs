@@ -221,10 +221,37 @@ fn double_literal(d: f64) -> String {
 pub(super) enum Fun {
     Lambda {
         param: String,
+        /// The element type the parameter is declared with, where it is one.
+        param_ty: Option<Ty>,
         body: Expr,
         env: super::program::Env,
     },
     Op(semantics::tail::ops::prim::Prim),
+}
+
+/// The element type a TAIL type declares, where it is a known base type the lowering has.
+pub(super) fn declared_ty(t: &semantics::tail::types::Type) -> Option<Ty> {
+    use semantics::tail::types::{Base, Type};
+    match t {
+        Type::Arr(Base::Known(b), _)
+        | Type::Vec(Base::Known(b), _)
+        | Type::S(Base::Known(b), _)
+        | Type::SV(Base::Known(b), _) => Ty::of(*b).ok(),
+        _ => None,
+    }
+}
+
+/// `v` as a value of declared element type `ty`. The lowering types `zilde` as int (TAIL's is
+/// polymorphic), so an array declared with another element type than it has is built from
+/// `zilde`: all its elements are fills (cat of differently typed arrays is refused), which
+/// become the fills of the declared type.
+pub(super) fn as_declared(v: Val, ty: Option<Ty>) -> Val {
+    match (v, ty) {
+        (Val::Arr(a), Some(t)) if a.ty != t => {
+            Val::Arr(Arr::new(t, a.shape.clone(), move |_| t.fill()))
+        }
+        (v, _) => v,
+    }
 }
 
 /// A TAIL value during lowering.
