@@ -165,6 +165,13 @@ fn features_agree_on_three_levels() {
          let v6:[int]1 = prArrI(zipWith(shari,[-16,-1,5],[2,40,-1])) in \
          let v7:[int]1 = prArrI(zipWith(ori,[12,5],[10,3])) in \
          i2d(reduce(addi,0,each(b2i,each(notb,v4))))",
+        // floored division and modulo by positive literals (simpler code) and by computed ints
+        "let a:[int]1 = each(fn x:[int]0 => subi(muli(x,37),500),iota(40)) in \
+         let v:[int]1 = prArrI(each(fn x:[int]0 => resi(7,x),a)) in \
+         let w:[int]1 = prArrI(each(fn x:[int]0 => divi(x,7),a)) in \
+         let u:[int]1 = prArrI(each(fn x:[int]0 => mod(x,7),a)) in \
+         let t:[int]1 = prArrI(zipWith(divi,[-2147483648,2147483647,-1],[7,1,3])) in \
+         i2d(reduce(addi,0,zipWith(resi,each(fn x:[int]0 => subi(x,20),iota(40)),a)))",
         // idxS of every axis, vreverse/vrotate of matrices, take padding at both ends
         "let v1:[int]3 = reshape([2,3,4],iota(24)) in \
          let v2:[int]2 = prArrI(idxS(2,3,v1)) in \
@@ -222,9 +229,19 @@ fn features_agree_on_three_levels() {
         // compress and replicate with a static mask and counts
         "let v1:[int]1 = prArrI(compress([tt,ff,tt],[1,2,3])) in \
          i2d(reduce(addi,0,replicate(0,[2,0,-1],[7,8,9])))",
+        // a static mask and static counts over computed data: a gather, the data computed
+        "let v0:[int]1 = take(6,each(fn x:[int]0 => muli(x,x),iota(100))) in \
+         let v1:[int]1 = prArrI(compress([tt,ff,tt,ff,ff,tt],v0)) in \
+         let v2:[int]1 = prArrI(replicate(0,[1,-2,0,3,1,0],v0)) in \
+         i2d(reduce(addi,0,compress([ff,tt],[7,addi(4,4)])))",
         // if on a computed condition: both branches scalar expressions
         "let v:[int]0 = reduce(addi,0,each(fn x:[int]0 => muli(x,x),iota(100))) in \
          i2d(if lti(v,50) then muli(v,2) else subi(v,1))",
+        // zilde is int in the lowering, polymorphic in TAIL: reshaped into doubles, the fills
+        // are double fills (fuzz seed 21, program 67)
+        "let v2:[double]1 = reshape([3],zilde()) in \
+         let v3:[bool]1 = prArrB(each(fn x1:[double]0 => gtd(x1,2.0),v2)) in \
+         reduce(addd,1.5,each(fn x:[double]0 => addd(x,0.5),v2))",
         // static failures after some output
         "let v1:[int]1 = prArrI(iota(3)) in i2d(reduce(addi,0,iota(subi(2,5))))",
         "let mv1:[int]1 = iota(3) in let v2:[bool]0 = idxassign([4],mv1,1) in i2d(first(mv1))",
@@ -397,5 +414,222 @@ fn unsupported_programs_say_why() {
             Err(LowerTailError::Unsupported(r)) => assert!(r.contains(why), "{src}: {r}"),
             other => panic!("{src}: {other:?}"),
         }
+    }
+}
+
+/// Whether an FCL element text is a literal: numbers, `true`/`false`, negation of a literal
+/// and the `if i == k then … else …` chains of a literal vector, nothing computed.
+fn literal_text(body: &str) -> bool {
+    let spaced = body.replace('(', " ( ").replace(')', " ) ");
+    let tokens: Vec<&str> = spaced.split_whitespace().collect();
+    tokens.iter().enumerate().all(|(k, t)| {
+        matches!(
+            *t,
+            "(" | ")" | "if" | "i" | "==" | "then" | "else" | "negd" | "b2i" | "true" | "false"
+        ) || t.parse::<f64>().is_ok()
+            // `(0 - 5)`: a negative int literal
+            || (*t == "-" && tokens.get(k.wrapping_sub(1)) == Some(&"0"))
+    })
+}
+
+/// The element texts of the values a lowered program prints (its `pNp <- tabulate` lines).
+fn printed_bodies(fcl: &str) -> Vec<String> {
+    fcl.lines()
+        .filter(|l| l.contains("p <- tabulate "))
+        .filter_map(|l| {
+            let body = &l[l.find("(fn i => ")? + "(fn i => ".len()..];
+            Some(body.strip_suffix(')')?.to_string())
+        })
+        .collect()
+}
+
+/// (programs whose every printed value is a literal, literal printed values, printed values)
+/// over the lowered programs of `srcs`.
+fn literal_counts<'a>(srcs: impl Iterator<Item = &'a str>) -> (usize, usize, usize) {
+    let (mut hollow, mut literal, mut total) = (0, 0, 0);
+    for src in srcs {
+        let Ok(l) = lower_tail(src) else { continue };
+        let bodies = printed_bodies(&l.fcl);
+        let lits = bodies.iter().filter(|b| literal_text(b)).count();
+        hollow += usize::from(!bodies.is_empty() && lits == bodies.len());
+        literal += lits;
+        total += bodies.len();
+    }
+    (hollow, literal, total)
+}
+
+#[test]
+fn literal_classifier_tells_literals_from_computations() {
+    assert!(literal_text("(negd 27.870466000131344)"));
+    assert!(literal_text("(if i == 0 then (0 - 20) else 300)"));
+    assert!(!literal_text("(i + 1)"));
+    assert!(!literal_text("(addd 1.0 2.0)"));
+    assert!(!literal_text("(5 - 3)"));
+    let l = lower_tail("let v:[int]1 = prArrI([1,2]) in i2d(reduce(addi,0,iota(300)))").unwrap();
+    assert_eq!(printed_bodies(&l.fcl).len(), 2, "{}", l.fcl);
+}
+
+/// Closed repository programs still compute on the FCL and OpenCL levels: the lowering
+/// evaluates at compile time only what it needs statically (shapes, counts), so the printed
+/// values are computations, not literals folded by the lowering.
+#[test]
+fn repository_programs_compute_rather_than_print_literals() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut paths = Vec::new();
+    tail_programs(&root.join("examples"), &mut paths);
+    tail_programs(&root.join("paper-examples"), &mut paths);
+    paths.sort();
+    let srcs: Vec<String> = paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let (hollow, literal, total) = literal_counts(srcs.iter().map(String::as_str));
+    println!("programs printing only literals: {hollow}; literal prints: {literal} of {total}");
+    // what the symbolic code costs the FCL oracle
+    let (mut steps, mut most) = (0u64, 0u64);
+    for src in &srcs {
+        let Ok(l) = lower_tail(src) else { continue };
+        let program = load_program(&[("lowered.fcl".to_string(), l.fcl.clone())]).unwrap();
+        let out = interpreter::fcl::run(&program.main, &interpreter::fcl::Config::default());
+        steps += out.stats.steps;
+        most = most.max(out.stats.steps);
+    }
+    println!("FCL oracle steps: {steps} in all, {most} at most");
+    assert_eq!(hollow, 0, "programs print only literals");
+    assert!(
+        literal * 5 <= total,
+        "{literal} of {total} prints are literals"
+    );
+}
+
+/// Closed programs lower to their computations (the `generate`s, unrolled or looped folds and
+/// `power` of the program), not to the values the lowering could compute, and the three
+/// engines still agree on them.
+#[test]
+fn closed_programs_keep_their_computations() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let signal = std::fs::read_to_string(root.join("examples/oracle_signal.tail")).unwrap();
+    let rt = runtime();
+    for (name, src, ops, folded) in [
+        // reduce(addd, …) of each/zipWith chains over a literal vector: -27.870466000131344
+        (
+            "signal",
+            signal.as_str(),
+            &["addd", "divd", "maxd", "mind", "muld"][..],
+            "27.87",
+        ),
+        // a short reduce over iota: unrolled into the print's kernel
+        ("reduce of iota", "i2d(reduce(addi,0,iota(10)))", &["+", "(i * 10"][..], "55"),
+        // a long reduce over iota: a thread-level fold
+        (
+            "reduce of iota, sequential",
+            "i2d(reduce(subi,0,iota(300)))",
+            &["foldl", "(generate 299"][..],
+            "150",
+        ),
+        // each over iota: the map in the print's generate
+        (
+            "each of iota",
+            "let v:[int]1 = prArrI(each(fn x:[int]0 => muli(x,x),iota(6))) in i2d(first(v))",
+            &["(i + 1)", "*"][..],
+            "25",
+        ),
+        // a power loop of a scalar and of an array
+        (
+            "powerScl",
+            "i2d(powerScl(fn x:[int]0 => muli(x,3),4,2))",
+            &["power<grid> 4", "* 3"][..],
+            "162",
+        ),
+        (
+            "power",
+            "i2d(reduce(addi,0,power(fn v:[int]1 => each(fn x:[int]0 => addi(x,x),v),5,iota(4))))",
+            &["power<grid> 5"][..],
+            "320",
+        ),
+        // computed shapes and counts are static, the elements stay computations
+        (
+            "computed shape",
+            "let s:<int>2 = [2,addi(1,2)] in i2d(reduce(addi,0,reduce(addi,0,reshape(s,iota(reduce(muli,1,s))))))",
+            &["* 3 + 2) + 1)"][..],
+            "21",
+        ),
+        // a known condition still becomes an FCL conditional
+        (
+            "if",
+            "i2d(if lti(reduce(addi,0,[1,2]),5) then condScl(fn x:[int]0 => muli(x,7),tt,6) else 0)",
+            &["(if (lti (", "(if true then (6 * 7) else 6)"][..],
+            "42",
+        ),
+    ] {
+        let l = lower_tail(src).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let main = &l.fcl[l.fcl.find("val main").unwrap()..];
+        for op in ops {
+            assert!(main.contains(op), "{name}: no {op} in\n{main}");
+        }
+        assert!(!main.contains(folded), "{name}: folded to {folded}:\n{main}");
+        assert!(
+            printed_bodies(main).iter().all(|b| !literal_text(b)),
+            "{name}: prints a literal:\n{main}"
+        );
+        assert!(check_three_levels(name, src, rt.as_ref()).unwrap());
+    }
+}
+
+/// A literal vector read at computed indices is a table stored once when `main` starts, one
+/// load per read (also inside a `power` step), not a chain of `if`s in every kernel.
+#[test]
+fn literal_vectors_read_at_computed_indices_are_tables() {
+    let src = "let t:[int]1 = [5,3,8,1,9,2,7,4,6,0] in \
+               let v:[int]1 = prArrI(power(fn v:[int]1 => zipWith(addi,rotate(1,v),t),3,t)) in \
+               let w:[double]1 = prArrD(each(fn x:[double]0 => muld(x,2.0),reshape([20],[0.5,1.5,2.5,3.5,4.5,5.5,6.5,7.5,8.5,9.5]))) in \
+               i2d(addi(first(t),reduce(addi,0,reduce(addi,0,reshape([3,10],t)))))";
+    let l = lower_tail(src).unwrap();
+    let main = &l.fcl[l.fcl.find("val main").unwrap()..];
+    assert_eq!(
+        main.matches("-- a literal vector of 10 elements").count(),
+        2,
+        "{main}"
+    );
+    // the chains of ifs are only in the two statements storing the tables
+    assert_eq!(main.matches("(if i == 0 then").count(), 2, "{main}");
+    assert!(main.contains("(index tab"), "{main}");
+    let rt = runtime();
+    assert!(check_three_levels("tables", src, rt.as_ref()).unwrap());
+}
+
+/// A reduction along the last axis reads a transposition, or a reshape that repeats its
+/// argument along the trailing axes, by its coordinates: no `/` or `%` re-derives them.
+#[test]
+fn reductions_read_transpositions_by_coordinates() {
+    let rt = runtime();
+    for (src, divisions) in [
+        // primes' shape: rows and columns of transposed, repeating reshapes of a vector
+        (
+            "let v1:[int]1 = drop(1,iotaV(41)) in \
+             let v4:[int]2 = zipWith(subi,transp(reshape([40,40],v1)),reshape([40,40],v1)) in \
+             i2d(reduce(addi,0,reduce(addi,0,transp(each(fn x:[int]0 => muli(x,x),v4)))))",
+            0,
+        ),
+        // the inner product's shape: transp2 of rank-3 reshapes; the row number splits into
+        // two coordinates (for the first element and in the loop: loop-invariant)
+        (
+            "let a:[int]2 = reshape([20,20],iotaV(400)) in \
+             let v5:[int]3 = transp2([2,1,3],reshape([20,20,20],a)) in \
+             let v6:[int]3 = transp2([1,3,2],reshape([20,20,20],transp(a))) in \
+             i2d(reduce(addi,0,reduce(addi,0,reduce(addi,0,zipWith(muli,v5,v6)))))",
+            2,
+        ),
+    ] {
+        let l = lower_tail(src).unwrap();
+        let first = l
+            .fcl
+            .lines()
+            .find(|s| s.contains("r") && s.contains("<- forceM<grid>"))
+            .unwrap();
+        // the first reduction kernel: its row arithmetic only
+        assert_eq!(first.matches(" / ").count(), divisions, "{first}");
+        assert_eq!(first.matches(" % ").count(), divisions, "{first}");
+        assert!(check_three_levels(src, src, rt.as_ref()).unwrap());
     }
 }

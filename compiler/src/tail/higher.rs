@@ -5,7 +5,7 @@
 
 use super::ops::{known_int, known_vec};
 use super::program::{element_text, fails, Lowerer};
-use super::value::{unsupported, Arr, Fresh, Fun, Ty, Val, R};
+use super::value::{index_by_coords, unsupported, Arr, At, Fresh, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::select::update_position;
 use semantics::tail::syntax::{Expr, ExprKind};
@@ -59,6 +59,14 @@ impl Lowerer {
                     out.int_source = Some(a.index.clone());
                 }
                 out.known = known_map(&self.fresh, &f, ty, &[&a]);
+                if a.at.is_some() {
+                    let (fresh, g) = (self.fresh.clone(), f.clone());
+                    let at: At = Rc::new(move |cs: &[String]| {
+                        apply_scalar(&fresh, &g, &[(ta, a.element_at(cs))])
+                    });
+                    out.index = index_by_coords(&self.fresh, &out.shape, at.clone());
+                    out.at = Some(at);
+                }
                 Ok(Val::Arr(out))
             }
             // (3.68) zipWith: identical shapes, element i is f(a_i)(b_i)
@@ -74,10 +82,23 @@ impl Lowerer {
                 let ty = scalar_result(&fresh, &f, &[a.ty, b.ty])?;
                 let known = known_map(&fresh, &f, ty, &[&a, &b]);
                 let (ta, tb, ia, ib) = (a.ty, b.ty, a.index.clone(), b.index.clone());
-                let mut out = Arr::new(ty, a.shape.clone(), move |i| {
-                    apply_scalar(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))])
+                let mut out = Arr::new(ty, a.shape.clone(), {
+                    let (fresh, f) = (fresh.clone(), f.clone());
+                    move |i| apply_scalar(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))])
                 });
                 out.known = known;
+                if a.at.is_some() || b.at.is_some() {
+                    let shape = a.shape.clone();
+                    let at: At = Rc::new({
+                        let fresh = fresh.clone();
+                        move |cs: &[String]| {
+                            let (x, y) = (a.element_at(cs), b.element_at(cs));
+                            apply_scalar(&fresh, &f, &[(ta, x), (tb, y)])
+                        }
+                    });
+                    out.index = index_by_coords(&fresh, &shape, at.clone());
+                    out.at = Some(at);
+                }
                 Ok(Val::Arr(out))
             }
             // (3.59)/(3.60) power: f applied n times
@@ -88,19 +109,34 @@ impl Lowerer {
                 }
                 self.power(&f, n, &args[2])
             }
-            // (3.76) condScl: f(x) if b, else x
+            // (3.76) condScl: f(x) if b, else x; a conditional in FCL even where b is known
             Prim::CondScl => {
                 let (b, x) = (args[1].arr()?.clone(), args[2].arr()?.clone());
-                match b.known_scalar() {
-                    Some(Scalar::Bool(true)) => self.apply_fun(&f, vec![Val::Arr(x)]),
-                    Some(_) => Ok(Val::Arr(x)),
-                    None => {
-                        let y = apply_scalar(&fresh, &f, &[(x.ty, x.text())]);
-                        scalar_result(&fresh, &f, &[x.ty])?;
-                        let t = format!("(if {} then {y} else {})", b.text(), x.text());
-                        Ok(Val::Arr(Arr::scalar(x.ty, t)))
-                    }
+                let y = apply_scalar(&fresh, &f, &[(x.ty, x.text())]);
+                let same_type = scalar_result(&fresh, &f, &[x.ty]).map(|t| t == x.ty);
+                let known = b.known_scalar();
+                if y.is_empty() || !matches!(same_type, Ok(true)) {
+                    // f has no scalar lowering inside a kernel (a `power`, a long reduction):
+                    // only a known condition can pick its branch here
+                    return match known {
+                        Some(Scalar::Bool(true)) => self.apply_fun(&f, vec![Val::Arr(x)]),
+                        Some(_) => Ok(Val::Arr(x)),
+                        None => {
+                            same_type?;
+                            unsupported("condScl whose function has no scalar lowering")
+                        }
+                    };
                 }
+                let t = format!("(if {} then {y} else {})", b.text(), x.text());
+                let mut out = Arr::scalar(x.ty, t);
+                out.known = match (known, x.known_scalar()) {
+                    (Some(Scalar::Bool(true)), Some(v)) => {
+                        known_apply(&fresh, &f, &[v]).map(|r| Rc::new(Array::scalar(r)))
+                    }
+                    (Some(_), _) => x.known.clone(),
+                    (None, _) => None,
+                };
+                Ok(Val::Arr(out))
             }
             _ => unsupported(format!("operator {name}")),
         }

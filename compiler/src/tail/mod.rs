@@ -7,10 +7,17 @@
 //! operators (`transp`, `transp2`, `take`, `drop`, `rotate`, `vrotate`, `vreverse`, `reshape`,
 //! `cat`, `cons`, `snoc`, `idxS`) compose index functions and never copy (module `shape`);
 //! `each` and `zipWith` apply their function per element (module `higher`), so a chain of them
-//! fuses into the one `generate` of its consumer. Arrays are *materialized* (forced into a
-//! global buffer by a statement of `main`) only where needed (module `program`): a `let`-bound
-//! array used more than once, very large index text, a printed value, a reduction result,
-//! the state of `power`, and an array updated by `idxassign`.
+//! fuses into the one `generate` of its consumer. Where coordinates are cheaper than the flat
+//! index (transpositions, reshapes that repeat their argument along trailing axes, rotations
+//! of those and of vectors, maps of them), an array also has a *coordinate access*
+//! (`Arr::at`): a reduction along the last axis reads its rows by (row, column) and a
+//! transposition permutes coordinates, so neither re-derives them with `/` and `%` (thesis
+//! §3.4's shaped index functions, beside the flat ones that make reshapes free). A literal
+//! vector read at computed indices is a *table*, a buffer stored once when `main` starts.
+//! Arrays are *materialized* (forced into a global buffer by a statement of `main`) only
+//! where needed (module `program`): a `let`-bound array whose uses together would recompute
+//! more than a budget of element text, very large index text, a printed value, a reduction
+//! result, the state of `power`, and an array updated by `idxassign`.
 //!
 //! `reduce`/`scan` along the last axis are unrolled for short rows and otherwise become
 //! thread-level sequential folds/scans per row or, for long rows of an associative operator,
@@ -23,8 +30,13 @@
 //! refused); shapes, counts, permutations and `idxassign` indices known at compile time. Known
 //! values are evaluated with the TAIL semantics' own operators where the arguments are known
 //! (module `ops`; `each`, `zipWith`, `reduce`, `scan` of small known arrays too), which gives
-//! the shapes apltail computes. `compress`/`replicate`/`gradeUp` only on known arguments; `pr*`
-//! outside function bodies; `if` on an unknown condition only with scalar branches; no file
+//! the shapes apltail computes. A known value only rides along (`Arr::known`, module `value`) for
+//! static decisions: shapes, counts, permutations, static failures. The FCL text is always the
+//! computation itself (constant folding is the FCL compiler's job), except for
+//! `gradeUp`/`gradeDown`, which have no symbolic lowering and are lowered only on known
+//! arguments, as their known result. `compress`/`replicate` need a known mask or counts (a
+//! static gather from symbolic data); `pr*` outside function bodies; `if` only with scalar
+//! branches unless its condition is known; no file
 //! reads, `roll` or `nowi` (run-time inputs). Anything else is refused with
 //! [`LowerTailError::Unsupported`] and a reason. Int overflow and division by zero, run-time
 //! errors in TAIL, are not checked in lowered code.

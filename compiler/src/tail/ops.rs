@@ -5,7 +5,7 @@
 //! certainly fail.
 
 use super::program::{fails, Lowerer};
-use super::value::{known_ints, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
+use super::value::{known_ints, share, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
 use super::LowerTailError;
 use semantics::tail::ops::apply::{apply, is_scalar_op, scalar_op as fold_scalar, OpEnv, Outcome};
 use semantics::tail::ops::prim::Prim;
@@ -47,7 +47,11 @@ impl Lowerer {
                 ))
             }
             P::Replicate => {
-                return self.fold_only(p, name, e, &args[1..], |xs| select::replicate(xs[0], xs[1]))
+                return self
+                    .gather_static(p, name, e, &args[1..], |xs| select::replicate(xs[0], xs[1]))
+            }
+            P::Compress => {
+                return self.gather_static(p, name, e, &args, |xs| select::compress(xs[0], xs[1]))
             }
             _ => {}
         }
@@ -59,13 +63,15 @@ impl Lowerer {
             self.structural(p, &arrs)
         };
         match (symbolic, known) {
-            // a known scalar is its literal
-            (_, Some(k)) if k.shape.is_empty() => Ok(Val::Arr(Arr::known(k)?)),
+            // the computation stays in the FCL text (constant folding is the FCL compiler's
+            // job); the known value rides along for the static decisions made on it
             (Ok(mut a), Some(k)) => {
                 a.known = Some(std::rc::Rc::new(k));
                 Ok(Val::Arr(a))
             }
             (Ok(a), None) => Ok(Val::Arr(a)),
+            // no symbolic lowering exists (`gradeUp`/`gradeDown` sort at compile time, scalar
+            // operators without an FCL counterpart): the known result is the only lowering
             (Err(_), Some(k)) if k.size() <= MAX_SELECT => Ok(Val::Arr(Arr::known(k)?)),
             (Err(why), _) => Err(self.shape_failure(p, name, e, &arrs).unwrap_or(why)),
         }
@@ -140,8 +146,12 @@ impl Lowerer {
         }
     }
 
-    /// Operators lowered only on known arguments (selection by a static mask or counts).
-    fn fold_only(
+    /// `compress(b, a)` and `replicate(_, c, a)` with the mask or counts `b`/`c` known at
+    /// compile time: a gather from `a`, whose elements stay symbolic. The gathered positions
+    /// are the semantics' own operator applied to the mask or counts and `a`'s 1-based
+    /// positions (so a fill, 0, marks a padding element); that also finds the shapes and masks
+    /// the operator rejects.
+    fn gather_static(
         &mut self,
         p: Prim,
         name: &str,
@@ -149,21 +159,50 @@ impl Lowerer {
         args: &[Val],
         f: impl Fn(&[&Array]) -> Result<Array, String>,
     ) -> R<Val> {
-        let known = args
-            .iter()
-            .map(|v| v.arr().ok().and_then(|a| a.known.as_deref()))
-            .collect::<Option<Vec<&Array>>>();
-        let Some(known) = known else {
+        let (sel, a) = (args[0].arr()?, args[1].arr()?);
+        let Some(mask) = sel.known.as_deref() else {
             return unsupported(format!(
-                "{name} with a mask or counts not known at compile time"
+                "{name} of an array not known at compile time (the mask or counts, which \
+                 decide the result's length, are run-time data)"
             ));
         };
-        match f(&known) {
-            Ok(a) if a.size() <= MAX_SELECT => Ok(Val::Arr(Arr::known(a)?)),
-            Ok(_) => unsupported(format!("{name} with a large static result")),
-            Err(reason) if !self.kernel => Err(fails(p, name, e, reason)),
-            Err(reason) => unsupported(format!("{name} failing inside a function: {reason}")),
+        if a.size() > MAX_FILLS {
+            return unsupported(format!("{name} of a large array"));
         }
+        let positions = Array {
+            shape: a.shape.clone(),
+            elems: Elems::from_scalars(
+                semantics::tail::value::BaseType::Int,
+                (1..=a.size()).map(|k| Scalar::Int(k as i32)).collect(),
+            ),
+        };
+        let picked = match f(&[mask, &positions]) {
+            Ok(r) if r.size() <= MAX_SELECT => known_ints(&r).unwrap_or_default(),
+            Ok(_) => return unsupported(format!("{name} with a large static result")),
+            Err(reason) if !self.kernel => return Err(fails(p, name, e, reason)),
+            Err(reason) => {
+                return unsupported(format!("{name} failing inside a function: {reason}"))
+            }
+        };
+        let n = picked.len();
+        let fills = picked.contains(&0);
+        let texts: Vec<String> = picked.iter().map(|&k| (k - 1).to_string()).collect();
+        let (ty, index, fresh) = (a.ty, a.index.clone(), self.fresh.clone());
+        let mut out = Arr::new(ty, vec![n], move |i| {
+            share(&fresh, i, |i| {
+                let at = super::value::select(i, &texts);
+                if !fills {
+                    return index(&at);
+                }
+                share(&fresh, &at, |j| {
+                    format!("(if lti {j} 0 then {} else {})", ty.fill(), index(j))
+                })
+            })
+        });
+        if let Some(known) = a.known.as_deref() {
+            out.known = f(&[mask, known]).ok().map(std::rc::Rc::new);
+        }
+        Ok(Val::Arr(out))
     }
 
     /// A scalar operator on scalar arguments (spec §5.1–§5.7).

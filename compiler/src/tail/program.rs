@@ -2,7 +2,9 @@
 //! left to right, spec §4.3), the statements of FCL `main`'s `do<grid>` block that force and
 //! print values or materialize arrays, and the final FCL text.
 
-use super::value::{is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R};
+use super::value::{
+    as_declared, declared_ty, is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R,
+};
 use super::{LowerTailError, Lowered, Output, ResultKind, RunFailure, MAX_TEXT};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::{Expr, ExprKind};
@@ -20,8 +22,11 @@ const LONG_INDEX: usize = 8000;
 /// Likewise for parentheses nested deeper than this (FCL's parser allows 256 levels of
 /// expressions, a few per parenthesis).
 const DEEP_INDEX: usize = 40;
-/// An index text shorter than this is recomputed rather than materialized.
-const CHEAP_INDEX: usize = 200;
+/// A `let`-bound array used several times is recomputed by each use while the uses' element
+/// texts together stay under this many bytes, and materialized beyond: recomputing a few
+/// dozen operations is cheaper than a buffer written once and read by every use (measured
+/// with tailbench: materializing from 200 bytes on made sobol 3x and blackscholes 1.7x slower).
+const RECOMPUTE_BUDGET: usize = 1200;
 
 /// The lowering's state: the statements of `main` so far and what they print.
 pub(super) struct Lowerer {
@@ -79,14 +84,18 @@ impl Lowerer {
             ExprKind::Lit(s) => Ok(Val::Arr(Arr::known(Array::scalar(*s))?)),
             // (3.54) let: call by value; an array used several times is materialized once
             ExprKind::Let {
-                var, bound, body, ..
+                var,
+                ty,
+                bound,
+                body,
             } => {
-                let mut v = self.eval(bound, env)?;
+                let mut v = as_declared(self.eval(bound, env)?, declared_ty(ty));
                 if let Val::Arr(a) = &v {
                     let uses = self.uses.get(var).copied().unwrap_or(0);
                     if !self.kernel && a.size() > 0 && uses > 0 && {
                         let text = (a.index)("i");
-                        (uses > 1 && text.len() > CHEAP_INDEX) || too_long(&text)
+                        (uses > 1 && uses.saturating_mul(text.len()) > RECOMPUTE_BUDGET)
+                            || too_long(&text)
                     } {
                         v = Val::Arr(self.materialize(a, &format!("{var}, used {uses} times")));
                     }
@@ -114,7 +123,7 @@ impl Lowerer {
                 env.insert(var.clone(), v);
                 self.eval(body, &env)
             }
-            ExprKind::Fn { param, body, .. } => {
+            ExprKind::Fn { param, ty, body } => {
                 // the closure sees the arrays idxassign has updated so far
                 let mut env = env.clone();
                 for (x, v) in &self.store {
@@ -122,6 +131,7 @@ impl Lowerer {
                 }
                 Ok(Val::Fun(Rc::new(Fun::Lambda {
                     param: param.clone(),
+                    param_ty: declared_ty(ty),
                     body: body.as_ref().clone(),
                     env,
                 })))
@@ -134,7 +144,7 @@ impl Lowerer {
                     let v = self.eval(e, env)?;
                     elems.push(v.arr()?.clone());
                 }
-                super::shape::vector(elems)
+                super::shape::vector(&self.fresh, elems)
             }
             ExprKind::App { op, args } => {
                 let mut vs = Vec::new();
@@ -164,21 +174,38 @@ impl Lowerer {
             ExprKind::If(c, a, b) => {
                 let cv = self.eval(c, env)?;
                 let cond = cv.arr()?.clone();
-                match cond.known_scalar() {
-                    Some(semantics::tail::value::Scalar::Bool(true)) => self.eval(a, env),
-                    Some(_) => self.eval(b, env),
-                    // both branches as scalar expressions, lowered without statements (so
-                    // that neither runs a print or a materialization the program may skip)
-                    None => {
-                        let mut k = Lowerer::kernel(&self.fresh);
-                        let (x, y) = (k.eval(a, env)?, k.eval(b, env)?);
-                        let (x, y) = (x.arr()?, y.arr()?);
-                        if !x.shape.is_empty() || !y.shape.is_empty() || x.ty != y.ty {
-                            return unsupported("if with array branches and an unknown condition");
-                        }
-                        let t = format!("(if {} then {} else {})", cond.text(), x.text(), y.text());
-                        Ok(Val::Arr(Arr::scalar(x.ty, t)))
+                let known = match cond.known_scalar() {
+                    Some(semantics::tail::value::Scalar::Bool(t)) => Some(t),
+                    _ => None,
+                };
+                // both branches as scalar expressions, lowered without statements (so that
+                // neither runs a print or a materialization the program may skip): an FCL
+                // conditional, even where the condition is known
+                let mut k = Lowerer::kernel(&self.fresh);
+                let branches = k.eval(a, env).and_then(|x| Ok((x, k.eval(b, env)?)));
+                let scalar = match &branches {
+                    Ok((Val::Arr(x), Val::Arr(y))) => {
+                        x.shape.is_empty() && y.shape.is_empty() && x.ty == y.ty
                     }
+                    _ => false,
+                };
+                match (branches, known) {
+                    (Ok((Val::Arr(x), Val::Arr(y))), _) if scalar => {
+                        let t = format!("(if {} then {} else {})", cond.text(), x.text(), y.text());
+                        let mut out = Arr::scalar(x.ty, t);
+                        out.known = match known {
+                            Some(true) => x.known,
+                            Some(false) => y.known,
+                            None => None,
+                        };
+                        Ok(Val::Arr(out))
+                    }
+                    // array branches, statements or a failure in a branch: a known condition
+                    // picks the branch that runs
+                    (_, Some(true)) => self.eval(a, env),
+                    (_, Some(false)) => self.eval(b, env),
+                    (Err(e), None) => Err(e),
+                    (Ok(_), None) => unsupported("if with array branches and an unknown condition"),
                 }
             }
             ExprKind::Tuple(es) => {
@@ -202,39 +229,46 @@ impl Lowerer {
         };
         match f.as_ref() {
             Fun::Op(p) => self.apply_op(*p, p.name(), &dummy_expr(), args),
-            Fun::Lambda { param, body, env } => {
+            Fun::Lambda {
+                param,
+                param_ty,
+                body,
+                env,
+            } => {
                 let mut args = args.into_iter();
                 let Some(first) = args.next() else {
                     return unsupported("a lambda applied to nothing");
                 };
+                let first = as_declared(first, *param_ty);
                 let mut env = env.clone();
-                // (3.55) beta: a scalar argument is bound by an FCL let, so that a parameter
-                // used several times does not copy the argument's text
-                let v = match &first {
-                    Val::Arr(a) if a.shape.is_empty() && !is_atomic(&a.text()) => {
+                let rest: Vec<Val> = args.collect();
+                // (3.55) beta: a scalar argument is bound by an FCL let around the (scalar)
+                // result of the whole application, so that a parameter used several times
+                // does not copy the argument's text
+                if let Val::Arr(a) = &first {
+                    if a.shape.is_empty() && !is_atomic(&a.text()) {
                         let x = self.fresh.name("x");
                         let mut named = Arr::scalar(a.ty, x.clone());
                         named.known = a.known.clone();
                         env.insert(param.clone(), Val::Arr(named));
-                        match self.eval(body, &env)? {
-                            Val::Arr(r) if r.shape.is_empty() => {
+                        let v = self.eval(body, &env)?;
+                        let r = if rest.is_empty() {
+                            v
+                        } else {
+                            self.apply_fun(&v, rest.clone())?
+                        };
+                        if let Val::Arr(r) = r {
+                            if r.shape.is_empty() {
                                 let t = format!("(let {x} = {} in {})", a.text(), r.text());
                                 let mut out = Arr::scalar(r.ty, t);
                                 out.known = r.known.clone();
-                                Val::Arr(out)
-                            }
-                            _ => {
-                                env.insert(param.clone(), first.clone());
-                                self.eval(body, &env)?
+                                return Ok(Val::Arr(out));
                             }
                         }
                     }
-                    _ => {
-                        env.insert(param.clone(), first);
-                        self.eval(body, &env)?
-                    }
-                };
-                let rest: Vec<Val> = args.collect();
+                }
+                env.insert(param.clone(), first);
+                let v = self.eval(body, &env)?;
                 if rest.is_empty() {
                     Ok(v)
                 } else {
@@ -415,6 +449,10 @@ pub fn lower_expr(e: &Expr) -> R<Lowered> {
     } else {
         None
     };
+    let tables = lw.fresh.take_tables();
+    if !tables.is_empty() {
+        lw.helpers.insert(TABULATE);
+    }
     let mut fcl = String::from("-- lowered from TAIL by compiler::tail\n");
     for h in &lw.helpers {
         fcl.push_str(h);
@@ -426,7 +464,19 @@ pub fn lower_expr(e: &Expr) -> R<Lowered> {
             f.rule, f.reason
         ));
     }
-    let mut stmts = lw.stmts;
+    // the literal tables the statements read, stored first
+    let mut stmts = Vec::new();
+    for t in tables {
+        let texts: Vec<String> = t.texts.iter().map(|x| t.ty.store(x)).collect();
+        let n = texts.len();
+        stmts.push(format!(
+            "-- a literal vector of {n} elements, read at computed indices\n    \
+             {} <- forceM<grid> (tabulate {n} (fn i => {}))",
+            t.name,
+            super::value::select("i", &texts)
+        ));
+    }
+    stmts.extend(lw.stmts);
     stmts.push("return<grid> ()".into());
     fcl.push_str(&format!(
         "sig main : Program <grid> unit\nval main =\n  do<grid>\n  {{ {}\n  }}\n",

@@ -18,8 +18,8 @@
 //!   doubles the order of operations then differs from apltail's.
 
 use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
-use super::program::{element_text, Lowerer};
-use super::value::{unsupported, Arr, Fun, Ty, Val, MAX_KNOWN, R};
+use super::program::Lowerer;
+use super::value::{unflatten, unsupported, with_names, Arr, Fresh, Fun, Ty, Val, MAX_KNOWN, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Elems};
 use std::rc::Rc;
@@ -34,6 +34,26 @@ pub const TREE_MIN_LEN: usize = 2048;
 pub const FEW_ROWS: usize = 1024;
 /// Elements each thread folds sequentially before the tree (per work-group: 256·S).
 const PER_THREAD: usize = 8;
+
+/// The element text at (row, column) of rows being reduced.
+type RowElement = Rc<dyn Fn(&str, &str) -> String>;
+
+/// The element at column `j` of row `row` (numbered over the outer axes) of `a`: through
+/// `a`'s coordinate access where it has one (no `/` and `%` to find what a transposition or
+/// a repeating reshape reads), else at flat index `row * m + j`.
+fn row_element(fresh: &Fresh, a: &Arr, row: &str, j: &str) -> String {
+    let Some((&m, outer)) = a.shape.split_last() else {
+        return a.text();
+    };
+    if a.at.is_none() {
+        return (a.index)(&format!("({row} * {m} + {j})"));
+    }
+    with_names(fresh, &[row.to_string()], |r| {
+        let mut cs = unflatten(outer, &r[0]);
+        cs.push(j.to_string());
+        with_names(fresh, &cs, |cs| a.element_at(cs))
+    })
+}
 
 /// The work-group helper of the block-level tree (thesis §5.2.3, examples/fcl/reduce.fcl).
 const TREE: &str =
@@ -79,8 +99,22 @@ fn identity(f: &Val, ty: Ty) -> Option<&'static str> {
 }
 
 impl Lowerer {
-    /// `reduce(f, z, a)` and `scan(f, z, a)`.
+    /// `reduce(f, z, a)` and `scan(f, z, a)`: the reduction as FCL code, with its value
+    /// attached when the lowering can compute it (for the shapes and counts taken from it).
     pub(super) fn reduction(&mut self, p: Prim, args: Vec<Val>) -> R<Val> {
+        let (f, a) = (&args[0], args[2].arr()?);
+        let known = self.known_reduction(f, a, p == Prim::Scan);
+        match self.reduction_code(p, args.clone())? {
+            Val::Arr(mut out) if known.as_ref().is_some_and(|k| k.shape == out.shape) => {
+                out.known = known.map(Rc::new);
+                Ok(Val::Arr(out))
+            }
+            v => Ok(v),
+        }
+    }
+
+    /// The FCL code of a reduction (see the module comment for the choices).
+    fn reduction_code(&mut self, p: Prim, args: Vec<Val>) -> R<Val> {
         let (f, z, a) = (
             args[0].clone(),
             args[1].arr()?.clone(),
@@ -96,9 +130,6 @@ impl Lowerer {
             return unsupported("a reduce/scan function whose result type differs");
         }
         let scan = p == Prim::Scan;
-        if let Some(known) = self.known_reduction(&f, &a, scan) {
-            return Ok(Val::Arr(Arr::known(known)?));
-        }
         if scan && (m <= 1 || k == 0) {
             return Ok(Val::Arr(a));
         }
@@ -114,13 +145,13 @@ impl Lowerer {
             }
         }
         let fresh = self.fresh.clone();
-        let index = a.index.clone();
         if m <= UNROLL || (self.kernel && m <= MAX_UNROLL) {
             // unrolled: y_0 = x_0, y_j = f(x_j, y_(j-1)); shared through lets
+            let rows = a.clone();
             let ys = move |row: &str| {
-                let mut ys = vec![index(&format!("({row} * {m})"))];
+                let mut ys = vec![row_element(&fresh, &rows, row, "0")];
                 for j in 1..m {
-                    let x = index(&format!("({row} * {m} + {j})"));
+                    let x = row_element(&fresh, &rows, row, &j.to_string());
                     let prev = ys[j - 1].clone();
                     ys.push(apply_scalar(&fresh, &f, &[(ty, x), (ty, prev)]));
                 }
@@ -176,8 +207,9 @@ impl Lowerer {
     fn fold_rows(&mut self, r: &str, f: &Val, a: &Arr, k: usize, m: usize) {
         let step = self.step_fn(f, a.ty);
         let (row, j) = (self.fresh.name("row"), self.fresh.name("j"));
-        let first = element_text(a, &format!("({row} * {m})"));
-        let rest = element_text(a, &format!("({row} * {m} + 1 + {j})"));
+        let first = a.ty.store(&row_element(&self.fresh, a, &row, "0"));
+        let rest =
+            a.ty.store(&row_element(&self.fresh, a, &row, &format!("(1 + {j})")));
         let nb = k.div_ceil(256);
         self.stmt(format!(
             "-- reduce: thread-level fold per row, rows={k} len={m}\n    \
@@ -197,10 +229,10 @@ impl Lowerer {
             self.fresh.name("read"),
         );
         let ty = a.ty;
-        let x = (a.index)(&format!("({row} * {m} + {j})"));
+        let x = row_element(&self.fresh, a, &row, &j);
         let prev = ty.load(&format!("({read} ({j} - 1))"));
         let next = ty.store(&apply_scalar(&self.fresh, f, &[(ty, x), (ty, prev)]));
-        let first = element_text(a, &format!("({row} * {m})"));
+        let first = ty.store(&row_element(&self.fresh, a, &row, "0"));
         let nb = k.div_ceil(256);
         self.stmt(format!(
             "-- scan: thread-level per row, rows={k} len={m}\n    \
@@ -219,9 +251,10 @@ impl Lowerer {
         let ty = a.ty;
         let id = ty.store(id);
         let mut len = m;
-        let mut source: Rc<dyn Fn(&str) -> String> = {
-            let a = a.clone();
-            Rc::new(move |i| element_text(&a, i))
+        // the element at (row, column) of the rows being reduced in this pass
+        let mut source: RowElement = {
+            let (a, fresh) = (a.clone(), self.fresh.clone());
+            Rc::new(move |row, j| a.ty.store(&row_element(&fresh, &a, row, j)))
         };
         let mut pass = 0;
         loop {
@@ -238,7 +271,7 @@ impl Lowerer {
                 self.fresh.name("c"),
                 self.fresh.name("j"),
             );
-            let x = source(&format!("({row} * {len} + {j})"));
+            let x = source(&row, &j);
             self.stmt(format!(
                 "-- reduce: block-level tree, rows={k} len={len} ({q} work-groups of 256 threads x {s} per row)\n    \
                  {name} <- forceM<grid> (concat<block> 1 (generate {} (fn g => let {row} = g / {q} in \
@@ -251,7 +284,7 @@ impl Lowerer {
                 return;
             }
             let partial = name.clone();
-            source = Rc::new(move |i| format!("(index {partial} {i})"));
+            source = Rc::new(move |row, j| format!("(index {partial} ({row} * {q} + {j}))"));
             len = q;
             pass += 1;
         }
@@ -270,7 +303,7 @@ impl Lowerer {
             self.fresh.name("j"),
         );
         let chunks = format!("{r}_chunks");
-        let x = element_text(a, &format!("({row} * {m} + {j})"));
+        let x = ty.store(&row_element(&self.fresh, a, &row, &j));
         self.stmt(format!(
             "-- scan: block-level Sklansky scans, rows={k} len={m} ({q} chunks of 256 per row)\n    \
              {chunks} <- forceM<grid> (concat<block> 256 (generate {} (fn g => let {row} = g / {q} in \

@@ -24,6 +24,7 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh) -> R<(String, Ty)
         P::Divi => (floored_div(&xs[0], &xs[1], fresh), I),
         P::Mod => (floored_mod(&xs[0], &xs[1], fresh), I),
         // resi(m,x) = x mod m, and x when m = 0
+        P::Resi if positive_literal(&xs[0]) => (floored_mod(&xs[1], &xs[0], fresh), I),
         P::Resi => {
             let t = share(fresh, &xs[0], |m| {
                 share(fresh, &xs[1], |x| {
@@ -152,8 +153,21 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh) -> R<(String, Ty)
     })
 }
 
+/// Whether an int text is a positive literal: the sign tests of floored division are then
+/// static (the program's own constant, not a value the lowering computed).
+fn positive_literal(t: &str) -> bool {
+    t.parse::<i32>().is_ok_and(|v| v > 0)
+}
+
 /// ⌊a/b⌋ from FCL's truncating division.
 fn floored_div(a: &str, b: &str, fresh: &Fresh) -> String {
+    if positive_literal(b) {
+        // b > 0: the truncated quotient is one too large exactly when the remainder is negative
+        return share(fresh, a, |a| {
+            let q = fresh.name("q");
+            format!("(let {q} = {a} / {b} in if lti ({a} - {q} * {b}) 0 then {q} - 1 else {q})")
+        });
+    }
     share(fresh, a, |a| {
         share(fresh, b, |b| {
             let q = fresh.name("q");
@@ -167,6 +181,11 @@ fn floored_div(a: &str, b: &str, fresh: &Fresh) -> String {
 
 /// a mod b with the sign of b, from FCL's truncating remainder.
 fn floored_mod(a: &str, b: &str, fresh: &Fresh) -> String {
+    if positive_literal(b) {
+        // b > 0: a negative truncated remainder moves up by b
+        let r = fresh.name("r");
+        return format!("(let {r} = {a} % {b} in if lti {r} 0 then {r} + {b} else {r})");
+    }
     share(fresh, b, |b| {
         let r = fresh.name("r");
         format!(

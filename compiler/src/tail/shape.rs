@@ -4,7 +4,10 @@
 
 use super::ops::{known_int, known_vec};
 use super::program::Lowerer;
-use super::value::{select, share, strides, unsupported, Arr, Fresh, Index, Ty, Val, R};
+use super::value::{
+    index_by_coords, select, share, unsupported, with_names, wrap, Arr, At, Fresh, Index, Ty, Val,
+    R,
+};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Elems, Scalar};
 use std::rc::Rc;
@@ -39,14 +42,14 @@ impl Lowerer {
                     return Ok(Arr::new(ty, shape, move |_| ty.fill()));
                 }
                 let index = a.index.clone();
-                if m == n || n <= m {
-                    return Ok(with_index(a, shape, index));
-                }
-                Ok(with_index(
-                    a,
-                    shape,
-                    Rc::new(move |i| index(&format!("({i} % {m})"))),
-                ))
+                let at = reshape_at(a, &shape);
+                let mut out = if m == n || n <= m {
+                    with_index(a, shape, index)
+                } else {
+                    with_index(a, shape, Rc::new(move |i| index(&format!("({i} % {m})"))))
+                };
+                out.at = at;
+                Ok(out)
             }
             (P::Rav, [a]) => Ok(with_index(a, vec![a.size()], a.index.clone())),
             (P::Take, [n, a]) => take(&f, known_int(n, "a take count")?, a),
@@ -66,16 +69,27 @@ impl Lowerer {
                 if m == 0 {
                     return Ok((*a).clone());
                 }
-                let k = k.rem_euclid(m as i64);
+                let k = k.rem_euclid(m as i64) as usize;
                 let index = a.index.clone();
-                Ok(with_index(
+                let at = {
+                    let (a, f) = ((*a).clone(), f.clone());
+                    let last = a.shape.len() - 1;
+                    Rc::new(move |cs: &[String]| {
+                        let mut moved = cs.to_vec();
+                        moved[last] = wrap(&f, &cs[last], k, m);
+                        with_names(&f, &moved, |cs| a.element_at(cs))
+                    }) as At
+                };
+                let g = f.clone();
+                Ok(with_coords(
+                    &f,
                     a,
-                    a.shape.clone(),
                     Rc::new(move |i| {
-                        share(&f, i, |i| {
+                        share(&g, i, |i| {
                             index(&format!("({i} - {i} % {m} + ({i} % {m} + {k}) % {m})"))
                         })
                     }),
+                    at,
                 ))
             }
             // vrotate: the rows along the first axis move; a row is q elements
@@ -85,12 +99,22 @@ impl Lowerer {
                 if a.shape.is_empty() || s0 == 0 {
                     return Ok((*a).clone());
                 }
-                let off = k.rem_euclid(s0 as i64) as usize * (size / s0);
+                let rows = k.rem_euclid(s0 as i64) as usize;
+                let off = rows * (size / s0);
                 let index = a.index.clone();
-                Ok(with_index(
+                let at = {
+                    let (a, f) = ((*a).clone(), f.clone());
+                    Rc::new(move |cs: &[String]| {
+                        let mut moved = cs.to_vec();
+                        moved[0] = wrap(&f, &cs[0], rows, s0);
+                        with_names(&f, &moved, |cs| a.element_at(cs))
+                    }) as At
+                };
+                Ok(with_coords(
+                    &f,
                     a,
-                    a.shape.clone(),
                     Rc::new(move |i| index(&format!("(({i} + {off}) % {size})"))),
+                    at,
                 ))
             }
             (P::Vreverse, [a]) => {
@@ -99,14 +123,24 @@ impl Lowerer {
                 };
                 let q = a.size() / s0.max(1);
                 let index = a.index.clone();
-                Ok(with_index(
+                let at = {
+                    let (a, f) = ((*a).clone(), f.clone());
+                    Rc::new(move |cs: &[String]| {
+                        let mut moved = cs.to_vec();
+                        moved[0] = format!("({} - {})", s0.saturating_sub(1), cs[0]);
+                        with_names(&f, &moved, |cs| a.element_at(cs))
+                    }) as At
+                };
+                let g = f.clone();
+                Ok(with_coords(
+                    &f,
                     a,
-                    a.shape.clone(),
                     Rc::new(move |i| {
-                        share(&f, i, |i| {
+                        share(&g, i, |i| {
                             index(&format!("(({} - {i} / {q}) * {q} + {i} % {q})", s0 - 1))
                         })
                     }),
+                    at,
                 ))
             }
             (P::Transp, [a]) => {
@@ -132,8 +166,32 @@ impl Lowerer {
     }
 }
 
+/// The coordinate access of `reshape(shape, a)` where it is cheaper than the flat index: the
+/// elements repeat `a` along a suffix of the axes (`a`'s size is the product of the trailing
+/// extents), so the coordinates of that suffix alone locate the element, without `% m`, and
+/// through `a`'s own coordinate access when the suffix is `a`'s shape.
+fn reshape_at(a: &Arr, shape: &[usize]) -> Option<At> {
+    let m = a.size();
+    let n: usize = shape.iter().product();
+    if m == 0 || m > n {
+        return None;
+    }
+    let k = (0..=shape.len()).find(|&k| shape[k..].iter().product::<usize>() == m)?;
+    if k == 0 && a.at.is_none() {
+        return None; // the flat index is the same
+    }
+    let (a, suffix) = (a.clone(), shape[k..].to_vec());
+    Some(Rc::new(move |cs: &[String]| {
+        if a.shape == suffix {
+            a.element_at(&cs[k..])
+        } else {
+            (a.index)(&super::value::flatten(&suffix, &cs[k..]))
+        }
+    }))
+}
+
 /// A vector literal `[e0,…]` of scalars (3.56).
-pub(super) fn vector(elems: Vec<Arr>) -> R<Val> {
+pub(super) fn vector(fresh: &Fresh, elems: Vec<Arr>) -> R<Val> {
     let Some(first) = elems.first() else {
         return unsupported("an empty vector literal");
     };
@@ -141,18 +199,34 @@ pub(super) fn vector(elems: Vec<Arr>) -> R<Val> {
     if elems.iter().any(|a| !a.shape.is_empty() || a.ty != ty) {
         return unsupported("a vector literal of non-scalars or mixed types");
     }
+    // the elements' own texts (literals, or the computations of computed elements), with
+    // the value attached when every element is known
     let known: Option<Vec<Scalar>> = elems.iter().map(|a| a.known_scalar()).collect();
-    if let Some(ks) = known {
-        let a = Array {
+    let texts: Vec<String> = elems.iter().map(|a| a.text()).collect();
+    let literal = texts.iter().all(|t| is_literal(t));
+    let mut out = Arr::new(ty, vec![texts.len()], |_| String::new());
+    out.index = if literal {
+        super::value::literal_vector(fresh, ty, texts)
+    } else {
+        Rc::new(move |i: &str| select(i, &texts))
+    };
+    out.known = known.map(|ks| {
+        Rc::new(Array {
             shape: vec![ks.len()],
             elems: Elems::from_scalars(ty.base(), ks),
-        };
-        return Ok(Val::Arr(Arr::known(a)?));
-    }
-    let texts: Vec<String> = elems.iter().map(|a| a.text()).collect();
-    Ok(Val::Arr(Arr::new(ty, vec![texts.len()], move |i| {
-        select(i, &texts)
-    })))
+        })
+    });
+    Ok(Val::Arr(out))
+}
+
+/// Whether an element text is a literal (a number or a bool, negated or not): no computation
+/// of the program is lost by reading it from a table.
+fn is_literal(t: &str) -> bool {
+    let t = t
+        .trim_start_matches("(0 - ")
+        .trim_start_matches("(negd ")
+        .trim_end_matches(')');
+    t == "true" || t == "false" || t.parse::<f64>().is_ok()
 }
 
 /// The number of elements of a shape, which FCL's int indices must reach.
@@ -178,7 +252,29 @@ fn with_index(a: &Arr, shape: Vec<usize>, index: Index) -> Arr {
         known: None,
         int_source: None,
         transposed: None,
+        at: None,
     }
+}
+
+/// `a`'s elements rearranged in its own shape: read at coordinates through `at`, and at a
+/// flat index through `index` or, where `a` itself has a coordinate access (a chain of
+/// rotations and transpositions), through `at` after finding the coordinates once.
+///
+/// A rearrangement of a plain array of rank 2 or more keeps the flat index and no coordinate
+/// access, so that maps of it stay flat: splitting a flat index into coordinates and reading
+/// through a wrap per axis made life's step kernel three times slower on PoCL than the flat
+/// `%` arithmetic (tailbench, 1000x1000 board).
+fn with_coords(f: &Fresh, a: &Arr, index: Index, at: At) -> Arr {
+    if a.at.is_some() {
+        let mut out = with_index(a, a.shape.clone(), index_by_coords(f, &a.shape, at.clone()));
+        out.at = Some(at);
+        return out;
+    }
+    let mut out = with_index(a, a.shape.clone(), index);
+    if a.shape.len() == 1 {
+        out.at = Some(at);
+    }
+    out
 }
 
 /// (3.43)/(3.44) take along the first axis: the first (n ≥ 0) or last (n < 0) |n| rows,
@@ -278,6 +374,11 @@ fn cat(f: &Fresh, a: &Arr, b: &Arr) -> R<Arr> {
                 return ia(i);
             }
             share(&f, i, |i| {
+                if r == 1 {
+                    // vectors: one row, the index is the column
+                    let (from_a, from_b) = (ia(i), ib(&format!("({i} - {ma})")));
+                    return format!("(if lti {i} {ma} then {from_a} else {from_b})");
+                }
                 let (row, j) = (format!("({i} / {l})"), format!("({i} % {l})"));
                 let from_a = ia(&format!("({row} * {ma} + {j})"));
                 let from_b = ib(&format!("({row} * {mb} + {j} - {ma})"));
@@ -320,41 +421,17 @@ fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
     for k in 0..r {
         shape[perm[k]] = old[k];
     }
-    let new_strides = strides(&shape);
-    let old_strides = strides(&old);
-    let perm = perm.to_vec();
-    let perm_copy = perm.clone();
-    let dims = shape.clone();
-    let index = a.index.clone();
-    let total: usize = old.iter().product();
-    let f = f.clone();
-    let mut out = with_index(
-        a,
-        shape,
-        Rc::new(move |i| {
-            share(&f, i, |i| {
-                let terms: Vec<String> = (0..r)
-                    .map(|k| {
-                        let j = perm[k];
-                        // result coordinate j, scaled to operand axis k (no `/ 1`, `% n` of
-                        // the outermost axis, or `* 1`)
-                        let mut t = i.to_string();
-                        if new_strides[j] != 1 {
-                            t = format!("{t} / {}", new_strides[j]);
-                        }
-                        if new_strides[j] * dims[j] != total {
-                            t = format!("{t} % {}", dims[j]);
-                        }
-                        if old_strides[k] != 1 {
-                            t = format!("({t}) * {}", old_strides[k]);
-                        }
-                        t
-                    })
-                    .collect();
-                index(&format!("({})", terms.join(" + ")))
-            })
-        }),
-    );
+    // operand axis k is result axis perm[k]: the operand's coordinates, then its element
+    let at: At = {
+        let (a, perm) = (a.clone(), perm.to_vec());
+        Rc::new(move |cs: &[String]| {
+            let operand: Vec<String> = perm.iter().map(|&p| cs[p].clone()).collect();
+            a.element_at(&operand)
+        })
+    };
+    let perm_copy = perm.to_vec();
+    let mut out = with_index(a, shape.clone(), index_by_coords(f, &shape, at.clone()));
+    out.at = Some(at);
     out.transposed = Some(Rc::new((a.clone(), perm_copy)));
     Ok(out)
 }

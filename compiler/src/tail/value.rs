@@ -5,7 +5,7 @@
 use super::LowerTailError;
 use semantics::tail::syntax::Expr;
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// Lowering results.
@@ -13,6 +13,10 @@ pub(super) type R<T> = Result<T, LowerTailError>;
 
 /// An index function: flat row-major index (FCL int text) to the element's FCL text.
 pub(super) type Index = Rc<dyn Fn(&str) -> String>;
+
+/// A coordinate function: coordinates (atomic FCL int texts, one per axis, each in range) to
+/// the element's FCL text.
+pub(super) type At = Rc<dyn Fn(&[String]) -> String>;
 
 /// The element types the lowering supports (complex numbers have no FCL type; chars are
 /// their codes, FCL ints).
@@ -83,6 +87,11 @@ pub(super) struct Arr {
     /// of this one): transpositions compose, and a chain that permutes nothing is the array
     /// itself, with no index arithmetic at all.
     pub transposed: Option<Rc<(Arr, Vec<usize>)>>,
+    /// Where the element at given coordinates is cheaper to reach than through the flat
+    /// index (transpositions, reshapes that repeat a suffix, maps of those): a consumer that
+    /// has the coordinates (a reduction along the last axis, a transposition) uses this and
+    /// skips re-deriving them with `/` and `%`.
+    pub at: Option<At>,
 }
 
 /// The largest array whose elements the lowering tracks at compile time.
@@ -98,6 +107,7 @@ impl Arr {
             known: None,
             int_source: None,
             transposed: None,
+            at: None,
         }
     }
 
@@ -123,6 +133,7 @@ impl Arr {
             known: Some(Rc::new(a)),
             int_source: None,
             transposed: None,
+            at: None,
         })
     }
 
@@ -136,17 +147,28 @@ impl Arr {
         (self.index)("0")
     }
 
+    /// The element at coordinates `cs` (atomic texts, one per axis, each in range).
+    pub(super) fn element_at(&self, cs: &[String]) -> String {
+        match &self.at {
+            Some(at) => at(cs),
+            None => (self.index)(&flatten(&self.shape, cs)),
+        }
+    }
+
     /// The known value of a scalar.
     pub(super) fn known_scalar(&self) -> Option<Scalar> {
         self.known.as_ref().and_then(|a| a.as_scalar())
     }
 }
 
-/// `if i == 0 then t0 else if i == 1 then t1 … else t(n-1)`.
+/// `if i == 0 then t0 else if i == 1 then t1 … else t(n-1)`; `tk` itself for a literal `k`.
 pub(super) fn select(i: &str, texts: &[String]) -> String {
     let Some(last) = texts.last() else {
         return "0".into();
     };
+    if let Some(t) = i.parse::<usize>().ok().and_then(|k| texts.get(k)) {
+        return t.clone();
+    }
     if texts.len() == 1 {
         return last.clone();
     }
@@ -199,10 +221,37 @@ fn double_literal(d: f64) -> String {
 pub(super) enum Fun {
     Lambda {
         param: String,
+        /// The element type the parameter is declared with, where it is one.
+        param_ty: Option<Ty>,
         body: Expr,
         env: super::program::Env,
     },
     Op(semantics::tail::ops::prim::Prim),
+}
+
+/// The element type a TAIL type declares, where it is a known base type the lowering has.
+pub(super) fn declared_ty(t: &semantics::tail::types::Type) -> Option<Ty> {
+    use semantics::tail::types::{Base, Type};
+    match t {
+        Type::Arr(Base::Known(b), _)
+        | Type::Vec(Base::Known(b), _)
+        | Type::S(Base::Known(b), _)
+        | Type::SV(Base::Known(b), _) => Ty::of(*b).ok(),
+        _ => None,
+    }
+}
+
+/// `v` as a value of declared element type `ty`. The lowering types `zilde` as int (TAIL's is
+/// polymorphic), so an array declared with another element type than it has is built from
+/// `zilde`: all its elements are fills (cat of differently typed arrays is refused), which
+/// become the fills of the declared type.
+pub(super) fn as_declared(v: Val, ty: Option<Ty>) -> Val {
+    match (v, ty) {
+        (Val::Arr(a), Some(t)) if a.ty != t => {
+            Val::Arr(Arr::new(t, a.shape.clone(), move |_| t.fill()))
+        }
+        (v, _) => v,
+    }
 }
 
 /// A TAIL value during lowering.
@@ -228,9 +277,18 @@ pub(super) fn unsupported<T>(why: impl Into<String>) -> R<T> {
     Err(LowerTailError::Unsupported(why.into()))
 }
 
-/// Fresh FCL names, shared by the lowering and the index functions it builds.
+/// Fresh FCL names, shared by the lowering and the index functions it builds, and the
+/// constant tables those index functions ask for.
 #[derive(Clone, Default)]
-pub(super) struct Fresh(Rc<Cell<usize>>);
+pub(super) struct Fresh(Rc<Cell<usize>>, Rc<RefCell<Vec<Table>>>);
+
+/// A literal vector stored in a global buffer when `main` starts: a read at a computed index
+/// is one load instead of a chain of `if`s over the elements.
+pub(super) struct Table {
+    pub name: String,
+    pub ty: Ty,
+    pub texts: Rc<Vec<String>>,
+}
 
 impl Fresh {
     /// A name `prefix` + a number not used before in this program.
@@ -239,6 +297,43 @@ impl Fresh {
         self.0.set(n + 1);
         format!("{prefix}{n}")
     }
+
+    /// The name of a new table holding literal elements `texts`.
+    pub(super) fn table(&self, ty: Ty, texts: Rc<Vec<String>>) -> String {
+        let name = self.name("tab");
+        self.1.borrow_mut().push(Table {
+            name: name.clone(),
+            ty,
+            texts,
+        });
+        name
+    }
+
+    /// The tables asked for so far.
+    pub(super) fn take_tables(&self) -> Vec<Table> {
+        std::mem::take(&mut self.1.borrow_mut())
+    }
+}
+
+/// Literal vectors at least this long are read from a table at computed indices.
+pub(super) const TABLE_MIN: usize = 8;
+
+/// The index function of a literal vector of element texts `texts`: the element itself at a
+/// literal index; otherwise a read of a table (made on first use), or a chain of `if`s for a
+/// short vector.
+pub(super) fn literal_vector(fresh: &Fresh, ty: Ty, texts: Vec<String>) -> Index {
+    let texts = Rc::new(texts);
+    if texts.len() < TABLE_MIN {
+        return Rc::new(move |i: &str| select(i, &texts));
+    }
+    let (fresh, table) = (fresh.clone(), Rc::new(std::cell::OnceCell::new()));
+    Rc::new(move |i: &str| {
+        if let Some(t) = i.parse::<usize>().ok().and_then(|k| texts.get(k)) {
+            return t.clone();
+        }
+        let m = table.get_or_init(|| fresh.table(ty, texts.clone()));
+        ty.load(&format!("(index {m} {i})"))
+    })
 }
 
 /// `let x = text in body(x)`, or `body(text)` when the text is a name or a literal, so that a
@@ -256,6 +351,97 @@ pub(super) fn share(fresh: &Fresh, text: &str, body: impl FnOnce(&str) -> String
 pub(super) fn is_atomic(t: &str) -> bool {
     t.chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+/// The row-major flat index of coordinates `cs` in `shape`.
+pub(super) fn flatten(shape: &[usize], cs: &[String]) -> String {
+    let st = strides(shape);
+    let terms: Vec<String> = cs
+        .iter()
+        .zip(&st)
+        .zip(shape)
+        .filter(|((_, _), &d)| d != 1)
+        .map(|((c, &s), _)| {
+            if s == 1 {
+                c.clone()
+            } else {
+                format!("{c} * {s}")
+            }
+        })
+        .collect();
+    match terms.len() {
+        0 => "0".into(),
+        1 => terms[0].clone(),
+        _ => format!("({})", terms.join(" + ")),
+    }
+}
+
+/// The coordinates in `shape` of flat index `i` (atomic): `i / stride % extent`, without a
+/// `/ 1`, or the `%` of the outermost axis.
+pub(super) fn unflatten(shape: &[usize], i: &str) -> Vec<String> {
+    let st = strides(shape);
+    let total: usize = shape.iter().product();
+    (0..shape.len())
+        .map(|k| {
+            if shape[k] == 1 {
+                return "0".to_string();
+            }
+            let mut t = i.to_string();
+            if st[k] != 1 {
+                t = format!("{t} / {}", st[k]);
+            }
+            if st[k] * shape[k] != total {
+                t = format!("{t} % {}", shape[k]);
+            }
+            if t.contains(' ') {
+                format!("({t})")
+            } else {
+                t
+            }
+        })
+        .collect()
+}
+
+/// An index function that finds the coordinates of the flat index once and reads the
+/// element through the coordinate access `at`.
+pub(super) fn index_by_coords(fresh: &Fresh, shape: &[usize], at: At) -> Index {
+    let (fresh, shape) = (fresh.clone(), shape.to_vec());
+    Rc::new(move |i: &str| {
+        share(&fresh, i, |i| {
+            with_names(&fresh, &unflatten(&shape, i), |cs| at(cs))
+        })
+    })
+}
+
+/// `c + k` wrapped into `0..m` (for `c` in `0..m` and `k` in `0..m`): a comparison, no `%`.
+pub(super) fn wrap(fresh: &Fresh, c: &str, k: usize, m: usize) -> String {
+    if k == 0 {
+        return c.to_string();
+    }
+    let x = fresh.name("w");
+    format!("(let {x} = {c} + {k} in if lti {x} {m} then {x} else {x} - {m})")
+}
+
+/// `body` of names for `texts`: each text that is not atomic is bound by an FCL `let`.
+pub(super) fn with_names(
+    fresh: &Fresh,
+    texts: &[String],
+    body: impl FnOnce(&[String]) -> String,
+) -> String {
+    let mut names = Vec::new();
+    let mut lets = String::new();
+    let mut close = 0;
+    for t in texts {
+        if is_atomic(t) {
+            names.push(t.clone());
+        } else {
+            let x = fresh.name("c");
+            lets.push_str(&format!("(let {x} = {t} in "));
+            close += 1;
+            names.push(x);
+        }
+    }
+    format!("{lets}{}{}", body(&names), ")".repeat(close))
 }
 
 /// Strides of a row-major shape.
@@ -304,6 +490,47 @@ mod tests {
         assert_eq!(
             share(&f, "(i * 2)", |x| format!("{x} + {x}")),
             "(let x0 = (i * 2) in x0 + x0)"
+        );
+    }
+
+    #[test]
+    fn coordinates_of_flat_indices_and_back() {
+        let shape = [2, 3, 4];
+        let cs = unflatten(&shape, "i");
+        assert_eq!(cs, vec!["(i / 12)", "(i / 4 % 3)", "(i % 4)"]);
+        let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(flatten(&shape, &names), "(a * 12 + b * 4 + c)");
+        // an axis of extent 1 has coordinate 0 and adds nothing
+        assert_eq!(unflatten(&[3, 1], "i"), vec!["i", "0"]);
+        assert_eq!(flatten(&[3, 1], &names[..2]), "a");
+        let f = Fresh::default();
+        let t = with_names(&f, &cs, |cs| cs.join(","));
+        assert_eq!(
+            t,
+            "(let c0 = (i / 12) in (let c1 = (i / 4 % 3) in (let c2 = (i % 4) in c0,c1,c2)))"
+        );
+        assert_eq!(wrap(&f, "c", 0, 5), "c");
+        assert_eq!(
+            wrap(&f, "c", 2, 5),
+            "(let w3 = c + 2 in if lti w3 5 then w3 else w3 - 5)"
+        );
+    }
+
+    #[test]
+    fn literal_vectors_become_tables_when_read_at_computed_indices() {
+        let f = Fresh::default();
+        let short = literal_vector(&f, Ty::Int, vec!["1".into(), "2".into()]);
+        assert_eq!(short("i"), "(if i == 0 then 1 else 2)");
+        let texts: Vec<String> = (0..TABLE_MIN).map(|k| k.to_string()).collect();
+        let long = literal_vector(&f, Ty::Bool, texts);
+        assert_eq!(long("3"), "3");
+        assert!(f.take_tables().is_empty(), "a literal index needs no table");
+        assert_eq!(long("i"), "((index tab0 i) == 1)");
+        assert_eq!(long("j"), "((index tab0 j) == 1)");
+        assert_eq!(
+            f.take_tables().len(),
+            1,
+            "one table however often it is read"
         );
     }
 
