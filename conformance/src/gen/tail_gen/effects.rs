@@ -6,7 +6,15 @@ use semantics::tail::print_value::double_literal;
 
 /// Binding texts that make a fresh array in the store (never an alias of another variable's
 /// array), so updating one in place changes no other binding.
-const FRESH: &[&str] = &["iota(", "[", "each(", "zipWith(", "scan(", "reshape([", "transp"];
+const FRESH: &[&str] = &[
+    "iota(",
+    "[",
+    "each(",
+    "zipWith(",
+    "scan(",
+    "reshape([",
+    "transp",
+];
 
 impl Gen<'_> {
     /// `idxassign(is, v, x)` on the binding just made, when its array is fresh: element `is`
@@ -32,7 +40,10 @@ impl Gen<'_> {
             }
             Ty::Bool => {
                 let b = self.rng.chance(50);
-                (if b { 1.0 } else { 0.0 }, (if b { "tt" } else { "ff" }).into())
+                (
+                    if b { 1.0 } else { 0.0 },
+                    (if b { "tt" } else { "ff" }).into(),
+                )
             }
         };
         // row-major position of the 1-based index
