@@ -20,10 +20,7 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         None => None,
         Some(name) => Some(parse_fault(name)?),
     };
-    if fault.is_some() && a.lang != Lang::Fcl {
-        eprintln!("error: --inject needs --lang fcl (faults live in the FCL compiler)");
-        return Err(Exit::Static);
-    }
+    // faults live in the FCL compiler, which also compiles TAIL programs lowered to FCL
     let shard = match &a.shard {
         None => (0, 1),
         Some(s) => parse_shard(s).ok_or_else(|| {

@@ -245,7 +245,7 @@ type OneProgram = (ProgramResult, String, oracle::Checked, Vec<PathBuf>);
 struct Pending {
     k: u64,
     seed: u64,
-    /// The FCL program, for shrinking (TAIL programs are not shrunk).
+    /// The FCL program, for shrinking (a TAIL program is shrunk from its source).
     program: Option<FclProgram>,
     src: String,
     checked: oracle::Checked,
@@ -269,7 +269,7 @@ fn one_batch(
         let seed = program_seed(c.seed, k);
         let (p, job) = match c.lang {
             FuzzLang::Fcl => generate_and_check_fcl(c, k, seed, rt.is_some(), profile),
-            FuzzLang::Tail => generate_and_check_tail(k, seed, rt.is_some(), profile),
+            FuzzLang::Tail => generate_and_check_tail(c, k, seed, rt.is_some(), profile),
         };
         if let Some(job) = job {
             jobs.push((pending.len(), job));
@@ -305,10 +305,21 @@ fn one_batch(
         .collect();
     let t = Instant::now();
     for (p, saved) in pending.iter().zip(&mut saved) {
-        if let (Verdict::Mismatch { config, .. }, Some(dir), Some(program)) =
-            (&p.checked.verdict, &c.save, &p.program)
-        {
-            saved.extend(shrink_failure(c, p, program, config, dir, &stem(p), rt));
+        if let (Verdict::Mismatch { config, .. }, Some(dir)) = (&p.checked.verdict, &c.save) {
+            match &p.program {
+                Some(program) => {
+                    saved.extend(shrink_failure(c, p, program, config, dir, &stem(p), rt))
+                }
+                None => saved.extend(tail::shrink_failure(
+                    c,
+                    &p.src,
+                    p.seed,
+                    config,
+                    dir,
+                    &stem(p),
+                    rt,
+                )),
+            }
         }
     }
     profile.shrink += t.elapsed();
@@ -369,6 +380,7 @@ fn generate_and_check_fcl(
 /// lowered to FCL on the FCL oracle; with a device, also gives the lowered program's compiled
 /// side to run with the batch. A program the lowering refuses is unsupported.
 fn generate_and_check_tail(
+    c: &Campaign,
     k: u64,
     seed: u64,
     compiled: bool,
@@ -388,7 +400,7 @@ fn generate_and_check_tail(
             tail::LoweredCheck::Mismatch(v) => checked.verdict = v,
             tail::LoweredCheck::Agrees(lowered, main) if compiled => {
                 let t = Instant::now();
-                let mut j = compile_job(&main, &checked.stdout, None);
+                let mut j = compile_job(&main, &checked.stdout, c.fault);
                 j.compare = Compare::Tail(lowered);
                 job = Some(j);
                 compiling = t.elapsed();

@@ -2,21 +2,40 @@
 //! predicts; then the program lowered to FCL ([`compiler::tail::lower_tail`]) must print the
 //! same on the FCL oracle and, compiled, on OpenCL (see [`super::batch::Compare::Tail`]). A
 //! program the lowering refuses is unsupported, never a failure.
+//!
+//! A failure is saved, then shrunk ([`crate::shrink::tail`]) with [`check_tail_program`], the
+//! same check on one program with the TAIL oracle's own output as the reference.
 
+use super::batch::{compile_job, run_jobs, Compare, RunCache};
 use super::oracle::{Checked, Verdict, MAX_STEPS};
+use super::profile::Profile;
+use super::{apply_compiled, save_failure, Campaign};
 use crate::gen::tail_gen::TailCase;
+use crate::shrink::tail::{shrink, TailProgram};
+use compiler::fault::Fault;
+use compiler::runtime::Runtime;
 use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
 use interpreter::tail::{drive, Outcome, RunOptions, Stats};
 use semantics::fcl::core::Expr;
 use semantics::fcl::lower::load_program;
 use semantics::tail::step::Machine;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The configuration of a mismatch between the TAIL oracle and the generator's evaluation.
+pub const TAIL_ORACLE_CONFIG: &str = "tail oracle vs direct evaluation";
 
 /// Runs `case` on the TAIL oracle, counting the rules its steps fire, and compares its stdout
 /// with the expected output.
 pub fn check_tail(case: &TailCase) -> Checked {
+    check_tail_against(&case.source, Some(&case.expected))
+}
+
+/// Runs `src` on the TAIL oracle, counting the rules its steps fire; with `expected`, compares
+/// its stdout with it (without, any run that ends with a value passes).
+pub fn check_tail_against(src: &str, expected: Option<&str>) -> Checked {
     let mut rules = BTreeMap::new();
-    let prog = match semantics::tail::step::load(&case.source) {
+    let prog = match semantics::tail::step::load(src) {
         Ok(p) => p,
         Err(d) => {
             return Checked {
@@ -49,14 +68,13 @@ pub fn check_tail(case: &TailCase) -> Checked {
         Ok((Outcome::Value(line), _)) => {
             stdout.push_str(&line);
             stdout.push('\n');
-            if stdout == case.expected {
-                Verdict::Pass
-            } else {
-                Verdict::Mismatch {
-                    config: "tail oracle vs direct evaluation".into(),
-                    expected: case.expected.clone(),
+            match expected {
+                Some(want) if stdout != want => Verdict::Mismatch {
+                    config: TAIL_ORACLE_CONFIG.into(),
+                    expected: want.to_string(),
                     got: stdout.clone(),
-                }
+                },
+                _ => Verdict::Pass,
             }
         }
         Ok((Outcome::Err(e), _)) => Verdict::Invalid(format!("run-time error: {}", e.reason)),
@@ -70,6 +88,88 @@ pub fn check_tail(case: &TailCase) -> Checked {
         rules,
         unsupported: None,
     }
+}
+
+/// The OpenCL side of a TAIL check: the device, the fault injected into the FCL compiler and
+/// the OpenCL build options.
+#[derive(Clone, Copy)]
+pub struct CompiledSide<'a> {
+    pub runtime: &'a Runtime,
+    pub fault: Option<Fault>,
+    pub options: &'a str,
+}
+
+/// The whole TAIL check of one program, staged as a campaign runs it: the TAIL oracle (against
+/// `expected` when given, else its own output is the reference), the lowered program on the FCL
+/// oracle, then with a device the compiled program at -O0 and -O2 (a batch of one).
+pub fn check_tail_program(
+    src: &str,
+    expected: Option<&str>,
+    compiled: Option<CompiledSide>,
+) -> Checked {
+    let mut checked = check_tail_against(src, expected);
+    if checked.verdict != Verdict::Pass {
+        return checked;
+    }
+    match check_lowered(src, &checked.stdout) {
+        LoweredCheck::Unsupported(why) => checked.unsupported = Some(why),
+        LoweredCheck::Mismatch(v) => checked.verdict = v,
+        LoweredCheck::Agrees(lowered, main) => {
+            if let Some(side) = compiled {
+                let mut job = compile_job(&main, &checked.stdout, side.fault);
+                job.compare = Compare::Tail(lowered);
+                let mut cache = RunCache::with_build_options(side.options);
+                let mut profile = Profile::default();
+                if let Some(outcome) =
+                    run_jobs(&[job], side.runtime, &mut cache, &mut profile).pop()
+                {
+                    apply_compiled(&mut checked, outcome);
+                }
+            }
+        }
+    }
+    checked
+}
+
+/// Shrinks a failing TAIL program while [`check_tail_program`] still fails on the same
+/// configuration, and saves the result as `STEM-shrunk.tail` (with its `.txt`). A mismatch
+/// between the TAIL oracle and the generator is not shrunk: a smaller program has no
+/// generator's evaluation to compare with (the saved original is the evidence).
+pub fn shrink_failure(
+    c: &Campaign,
+    src: &str,
+    seed: u64,
+    failing_config: &str,
+    dir: &Path,
+    stem: &str,
+    rt: Option<&Runtime>,
+) -> Vec<PathBuf> {
+    if failing_config == TAIL_ORACLE_CONFIG {
+        return Vec::new();
+    }
+    let Ok(program) = TailProgram::parse(src) else {
+        return Vec::new();
+    };
+    let side = rt.map(|runtime| CompiledSide {
+        runtime,
+        fault: c.fault,
+        options: &c.opencl_options,
+    });
+    let same_failure =
+        |v: &Verdict| matches!(v, Verdict::Mismatch { config, .. } if config == failing_config);
+    let (shrunk, _) = shrink(&program, c.shrink_tries, &mut |cand| {
+        same_failure(&check_tail_program(&cand.print(), None, side).verdict)
+    });
+    let small = shrunk.print();
+    let verdict = check_tail_program(&small, None, side).verdict;
+    save_failure(
+        dir,
+        &format!("{stem}-shrunk"),
+        "tail",
+        &small,
+        seed,
+        &verdict,
+    )
 }
 
 /// What lowering a TAIL program that passed the TAIL oracle gave.

@@ -1,7 +1,7 @@
 //! A TAIL generator (apltail syntax, annotated lets) over int, double and bool arrays of rank 0
 //! to 2: `iota`, literal vectors, `reshape`, `transp`, `transp2`, `take`, `drop`, `rotate`,
 //! `vreverse`, `cat`, `idxS`, `each`/`zipWith` with lambdas and operator names, `reduce`, `scan`,
-//! `power`, `condScl`, `i2d`, `b2i` and the `pr*` operators.
+//! `power`, `condScl`, `i2d`, `b2i`, the `pr*` operators, `idxassign` and `formatI`.
 //!
 //! It evaluates each program directly while generating it (the value of every binding is known,
 //! following spec tail.md §5), which gives the expected output to compare the TAIL oracle
@@ -9,6 +9,7 @@
 //! (apltail treats it as an error), indices and axes are in range, extents are positive.
 //! Printing uses the semantics' value printer (spec §6), so what is tested is the evaluation.
 
+mod effects;
 mod structure;
 
 use super::rng::Rng;
@@ -150,9 +151,9 @@ fn ops(ty: Ty) -> &'static [BinOp] {
 /// How often each production of [`Gen::binding`] is tried, in its order: iota, double literals,
 /// reshape, each, zipWith, reduce, scan, transpositions, take, drop, rotate, vreverse, cat,
 /// idxS, printing, power, condScl, scalar conversions, first, vrotate, cons/snoc, shape/rav,
-/// grading, compress, replicate, zilde, if, tuple projection.
-const WEIGHTS: [u32; 28] = [
-    3, 2, 4, 6, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+/// grading, compress, replicate, zilde, if, tuple projection, idxassign, formatI.
+const WEIGHTS: [u32; 30] = [
+    3, 2, 4, 6, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1,
 ];
 
 /// The generator's state: the bindings so far, the source and the expected output.
@@ -162,6 +163,8 @@ struct Gen<'r> {
     out: String,
     /// Lambda parameters made so far (for fresh names).
     params: usize,
+    /// The text of the binding made last (`idxassign` updates only a fresh array).
+    last_text: String,
 }
 
 /// Generates one program of up to `max_lets` bindings.
@@ -171,6 +174,7 @@ pub fn generate_tail(rng: &mut Rng, max_lets: usize) -> TailCase {
         env: Vec::new(),
         out: String::new(),
         params: 0,
+        last_text: String::new(),
     };
     let mut src = String::new();
     let lets = g.rng.range(2, max_lets.max(2));
@@ -179,6 +183,7 @@ pub fn generate_tail(rng: &mut Rng, max_lets: usize) -> TailCase {
         let name = format!("v{k}");
         src.push_str(&format!("let {name}:{} = {text} in\n", val.annotation()));
         g.env.push((name, val));
+        g.last_text = text;
     }
     let (last, val) = g.env.last().cloned().unwrap_or(("v1".into(), iota(1)));
     src.push_str(&format!("{last}\n"));
@@ -244,7 +249,9 @@ impl Gen<'_> {
                 24 => self.replicate(),
                 25 => self.empty_vector(),
                 26 => self.conditional(),
-                _ => self.projection(),
+                27 => self.projection(),
+                28 => self.idx_assign(),
+                _ => self.format_int(),
             };
             if let Some(m) = made {
                 return m;
