@@ -3,8 +3,11 @@
 //! generation and a link: tens of milliseconds even for a tiny kernel), and that, more than the
 //! build, is what a campaign spends its time on. So the barrier-free kernels of the batch become
 //! plain functions called from a single dispatching kernel, `fcl_batch`, whose `fcl_which`
-//! argument picks the function; kernels with barriers stay kernels of their own (renamed `uN_…`
-//! per module), since PoCL 3.1 mishandles barriers inside a branch of the dispatcher.
+//! argument picks the function (a kernel argument, so the branch is uniform across the
+//! work-group and barriers inside it are legal). Kernels with barriers join them only in a
+//! program built with `-cl-opt-disable`: once its optimizations run, PoCL 3.1 generates wrong
+//! code for barriers inside a branch of the dispatcher (heap corruption), so in an optimized
+//! program they stay kernels of their own (renamed `uN_…` per module).
 //!
 //! The dispatcher takes the error flag, `fcl_which`, then enough `__global uchar*`, `int` and
 //! `double` slots for any dispatched kernel; a launch fills the kernel's buffers, ints and
@@ -44,8 +47,9 @@ pub struct Dispatch {
     slots: Slots,
 }
 
-/// The batch source for `modules`.
-pub fn dispatch_source(modules: &[&Module]) -> Dispatch {
+/// The batch source for `modules`; kernels with barriers go behind the dispatcher too when
+/// `barriers` (see the module documentation), else they stay kernels of their own.
+pub fn dispatch_source(modules: &[&Module], barriers: bool) -> Dispatch {
     let mut functions = String::new();
     let mut kernels = String::new();
     let mut cases = String::new();
@@ -63,7 +67,7 @@ pub fn dispatch_source(modules: &[&Module]) -> Dispatch {
                     + slots.ints.max(used.ints)
                     + slots.doubles.max(used.doubles))
                 <= MAX_ARG_BYTES;
-            let function = (!text.contains("barrier(") && fits)
+            let function = ((barriers || !text.contains("barrier(")) && fits)
                 .then(|| as_function(k, &text, &format!("fcl_k{id}")))
                 .flatten();
             let Some(function) = function else {
