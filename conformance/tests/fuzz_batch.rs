@@ -134,6 +134,7 @@ fn barrier_free_kernels_share_the_dispatcher() {
         "{}",
         all.source
     );
+    assert_eq!(all.kernel_count(), 1);
     let d = dispatch_source(&modules, false);
     let with_barriers = modules
         .iter()
@@ -149,6 +150,7 @@ fn barrier_free_kernels_share_the_dispatcher() {
         d.source
     );
     assert!(d.source.contains(&format!("__kernel void {DISPATCHER}(")));
+    assert_eq!(d.kernel_count(), 1 + with_barriers);
     assert_eq!(
         all.source.matches("barrier(").count(),
         d.source.matches("barrier(").count()
@@ -165,4 +167,50 @@ fn barrier_free_kernels_share_the_dispatcher() {
             .sum();
         per
     });
+}
+
+/// More kernels with barriers than one dispatcher holds spread over several dispatchers (at
+/// most `BARRIER_CASES` each), and every program still prints what it should.
+#[test]
+fn barrier_kernels_spread_over_dispatchers() {
+    use conformance::fuzz::dispatch::{dispatch_source, BARRIER_CASES};
+    let jobs: Vec<_> = (1..=2 * BARRIER_CASES as i32)
+        .map(|k| {
+            let src = format!("sig main : Program <grid> [int]\nval main = forceAndPrint 3 (push<grid> (generate 3 (fn i => i * {k})))\n");
+            let program = semantics::fcl::lower::load_program(&[("t.fcl".into(), src)])
+                .unwrap_or_else(|(_, d)| panic!("{}", d.message));
+            compile_job(&program.main, &format!("[0,{k},{}]\n", 2 * k), None)
+        })
+        .collect();
+    let o0: Vec<&compiler::kir::Module> = jobs
+        .iter()
+        .filter_map(|j| j.levels[0].1.as_ref().ok())
+        .collect();
+    let barrier_kernels = o0
+        .iter()
+        .flat_map(|m| &m.kernels)
+        .filter(|k| compiler::kir::emit::emit_kernel(k).contains("barrier("))
+        .count();
+    assert!(barrier_kernels > BARRIER_CASES, "{barrier_kernels}");
+    let d = dispatch_source(&o0, true);
+    assert_eq!(
+        d.kernel_count(),
+        barrier_kernels.div_ceil(BARRIER_CASES).max(1),
+        "{}",
+        d.source
+    );
+    let Ok(rt) = Runtime::new(0) else {
+        println!("skipped: no OpenCL device");
+        return;
+    };
+    let outcomes = run_jobs(
+        &jobs,
+        &rt,
+        &mut RunCache::default(),
+        &mut Profile::default(),
+    );
+    assert!(
+        outcomes.iter().all(|o| *o == CompiledOutcome::Agree),
+        "{outcomes:?}"
+    );
 }

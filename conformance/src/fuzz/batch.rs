@@ -333,6 +333,7 @@ fn build_group(
         [] => {}
         [alone] => {
             profile.builds += 1;
+            profile.generated += alone.kernels.len() as u64;
             built.push(match rt.build_with_options(&emit_module(alone), options) {
                 Ok(p) => Built::Own(p),
                 Err(e) => Built::Failed(e),
@@ -342,6 +343,7 @@ fn build_group(
             let d = dispatch_source(modules, dispatches_barriers(options));
             profile.builds += 1;
             if let Ok(program) = rt.build_with_options(&d.source, options) {
+                profile.generated += d.kernel_count() as u64;
                 let shared = Rc::new((program, d));
                 built.extend((0..modules.len()).map(|i| Built::Shared(shared.clone(), i)));
                 return;

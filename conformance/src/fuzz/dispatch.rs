@@ -197,6 +197,21 @@ fn call(k: &Kernel, id: usize) -> (String, Slots, usize) {
 }
 
 impl Dispatch {
+    /// The OpenCL kernels of [`Dispatch::source`]: dispatchers and kernels of their own.
+    pub fn kernel_count(&self) -> usize {
+        let mut dispatchers = std::collections::BTreeSet::new();
+        let mut own = 0;
+        for route in self.routes.iter().flatten() {
+            match route {
+                Some((d, _)) => {
+                    dispatchers.insert(*d);
+                }
+                None => own += 1,
+            }
+        }
+        dispatchers.len() + own
+    }
+
     /// Runs module `i` of the batch (`m`, the module at position `i` of [`dispatch_source`])
     /// with its kernels taken from `program`, built from [`Dispatch::source`].
     pub fn execute(
