@@ -85,8 +85,13 @@ fn a_module_that_does_not_build_fails_alone() {
     let mut bad = good.clone();
     for (_, level) in &mut bad.levels {
         if let Ok(m) = level {
-            // an identifier OpenCL C cannot parse
-            m.kernels[0].name = "not a name".into();
+            // a parameter OpenCL C cannot parse (a kernel's name may not reach the source: a
+            // dispatched kernel becomes a function named after its place in the batch)
+            for p in &mut m.kernels[0].params {
+                if let compiler::kir::Param::Buffer(name, _) = p {
+                    *name = "not a name".into();
+                }
+            }
         }
     }
     let outcomes = run_jobs(
@@ -107,7 +112,8 @@ fn a_module_that_does_not_build_fails_alone() {
 }
 
 /// Barrier-free kernels go behind the one dispatching kernel; kernels with barriers stay
-/// kernels of their own, renamed per module.
+/// kernels of their own, renamed per module, unless barriers may be dispatched too (a program
+/// built with `-cl-opt-disable`), when the dispatcher is the only kernel.
 #[test]
 fn barrier_free_kernels_share_the_dispatcher() {
     use conformance::fuzz::dispatch::{dispatch_source, DISPATCHER};
@@ -121,7 +127,15 @@ fn barrier_free_kernels_share_the_dispatcher() {
         .filter_map(|(_, l)| l.as_ref().ok())
         .collect();
     assert_eq!(modules.len(), 2);
-    let d = dispatch_source(&modules);
+    let all = dispatch_source(&modules, true);
+    assert_eq!(
+        all.source.matches("__kernel void ").count(),
+        1,
+        "{}",
+        all.source
+    );
+    assert_eq!(all.kernel_count(), 1);
+    let d = dispatch_source(&modules, false);
     let with_barriers = modules
         .iter()
         .flat_map(|m| &m.kernels)
@@ -136,6 +150,11 @@ fn barrier_free_kernels_share_the_dispatcher() {
         d.source
     );
     assert!(d.source.contains(&format!("__kernel void {DISPATCHER}(")));
+    assert_eq!(d.kernel_count(), 1 + with_barriers);
+    assert_eq!(
+        all.source.matches("barrier(").count(),
+        d.source.matches("barrier(").count()
+    );
     assert_eq!(d.source.matches("barrier(").count(), {
         let per: usize = modules
             .iter()
@@ -148,4 +167,50 @@ fn barrier_free_kernels_share_the_dispatcher() {
             .sum();
         per
     });
+}
+
+/// More kernels with barriers than one dispatcher holds spread over several dispatchers (at
+/// most `BARRIER_CASES` each), and every program still prints what it should.
+#[test]
+fn barrier_kernels_spread_over_dispatchers() {
+    use conformance::fuzz::dispatch::{dispatch_source, BARRIER_CASES};
+    let jobs: Vec<_> = (1..=2 * BARRIER_CASES as i32)
+        .map(|k| {
+            let src = format!("sig main : Program <grid> [int]\nval main = forceAndPrint 3 (push<grid> (generate 3 (fn i => i * {k})))\n");
+            let program = semantics::fcl::lower::load_program(&[("t.fcl".into(), src)])
+                .unwrap_or_else(|(_, d)| panic!("{}", d.message));
+            compile_job(&program.main, &format!("[0,{k},{}]\n", 2 * k), None)
+        })
+        .collect();
+    let o0: Vec<&compiler::kir::Module> = jobs
+        .iter()
+        .filter_map(|j| j.levels[0].1.as_ref().ok())
+        .collect();
+    let barrier_kernels = o0
+        .iter()
+        .flat_map(|m| &m.kernels)
+        .filter(|k| compiler::kir::emit::emit_kernel(k).contains("barrier("))
+        .count();
+    assert!(barrier_kernels > BARRIER_CASES, "{barrier_kernels}");
+    let d = dispatch_source(&o0, true);
+    assert_eq!(
+        d.kernel_count(),
+        barrier_kernels.div_ceil(BARRIER_CASES).max(1),
+        "{}",
+        d.source
+    );
+    let Ok(rt) = Runtime::new(0) else {
+        println!("skipped: no OpenCL device");
+        return;
+    };
+    let outcomes = run_jobs(
+        &jobs,
+        &rt,
+        &mut RunCache::default(),
+        &mut Profile::default(),
+    );
+    assert!(
+        outcomes.iter().all(|o| *o == CompiledOutcome::Agree),
+        "{outcomes:?}"
+    );
 }

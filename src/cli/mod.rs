@@ -127,8 +127,9 @@ pub struct FuzzArgs {
     /// verdicts do not depend on it.
     #[arg(long, default_value_t = conformance::fuzz::DEFAULT_BATCH)]
     pub batch: usize,
-    /// Build the compiled side's OpenCL C without optimization (-cl-opt-disable): about twice
-    /// as fast on PoCL, but bugs that only the C compiler's optimizations expose go unseen.
+    /// Build the -O2 modules' OpenCL C without optimization too (-cl-opt-disable; -O0's are
+    /// always built so): faster on PoCL, but bugs that only the C compiler's optimizations
+    /// expose go unseen.
     #[arg(long)]
     pub cl_opt_disable: bool,
 }

@@ -2,12 +2,22 @@
 //! -O0/-O2 on OpenCL), in programs per second per worker, with the time of each phase.
 //!
 //! `cargo run --release -p conformance --bin fuzz_throughput -- [--count N] [--seed S]
-//!  [--batch B,B,…] [--jobs J] [--lang fcl|tail] [--pocl-cache] [--cl-opt-disable]`
+//!  [--batch B,B,…] [--jobs J] [--lang fcl|tail] [--pocl-cache] [--cl-opt-disable]
+//!  [--cl-options OPTS]…`
+//!
+//! Every `--cl-options` (OpenCL build options as `Campaign::opencl_options` reads them:
+//! `A|B` for -O0 and -O2, `|` all optimized; `--cl-opt-disable` is `-cl-opt-disable`) adds a
+//! setting measured with every batch size; without one, the campaign default ("").
+//!
+//! Besides wall-clock programs/s per worker (the machine may be shared), it prints programs per
+//! CPU second: the process's user and system time with that of the children it waited for
+//! (PoCL runs `ld` once per kernel it generates code for), from /proc/self/stat.
 //!
 //! PoCL caches built programs on disk (~/.cache/pocl), so a campaign run twice builds nothing
 //! the second time; a new seed would not be so lucky. The benchmark therefore turns the cache
 //! off (`POCL_KERNEL_CACHE=0`) unless `--pocl-cache` is given.
 
+use conformance::fuzz::batch::level_options;
 use conformance::fuzz::{check_fcl_on, run_fcl_campaign, Campaign, FuzzLang, DEFAULT_BATCH};
 use conformance::gen::FclConfig;
 
@@ -18,7 +28,7 @@ struct Options {
     jobs: usize,
     lang: FuzzLang,
     pocl_cache: bool,
-    opencl_options: String,
+    settings: Vec<String>,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -29,7 +39,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         jobs: 1,
         lang: FuzzLang::Fcl,
         pocl_cache: false,
-        opencl_options: String::new(),
+        settings: Vec::new(),
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -53,11 +63,31 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 }
             }
             "--pocl-cache" => o.pocl_cache = true,
-            "--cl-opt-disable" => o.opencl_options = "-cl-opt-disable".into(),
+            "--cl-opt-disable" => o.settings.push("-cl-opt-disable".into()),
+            "--cl-options" => o.settings.push(value()?.clone()),
             other => return Err(format!("unknown argument {other}")),
         }
     }
+    if o.settings.is_empty() {
+        o.settings.push(String::new());
+    }
     Ok(o)
+}
+
+/// The CPU seconds this process and its waited-for children have used (Linux: fields 14 to 17
+/// of /proc/self/stat, in clock ticks of 1/100 s, the kernel's `USER_HZ` on every common
+/// configuration); `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // the command name (field 2) may hold spaces; the fields after it are numbers
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields
+        .get(11..15)?
+        .iter()
+        .map(|f| f.parse::<u64>().ok())
+        .sum::<Option<u64>>()?;
+    Some(ticks as f64 / 100.0)
 }
 
 fn main() {
@@ -74,14 +104,18 @@ fn main() {
         std::env::set_var("POCL_KERNEL_CACHE", "0");
     }
     println!(
-        "fuzz throughput: {} programs, seed {}, {} worker(s), PoCL kernel cache {}, OpenCL build options {:?}",
+        "fuzz throughput: {} programs, seed {}, {} worker(s), PoCL kernel cache {}",
         o.count,
         o.seed,
         o.jobs,
         if o.pocl_cache { "on" } else { "off" },
-        o.opencl_options
     );
-    for &batch in &o.batches {
+    for (options, &batch) in o
+        .settings
+        .iter()
+        .flat_map(|s| o.batches.iter().map(move |b| (s, b)))
+    {
+        let [o0, o2] = level_options(options);
         let c = Campaign {
             lang: o.lang,
             checker: check_fcl_on,
@@ -95,18 +129,24 @@ fn main() {
             device: Some(0),
             fault: None,
             batch,
-            opencl_options: o.opencl_options.clone(),
+            opencl_options: options.clone(),
         };
+        let cpu = cpu_seconds();
         let r = run_fcl_campaign(&c, &|_, _| {});
+        let cpu = cpu.zip(cpu_seconds()).map(|(a, b)| b - a);
         if let Some(note) = &r.compiled_note {
             println!("note: {note}");
         }
         let declined: u64 = r.stats.unsupported.values().sum();
         println!(
-            "batch {batch:>3}: {:.2} s, {:.1} programs/s, {:.1} programs/s per worker ({}; {declined} declined by the compiler)",
+            "batch {batch:>3}, OpenCL options -O0 {o0:?} -O2 {o2:?}: {:.2} s, {:.1} programs/s, {:.1} programs/s per worker, {} ({}; {declined} declined by the compiler)",
             r.seconds,
             o.count as f64 / r.seconds,
             o.count as f64 / r.seconds / o.jobs as f64,
+            cpu.map_or("CPU time unknown".into(), |cpu| format!(
+                "{:.1} programs per CPU second ({cpu:.2} s)",
+                o.count as f64 / cpu.max(1e-9)
+            )),
             r.summary()
         );
         print!("{}", r.profile.render());

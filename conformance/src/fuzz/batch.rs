@@ -30,6 +30,32 @@ use std::time::Instant;
 /// The optimization levels compared, in order.
 pub const LEVELS: [(OptLevel, &str); 2] = [(OptLevel::O0, "-O0"), (OptLevel::O2, "-O2")];
 
+/// The OpenCL build options of each level's modules (in [`LEVELS`] order) when a campaign gives
+/// none. -O0's modules are built without the C compiler's optimizations: their kernels are the
+/// many small barrier-laden loops PoCL takes longest to generate code for, and unoptimized they
+/// can share one dispatching kernel ([`super::dispatch`]). -O2's modules are built optimized,
+/// so undefined behaviour in emitted C that only the C compiler's optimizations expose is still
+/// caught there.
+pub const DEFAULT_LEVEL_OPTIONS: [&str; 2] = ["-cl-opt-disable", ""];
+
+/// The OpenCL build options of each level for a campaign's options string: empty gives
+/// [`DEFAULT_LEVEL_OPTIONS`], `A|B` gives -O0 options `A` and -O2 options `B`, and anything else
+/// applies to every level (`-cl-opt-disable`: nothing optimized; `|`: everything optimized).
+pub fn level_options(options: &str) -> [String; 2] {
+    match options.split_once('|') {
+        _ if options.is_empty() => DEFAULT_LEVEL_OPTIONS.map(String::from),
+        Some((o0, o2)) => [o0.trim().to_string(), o2.trim().to_string()],
+        None => [options.to_string(), options.to_string()],
+    }
+}
+
+/// Whether a program built with these OpenCL options may hold kernels with barriers behind its
+/// dispatching kernel: PoCL 3.1 generates wrong code for barriers in a dispatcher's branch once
+/// its optimizations run (heap corruption seen on seed 8 of `fuzz_throughput`), not without them.
+fn dispatches_barriers(options: &str) -> bool {
+    options.split_whitespace().any(|o| o == "-cl-opt-disable")
+}
+
 /// One program's compiled side: per optimization level (in [`LEVELS`] order) its module, or the
 /// outcome that ends the comparison at that level (the compiler declined or failed); and what
 /// every level must print.
@@ -96,21 +122,28 @@ pub fn compile_job(main: &Expr, expected: &str, fault: Option<Fault>) -> Compile
 /// then differs from any expected stdout), or why the device cannot run it.
 type RunResult = Result<String, String>;
 
-/// A worker's memory of module runs, keyed by the module's full text (kernels and plan); the
-/// flag says whether the module was built alone (a result that disagrees is only believed
-/// then). The OpenCL build options of every build are part of it, since results depend on them.
-#[derive(Default)]
+/// A worker's memory of module runs, keyed by the OpenCL build options and the module's full
+/// text (kernels and plan); the flag says whether the module was built alone (a result that
+/// disagrees is only believed then).
 pub struct RunCache {
     runs: HashMap<String, (RunResult, bool)>,
-    build_options: String,
+    /// Per level, the OpenCL build options of its modules ([`level_options`]).
+    options: [String; 2],
+}
+
+impl Default for RunCache {
+    /// An empty cache with [`DEFAULT_LEVEL_OPTIONS`].
+    fn default() -> RunCache {
+        RunCache::with_build_options("")
+    }
 }
 
 impl RunCache {
-    /// An empty cache whose builds use these OpenCL build options (`-cl-opt-disable`).
+    /// An empty cache whose builds use these OpenCL build options (see [`level_options`]).
     pub fn with_build_options(options: &str) -> RunCache {
         RunCache {
             runs: HashMap::new(),
-            build_options: options.to_string(),
+            options: level_options(options),
         }
     }
 }
@@ -141,32 +174,43 @@ pub fn run_jobs(
     if cache.runs.len() > CACHE_LIMIT {
         cache.runs.clear();
     }
-    // the distinct modules not run before; a module the device cannot hold is settled at once
-    let mut units: Vec<(String, &Module)> = Vec::new();
+    // per level's build options, the distinct modules not run before; a module the device
+    // cannot hold is settled at once
+    let mut units: Vec<Vec<(String, &Module)>> = vec![Vec::new(); cache.options.len()];
     for job in jobs {
         profile.levels += job.levels.iter().filter(|l| l.1.is_ok()).count() as u64;
-        for m in job.levels.iter().filter_map(|(_, l)| l.as_ref().ok()) {
-            let key = module_key(m);
-            if cache.runs.contains_key(&key) || units.iter().any(|u| u.0 == key) {
+        for (level, (_, m)) in job.levels.iter().enumerate() {
+            let Ok(m) = m else { continue };
+            let options = &cache.options[level];
+            let key = module_key(options, m);
+            // the options of the level whose program builds this module
+            let group = cache
+                .options
+                .iter()
+                .position(|o| o == options)
+                .unwrap_or(level);
+            if cache.runs.contains_key(&key) || units[group].iter().any(|u| u.0 == key) {
                 continue;
             }
             match check_local_memory(m, rt) {
-                Ok(()) => units.push((key, m)),
+                Ok(()) => units[group].push((key, m)),
                 Err(e) => {
                     cache.runs.insert(key, (run_result(Err(e)), true));
                 }
             }
         }
     }
-    profile.modules += units.len() as u64;
-    profile.kernels += units.iter().map(|u| u.1.kernels.len() as u64).sum::<u64>();
+    let mut pending: HashMap<String, Built> = HashMap::new();
+    for (group, units) in units.iter().enumerate().filter(|u| !u.1.is_empty()) {
+        profile.modules += units.len() as u64;
+        profile.kernels += units.iter().map(|u| u.1.kernels.len() as u64).sum::<u64>();
+        let t = Instant::now();
+        let modules: Vec<&Module> = units.iter().map(|u| u.1).collect();
+        let built = build_units(&modules, rt, &cache.options[group], profile);
+        profile.build += t.elapsed();
+        pending.extend(units.iter().map(|u| u.0.clone()).zip(built));
+    }
     let t = Instant::now();
-    let modules: Vec<&Module> = units.iter().map(|u| u.1).collect();
-    let built = build_units(&modules, rt, &cache.build_options, profile);
-    profile.build += t.elapsed();
-    let t = Instant::now();
-    let mut pending: HashMap<String, Built> =
-        units.iter().map(|u| u.0.clone()).zip(built).collect();
     let outcomes = jobs
         .iter()
         .map(|job| job_outcome(job, rt, cache, &mut pending, profile))
@@ -185,16 +229,17 @@ fn job_outcome(
     pending: &mut HashMap<String, Built>,
     profile: &mut Profile,
 ) -> CompiledOutcome {
-    for (name, level) in &job.levels {
-        let module = match level {
+    for (level, (name, module)) in job.levels.iter().enumerate() {
+        let module = match module {
             Err(outcome) => return outcome.clone(),
             Ok(m) => m,
         };
-        let key = module_key(module);
+        let options = &cache.options[level];
+        let key = module_key(options, module);
         let (result, alone) = match cache.runs.get(&key) {
             Some(r) => r.clone(),
             None => {
-                let r = run_module(module, pending.remove(&key), rt, &cache.build_options);
+                let r = run_module(module, pending.remove(&key), rt, options);
                 cache.runs.insert(key.clone(), r.clone());
                 r
             }
@@ -202,7 +247,7 @@ fn job_outcome(
         let mut verdict = judge(job, name, &result);
         if matches!(verdict, Some(CompiledOutcome::Differs { .. })) && !alone {
             profile.confirmations += 1;
-            let r = run_module(module, None, rt, &cache.build_options);
+            let r = run_module(module, None, rt, options);
             verdict = judge(job, name, &r.0);
             cache.runs.insert(key, r);
         }
@@ -246,9 +291,10 @@ fn judge(job: &CompiledJob, name: &str, result: &RunResult) -> Option<CompiledOu
     }
 }
 
-/// The key of a module: its whole text, kernels and host plan.
-fn module_key(m: &Module) -> String {
-    format!("{m:?}")
+/// The key of a module built with these OpenCL options: the options and the module's whole
+/// text, kernels and host plan.
+fn module_key(options: &str, m: &Module) -> String {
+    format!("{options}\n{m:?}")
 }
 
 /// The stdout, the error as [`super::compiled::compare_compiled_with`] reports it, or why the
@@ -287,15 +333,17 @@ fn build_group(
         [] => {}
         [alone] => {
             profile.builds += 1;
+            profile.generated += alone.kernels.len() as u64;
             built.push(match rt.build_with_options(&emit_module(alone), options) {
                 Ok(p) => Built::Own(p),
                 Err(e) => Built::Failed(e),
             });
         }
         _ => {
-            let d = dispatch_source(modules);
+            let d = dispatch_source(modules, dispatches_barriers(options));
             profile.builds += 1;
             if let Ok(program) = rt.build_with_options(&d.source, options) {
+                profile.generated += d.kernel_count() as u64;
                 let shared = Rc::new((program, d));
                 built.extend((0..modules.len()).map(|i| Built::Shared(shared.clone(), i)));
                 return;

@@ -3,8 +3,11 @@
 //! generation and a link: tens of milliseconds even for a tiny kernel), and that, more than the
 //! build, is what a campaign spends its time on. So the barrier-free kernels of the batch become
 //! plain functions called from a single dispatching kernel, `fcl_batch`, whose `fcl_which`
-//! argument picks the function; kernels with barriers stay kernels of their own (renamed `uN_…`
-//! per module), since PoCL 3.1 mishandles barriers inside a branch of the dispatcher.
+//! argument picks the function (a kernel argument, so the branch is uniform across the
+//! work-group and barriers inside it are legal). Kernels with barriers join them only in a
+//! program built with `-cl-opt-disable`: once its optimizations run, PoCL 3.1 generates wrong
+//! code for barriers inside a branch of the dispatcher (heap corruption), so in an optimized
+//! program they stay kernels of their own (renamed `uN_…` per module).
 //!
 //! The dispatcher takes the error flag, `fcl_which`, then enough `__global uchar*`, `int` and
 //! `double` slots for any dispatched kernel; a launch fills the kernel's buffers, ints and
@@ -18,8 +21,32 @@ use compiler::kir::{Kernel, Module, Param, Ty};
 use compiler::runtime::{Arg, BuiltProgram, Runtime, RuntimeError};
 use std::fmt::Write;
 
-/// The dispatching kernel's name.
+/// The dispatching kernel's name (the first one's; the next are `fcl_batch1`, `fcl_batch2`, …).
 pub const DISPATCHER: &str = "fcl_batch";
+
+/// The most kernels with barriers behind one dispatching kernel. PoCL's time to generate code
+/// for a dispatcher with barriers grows faster than its size (in a program built with
+/// `-cl-opt-disable`, a 37-case dispatcher of a fuzz batch took 470 ms of CPU time, the same
+/// cases as dispatchers of 12 took 330 ms in all); barrier-free dispatchers are cheapest whole.
+pub const BARRIER_CASES: usize = 12;
+
+/// The name of dispatching kernel `n`.
+fn dispatcher_name(n: usize) -> String {
+    match n {
+        0 => DISPATCHER.to_string(),
+        n => format!("{DISPATCHER}{n}"),
+    }
+}
+
+/// One dispatching kernel's `case` lines, their number and the 8-byte words of local memory
+/// they need.
+#[derive(Default)]
+struct Cases {
+    text: String,
+    count: usize,
+    with_barriers: usize,
+    local_words: usize,
+}
 
 /// The most bytes of kernel arguments assumed (OpenCL's minimum `CL_DEVICE_MAX_PARAMETER_SIZE`);
 /// each slot counts as 8 bytes.
@@ -38,20 +65,21 @@ struct Slots {
 pub struct Dispatch {
     /// The OpenCL source of the whole batch.
     pub source: String,
-    /// Per module, per kernel: `Some(n)` when it is dispatched as function `n`, `None` when it
-    /// is a kernel of its own named `u{module}_{name}`.
-    routes: Vec<Vec<Option<usize>>>,
+    /// Per module, per kernel: `Some((d, n))` when it is dispatched as function `n` by
+    /// dispatching kernel `d`, `None` when it is a kernel of its own named `u{module}_{name}`.
+    routes: Vec<Vec<Option<(usize, usize)>>>,
     slots: Slots,
 }
 
-/// The batch source for `modules`.
-pub fn dispatch_source(modules: &[&Module]) -> Dispatch {
+/// The batch source for `modules`; kernels with barriers go behind dispatchers too when
+/// `barriers` (see the module documentation; at most [`BARRIER_CASES`] of them per
+/// dispatcher), else they stay kernels of their own.
+pub fn dispatch_source(modules: &[&Module], barriers: bool) -> Dispatch {
     let mut functions = String::new();
     let mut kernels = String::new();
-    let mut cases = String::new();
+    let mut dispatchers: Vec<Cases> = vec![Cases::default()];
     let mut routes = Vec::with_capacity(modules.len());
     let mut slots = Slots::default();
-    let mut local_words = 0usize;
     let mut id = 0usize;
     for (i, m) in modules.iter().enumerate() {
         let mut route = Vec::with_capacity(m.kernels.len());
@@ -63,7 +91,8 @@ pub fn dispatch_source(modules: &[&Module]) -> Dispatch {
                     + slots.ints.max(used.ints)
                     + slots.doubles.max(used.doubles))
                 <= MAX_ARG_BYTES;
-            let function = (!text.contains("barrier(") && fits)
+            let has_barriers = text.contains("barrier(");
+            let function = ((barriers || !has_barriers) && fits)
                 .then(|| as_function(k, &text, &format!("fcl_k{id}")))
                 .flatten();
             let Some(function) = function else {
@@ -75,31 +104,44 @@ pub fn dispatch_source(modules: &[&Module]) -> Dispatch {
                 continue;
             };
             functions.push_str(&function);
-            cases.push_str(&call);
+            if has_barriers
+                && dispatchers
+                    .last()
+                    .is_some_and(|d| d.with_barriers >= BARRIER_CASES)
+            {
+                dispatchers.push(Cases::default());
+            }
+            let d = dispatchers.len() - 1;
+            let cases = &mut dispatchers[d];
+            cases.text.push_str(&call);
+            cases.count += 1;
+            cases.with_barriers += has_barriers as usize;
+            cases.local_words = cases.local_words.max(words);
             slots.buffers = slots.buffers.max(used.buffers);
             slots.ints = slots.ints.max(used.ints);
             slots.doubles = slots.doubles.max(used.doubles);
-            local_words = local_words.max(words);
-            route.push(Some(id));
+            route.push(Some((d, id)));
             id += 1;
         }
         routes.push(route);
     }
     let mut source = String::from(PRELUDE);
     source.push_str(&functions);
-    if id > 0 {
-        let mut params = vec![
-            format!("__global int* {ERROR_FLAG}"),
-            "const int fcl_which".to_string(),
-        ];
-        params.extend((0..slots.buffers).map(|i| format!("__global uchar* fcl_b{i}")));
-        params.extend((0..slots.ints).map(|i| format!("const int fcl_i{i}")));
-        params.extend((0..slots.doubles).map(|i| format!("const double fcl_d{i}")));
+    let mut params = vec![
+        format!("__global int* {ERROR_FLAG}"),
+        "const int fcl_which".to_string(),
+    ];
+    params.extend((0..slots.buffers).map(|i| format!("__global uchar* fcl_b{i}")));
+    params.extend((0..slots.ints).map(|i| format!("const int fcl_i{i}")));
+    params.extend((0..slots.doubles).map(|i| format!("const double fcl_d{i}")));
+    for (n, cases) in dispatchers.iter().enumerate().filter(|d| d.1.count > 0) {
         let _ = writeln!(
             source,
-            "\n__kernel void {DISPATCHER}({}) {{\n  __local ulong fcl_lmem[{}];\n  switch (fcl_which) {{\n{cases}  }}\n}}",
+            "\n__kernel void {}({}) {{\n  __local ulong fcl_lmem[{}];\n  switch (fcl_which) {{\n{}  }}\n}}",
+            dispatcher_name(n),
             params.join(", "),
-            local_words.max(1)
+            cases.local_words.max(1),
+            cases.text
         );
     }
     source.push_str(&kernels);
@@ -155,6 +197,21 @@ fn call(k: &Kernel, id: usize) -> (String, Slots, usize) {
 }
 
 impl Dispatch {
+    /// The OpenCL kernels of [`Dispatch::source`]: dispatchers and kernels of their own.
+    pub fn kernel_count(&self) -> usize {
+        let mut dispatchers = std::collections::BTreeSet::new();
+        let mut own = 0;
+        for route in self.routes.iter().flatten() {
+            match route {
+                Some((d, _)) => {
+                    dispatchers.insert(*d);
+                }
+                None => own += 1,
+            }
+        }
+        dispatchers.len() + own
+    }
+
     /// Runs module `i` of the batch (`m`, the module at position `i` of [`dispatch_source`])
     /// with its kernels taken from `program`, built from [`Dispatch::source`].
     pub fn execute(
@@ -166,7 +223,7 @@ impl Dispatch {
     ) -> Result<ExecReport, ExecError> {
         let route = self.routes.get(i).map_or(&[][..], |r| &r[..]);
         execute_with_launch(m, rt, &|k, groups, local, args| {
-            let Some(Some(which)) = route.get(k) else {
+            let Some(Some((dispatcher, which))) = route.get(k) else {
                 let name = format!("u{i}_{}", m.kernels[k].name);
                 return rt.launch(program, &name, groups, local, args);
             };
@@ -195,7 +252,7 @@ impl Dispatch {
             all.extend(buffers);
             all.extend(ints);
             all.extend(doubles);
-            rt.launch(program, DISPATCHER, groups, local, &all)
+            rt.launch(program, &dispatcher_name(*dispatcher), groups, local, &all)
         })
     }
 }

@@ -70,16 +70,19 @@ pub struct Campaign {
     /// Programs whose compiled side shares one OpenCL build ([`batch`]); 1 builds each program
     /// alone. Verdicts do not depend on it.
     pub batch: usize,
-    /// OpenCL build options of the compiled side (`-cl-opt-disable` trades the C compiler's
-    /// optimizations, and the bugs only they would expose, for speed).
+    /// OpenCL build options of the compiled side, per optimization level as
+    /// [`batch::level_options`] reads them: empty gives -O0's modules `-cl-opt-disable` and
+    /// -O2's none (optimized); `-cl-opt-disable` for both trades the C compiler's
+    /// optimizations, and the bugs only they would expose, for speed.
     pub opencl_options: String,
 }
 
-/// The default [`Campaign::batch`]. Larger batches build less often and share one dispatching
-/// kernel, but PoCL generates each remaining kernel's code from the whole program at its first
-/// launch, which grows with the batch: 16 was the fastest of 1, 4, 8, 16 and 32
-/// (`fuzz_throughput`).
-pub const DEFAULT_BATCH: usize = 16;
+/// The default [`Campaign::batch`]. Larger batches build less often and share dispatching
+/// kernels, but PoCL generates each remaining kernel's code from the whole program at its first
+/// launch, which grows with the batch: with every -O0 kernel dispatched ([`batch`]), 32 and 64
+/// were about as fast per CPU second and faster than 16 (`fuzz_throughput`); 32 keeps a batch's
+/// latency and a failure's rebuilds smaller.
+pub const DEFAULT_BATCH: usize = 32;
 
 /// The outcome of one program, one CSV row.
 #[derive(Clone, Debug)]

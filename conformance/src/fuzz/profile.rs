@@ -30,8 +30,11 @@ pub struct Profile {
     pub modules: u64,
     /// Modules compiled in all (every level of every program).
     pub levels: u64,
-    /// Kernels of the distinct modules (PoCL generates code for each at its first launch).
+    /// Kernels of the distinct modules.
     pub kernels: u64,
+    /// Kernels PoCL generates code for separately at their first launch: dispatching kernels,
+    /// and kernels left to be kernels of their own ([`super::dispatch`]).
+    pub generated: u64,
 }
 
 impl Profile {
@@ -49,6 +52,7 @@ impl Profile {
         self.modules += other.modules;
         self.levels += other.levels;
         self.kernels += other.kernels;
+        self.generated += other.generated;
     }
 
     /// One line per phase: seconds and share of the total, then the build counts.
@@ -73,8 +77,8 @@ impl Profile {
         }
         let _ = writeln!(
             s,
-            "  modules compiled {}, distinct and run {} ({} kernels), OpenCL builds {} ({} batch builds failed, {} disagreements confirmed alone)",
-            self.levels, self.modules, self.kernels, self.builds, self.failed_batch_builds, self.confirmations
+            "  modules compiled {}, distinct and run {} ({} kernels; {} OpenCL kernels), OpenCL builds {} ({} batch builds failed, {} disagreements confirmed alone)",
+            self.levels, self.modules, self.kernels, self.generated, self.builds, self.failed_batch_builds, self.confirmations
         );
         s
     }
