@@ -38,8 +38,8 @@ impl CliEngine {
         }
     }
 
-    /// The compiler: `tailfcl exec --device N`. It compiles FCL; TAIL joins once its lowering to
-    /// FCL exists.
+    /// The compiler: `tailfcl exec --device N`: FCL compiled to OpenCL, TAIL lowered to FCL
+    /// first (compiler::tail).
     pub fn opencl(binary: PathBuf, device: usize) -> CliEngine {
         CliEngine {
             name: "opencl".into(),
@@ -47,7 +47,7 @@ impl CliEngine {
             subcommand: "exec".into(),
             extra_args: vec!["--device".into(), device.to_string()],
             device: format!("opencl:{device}"),
-            languages: vec![Lang::Fcl],
+            languages: vec![Lang::Tail, Lang::Fcl],
             timeout: Duration::from_secs(120),
         }
     }
