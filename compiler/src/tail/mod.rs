@@ -51,6 +51,7 @@
 //! array that is `i2d` of ints is printed as ints and converted exactly on the host.
 
 mod higher;
+mod input;
 mod ops;
 mod program;
 mod reduce;

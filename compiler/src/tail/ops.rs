@@ -40,8 +40,11 @@ impl Lowerer {
                 return Ok(Val::Arr(self.print(&a, p == P::PrArrC)?));
             }
             P::Mem | P::MemScl => return Ok(args[0].clone()),
-            // read when the program runs, so their lengths are not static
-            P::ReadFile | P::ReadIntVecFile | P::ReadDoubleVecFile | P::Roll | P::Nowi => {
+            P::ReadFile | P::ReadIntVecFile | P::ReadDoubleVecFile => {
+                return self.read_input(p, name, e, args[0].arr()?)
+            }
+            // different at every run, so not known when the program is lowered
+            P::Roll | P::Nowi => {
                 return unsupported(format!(
                     "{name}: a run-time input, its value and length are not known at compile time"
                 ))

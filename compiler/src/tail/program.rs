@@ -469,11 +469,14 @@ pub fn lower_expr(e: &Expr) -> R<Lowered> {
     for t in tables {
         let texts: Vec<String> = t.texts.iter().map(|x| t.ty.store(x)).collect();
         let n = texts.len();
+        let what = match &t.file {
+            None => format!("a literal vector of {n} elements, read at computed indices"),
+            Some(f) => format!("the {n} elements of file {f:?}, read by the host when lowered"),
+        };
         stmts.push(format!(
-            "-- a literal vector of {n} elements, read at computed indices\n    \
-             {} <- forceM<grid> (tabulate {n} (fn i => {}))",
+            "-- {what}\n    {} <- forceM<grid> (tabulate {n} (fn i => {}))",
             t.name,
-            super::value::select("i", &texts)
+            bisect("i", &texts)
         ));
     }
     stmts.extend(lw.stmts);
@@ -491,6 +494,29 @@ pub fn lower_expr(e: &Expr) -> R<Lowered> {
         result,
         failure,
     })
+}
+
+/// The element of `texts` at index `i` (in range) by bisection: `if`s nested only
+/// 2·log2(n) deep, so that a table of a large file stays within FCL's nesting limit.
+fn bisect(i: &str, texts: &[String]) -> String {
+    bisect_from(i, 0, texts)
+}
+
+/// [`bisect`] of the elements `texts`, which sit at indices `from..`.
+fn bisect_from(i: &str, from: usize, texts: &[String]) -> String {
+    match texts {
+        [] => "0".into(),
+        [t] => t.clone(),
+        _ => {
+            let mid = texts.len() / 2;
+            format!(
+                "(if lti {i} {} then {} else {})",
+                from + mid,
+                bisect_from(i, from, &texts[..mid]),
+                bisect_from(i, from + mid, &texts[mid..])
+            )
+        }
+    }
 }
 
 /// The failure of a TAIL program found at compile time, located at expression `e`.

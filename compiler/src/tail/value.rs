@@ -288,6 +288,9 @@ pub(super) struct Table {
     pub name: String,
     pub ty: Ty,
     pub texts: Rc<Vec<String>>,
+    /// What the table holds, for the comment in `main`: `None` for a literal vector of the
+    /// program, else the file whose contents the host read when the program was lowered.
+    pub file: Option<String>,
 }
 
 impl Fresh {
@@ -300,11 +303,18 @@ impl Fresh {
 
     /// The name of a new table holding literal elements `texts`.
     pub(super) fn table(&self, ty: Ty, texts: Rc<Vec<String>>) -> String {
+        self.table_of(ty, texts, None)
+    }
+
+    /// The name of a new table holding elements `texts`, the contents of `file` when the table
+    /// holds a file read by the host.
+    pub(super) fn table_of(&self, ty: Ty, texts: Rc<Vec<String>>, file: Option<String>) -> String {
         let name = self.name("tab");
         self.1.borrow_mut().push(Table {
             name: name.clone(),
             ty,
             texts,
+            file,
         });
         name
     }
