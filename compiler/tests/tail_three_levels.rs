@@ -264,6 +264,29 @@ fn features_agree_on_three_levels() {
     }
 }
 
+/// `zilde()` has the element type the type checker infers for each application (not the
+/// enclosing annotation's), so empty vectors of doubles, bools and chars lower and agree.
+#[test]
+fn zilde_takes_the_element_type_of_its_context() {
+    let rt = runtime();
+    for src in [
+        // the fill of an empty double vector reshaped: [](0.0) + 1.5 … on the oracle
+        "reduce(addd,1.5,reshape([2],zilde()))",
+        "reduce(addd,0.0,cat([1.5,2.5],zilde()))",
+        "let v:[double]1 = each(i2d,zilde()) in reduce(addd,0.5,v)",
+        "let v:[double]1 = prArrD(cat(zilde(),[0.5])) in reduce(addd,0.0,v)",
+        "i2d(reduce(addi,3,each(b2i,reshape([3],cat([tt],zilde())))))",
+        "let c:[char]1 = prArrC(cat(['a','b'],zilde())) in \
+         i2d(reduce(addi,0,each(b2i,each(fn x:[char]0 => eqc(x,'b'),c))))",
+        "let v:[int]1 = prArrI(reshape([3],zilde())) in \
+         reduce(addd,0.25,each(fn x:[double]0 => muld(x,2.0),reshape([2,2],zilde())))",
+    ] {
+        assert!(
+            check_three_levels(src, src, rt.as_ref()).unwrap_or_else(|why| panic!("{src}: {why}"))
+        );
+    }
+}
+
 /// A TAIL char vector literal spelling `text`.
 fn char_literal(text: &str) -> String {
     let chars: Vec<String> = text.chars().map(|c| format!("'{c}'")).collect();

@@ -3,7 +3,7 @@
 //! print values or materialize arrays, and the final FCL text.
 
 use super::value::{
-    as_declared, declared_ty, is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R,
+    check_declared, declared_ty, is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R,
 };
 use super::{LowerTailError, Lowered, Output, ResultKind, RunFailure, MAX_TEXT};
 use semantics::tail::ops::prim::Prim;
@@ -47,18 +47,23 @@ pub(super) struct Lowerer {
 }
 
 impl Lowerer {
-    fn new(e: &Expr) -> Lowerer {
+    fn new(e: &Expr) -> R<Lowerer> {
         let mut uses = HashMap::new();
         count_uses(e, 1, &mut uses);
-        Lowerer {
-            fresh: Fresh::default(),
+        let zildes = semantics::tail::typecheck::zilde_instances(e)
+            .map_err(LowerTailError::Static)?
+            .into_iter()
+            .map(|(span, b)| Ok((span, Ty::of(b)?)))
+            .collect::<R<HashMap<_, _>>>()?;
+        Ok(Lowerer {
+            fresh: Fresh::with_zildes(zildes),
             stmts: Vec::new(),
             outputs: Vec::new(),
             helpers: BTreeSet::new(),
             kernel: false,
             uses: Rc::new(uses),
             store: HashMap::new(),
-        }
+        })
     }
 
     /// A lowerer for a function body applied inside a kernel.
@@ -89,7 +94,7 @@ impl Lowerer {
                 bound,
                 body,
             } => {
-                let mut v = as_declared(self.eval(bound, env)?, declared_ty(ty));
+                let mut v = check_declared(self.eval(bound, env)?, declared_ty(ty))?;
                 if let Val::Arr(a) = &v {
                     let uses = self.uses.get(var).copied().unwrap_or(0);
                     if !self.kernel && a.size() > 0 && uses > 0 && {
@@ -239,7 +244,7 @@ impl Lowerer {
                 let Some(first) = args.next() else {
                     return unsupported("a lambda applied to nothing");
                 };
-                let first = as_declared(first, *param_ty);
+                let first = check_declared(first, *param_ty)?;
                 let mut env = env.clone();
                 let rest: Vec<Val> = args.collect();
                 // (3.55) beta: a scalar argument is bound by an FCL let around the (scalar)
@@ -430,7 +435,7 @@ fun tabulate n f =
 
 /// Lowers a type-checked TAIL expression to an FCL program printing its value.
 pub fn lower_expr(e: &Expr) -> R<Lowered> {
-    let mut lw = Lowerer::new(e);
+    let mut lw = Lowerer::new(e)?;
     let failure = match lw.eval(e, &Env::new()) {
         Ok(v) => {
             let a = match v {
