@@ -276,6 +276,8 @@ fn zilde_takes_the_element_type_of_its_context() {
         "let v:[double]1 = each(i2d,zilde()) in reduce(addd,0.5,v)",
         "let v:[double]1 = prArrD(cat(zilde(),[0.5])) in reduce(addd,0.0,v)",
         "i2d(reduce(addi,3,each(b2i,reshape([3],cat([tt],zilde())))))",
+        // inside a function body applied per element
+        "reduce(addd,0.0,each(fn x:[int]0 => reduce(addd,i2d(x),cat(zilde(),[1.5])),iota(3)))",
         "let c:[char]1 = prArrC(cat(['a','b'],zilde())) in \
          i2d(reduce(addi,0,each(b2i,each(fn x:[char]0 => eqc(x,'b'),c))))",
         "let v:[int]1 = prArrI(reshape([3],zilde())) in \
