@@ -191,9 +191,40 @@ fn exec_verify_refuses_fcl_and_unsupported_programs() {
     if !have_device() {
         return;
     }
-    let (code, _, err) = tailfcl(&["exec", "--verify", "examples/oracle_read_file.tail"]);
+    // `roll` is a run-time input, different at every run
+    let dir = std::env::temp_dir().join(format!("device_cli_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let roll = dir.join("roll.tail");
+    std::fs::write(&roll, "roll(6)").unwrap();
+    let (code, _, err) = tailfcl(&["exec", "--verify", roll.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("unsupported: "), "{err}");
+}
+
+#[test]
+fn exec_verify_reads_files_on_the_host() {
+    if !have_device() {
+        return;
+    }
+    // file names are relative to the working directory (spec §7), as on the TAIL oracle
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let out = Command::new(env!("CARGO_BIN_EXE_tailfcl"))
+        .args(["exec", "--verify", "oracle_read_file.tail"])
+        .current_dir(examples)
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(
+        text.lines().collect::<Vec<_>>(),
+        [
+            "tail-oracle: reference: [6](1,2,3,-4,-6,12) | [](8.0)",
+            "fcl-oracle: agrees",
+            "opencl: agrees"
+        ],
+        "{text}"
+    );
 }
 
 #[test]

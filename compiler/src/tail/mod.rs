@@ -36,8 +36,11 @@
 //! `gradeUp`/`gradeDown`, which have no symbolic lowering and are lowered only on known
 //! arguments, as their known result. `compress`/`replicate` need a known mask or counts (a
 //! static gather from symbolic data); `pr*` outside function bodies; `if` only with scalar
-//! branches unless its condition is known; no file
-//! reads, `roll` or `nowi` (run-time inputs). Anything else is refused with
+//! branches unless its condition is known; file reads outside function bodies, of names known
+//! at compile time (module `input`: the host reads the file when the program is lowered, its
+//! contents become a table, docs/fcl-extensions.md §5); no `roll` or `nowi` (run-time inputs,
+//! different at every run). `zilde` has the element type the type checker infers for each
+//! application (`semantics::tail::typecheck::zilde_instances`). Anything else is refused with
 //! [`LowerTailError::Unsupported`] and a reason. Int overflow and division by zero, run-time
 //! errors in TAIL, are not checked in lowered code.
 //! A program that certainly fails at run time (a negative `iota`, `zipWith` of different
@@ -51,6 +54,7 @@
 //! array that is `i2d` of ints is printed as ints and converted exactly on the host.
 
 mod higher;
+mod input;
 mod ops;
 mod program;
 mod reduce;

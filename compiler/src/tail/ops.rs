@@ -5,7 +5,7 @@
 //! certainly fail.
 
 use super::program::{fails, Lowerer};
-use super::value::{known_ints, share, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
+use super::value::{known_ints, share, unsupported, Arr, Val, MAX_KNOWN, R};
 use super::LowerTailError;
 use semantics::tail::ops::apply::{apply, is_scalar_op, scalar_op as fold_scalar, OpEnv, Outcome};
 use semantics::tail::ops::prim::Prim;
@@ -40,8 +40,21 @@ impl Lowerer {
                 return Ok(Val::Arr(self.print(&a, p == P::PrArrC)?));
             }
             P::Mem | P::MemScl => return Ok(args[0].clone()),
-            // read when the program runs, so their lengths are not static
-            P::ReadFile | P::ReadIntVecFile | P::ReadDoubleVecFile | P::Roll | P::Nowi => {
+            // (3.77) zilde: the empty vector of the element type its context gives it
+            P::Zilde => {
+                let ty = self.fresh.zilde_ty(e.span);
+                let mut a = Arr::new(ty, vec![0], move |_| ty.fill());
+                a.known = Some(std::rc::Rc::new(Array {
+                    shape: vec![0],
+                    elems: Elems::from_scalars(ty.base(), Vec::new()),
+                }));
+                return Ok(Val::Arr(a));
+            }
+            P::ReadFile | P::ReadIntVecFile | P::ReadDoubleVecFile => {
+                return self.read_input(p, name, e, args[0].arr()?)
+            }
+            // different at every run, so not known when the program is lowered
+            P::Roll | P::Nowi => {
                 return unsupported(format!(
                     "{name}: a run-time input, its value and length are not known at compile time"
                 ))
@@ -210,10 +223,8 @@ impl Lowerer {
         if args.iter().any(|a| !a.shape.is_empty()) {
             return unsupported(format!("{} applied to an array", p.name()));
         }
-        match p {
-            Prim::Zilde => return Ok(Arr::new(Ty::Int, vec![0], |_| "0".into())),
-            Prim::Pi => return Arr::known(Array::scalar(Scalar::Double(std::f64::consts::PI))),
-            _ => {}
+        if p == Prim::Pi {
+            return Arr::known(Array::scalar(Scalar::Double(std::f64::consts::PI)));
         }
         let texts: Vec<String> = args.iter().map(|a| a.text()).collect();
         let (text, ty) = super::scalar::scalar_op(p, &texts, &self.fresh)?;

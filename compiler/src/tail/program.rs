@@ -3,7 +3,7 @@
 //! print values or materialize arrays, and the final FCL text.
 
 use super::value::{
-    as_declared, declared_ty, is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R,
+    check_declared, declared_ty, is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R,
 };
 use super::{LowerTailError, Lowered, Output, ResultKind, RunFailure, MAX_TEXT};
 use semantics::tail::ops::prim::Prim;
@@ -47,18 +47,23 @@ pub(super) struct Lowerer {
 }
 
 impl Lowerer {
-    fn new(e: &Expr) -> Lowerer {
+    fn new(e: &Expr) -> R<Lowerer> {
         let mut uses = HashMap::new();
         count_uses(e, 1, &mut uses);
-        Lowerer {
-            fresh: Fresh::default(),
+        let zildes = semantics::tail::typecheck::zilde_instances(e)
+            .map_err(LowerTailError::Static)?
+            .into_iter()
+            .map(|(span, b)| Ok((span, Ty::of(b)?)))
+            .collect::<R<HashMap<_, _>>>()?;
+        Ok(Lowerer {
+            fresh: Fresh::with_zildes(zildes),
             stmts: Vec::new(),
             outputs: Vec::new(),
             helpers: BTreeSet::new(),
             kernel: false,
             uses: Rc::new(uses),
             store: HashMap::new(),
-        }
+        })
     }
 
     /// A lowerer for a function body applied inside a kernel.
@@ -89,7 +94,7 @@ impl Lowerer {
                 bound,
                 body,
             } => {
-                let mut v = as_declared(self.eval(bound, env)?, declared_ty(ty));
+                let mut v = check_declared(self.eval(bound, env)?, declared_ty(ty))?;
                 if let Val::Arr(a) = &v {
                     let uses = self.uses.get(var).copied().unwrap_or(0);
                     if !self.kernel && a.size() > 0 && uses > 0 && {
@@ -239,7 +244,7 @@ impl Lowerer {
                 let Some(first) = args.next() else {
                     return unsupported("a lambda applied to nothing");
                 };
-                let first = as_declared(first, *param_ty);
+                let first = check_declared(first, *param_ty)?;
                 let mut env = env.clone();
                 let rest: Vec<Val> = args.collect();
                 // (3.55) beta: a scalar argument is bound by an FCL let around the (scalar)
@@ -430,7 +435,7 @@ fun tabulate n f =
 
 /// Lowers a type-checked TAIL expression to an FCL program printing its value.
 pub fn lower_expr(e: &Expr) -> R<Lowered> {
-    let mut lw = Lowerer::new(e);
+    let mut lw = Lowerer::new(e)?;
     let failure = match lw.eval(e, &Env::new()) {
         Ok(v) => {
             let a = match v {
@@ -469,11 +474,14 @@ pub fn lower_expr(e: &Expr) -> R<Lowered> {
     for t in tables {
         let texts: Vec<String> = t.texts.iter().map(|x| t.ty.store(x)).collect();
         let n = texts.len();
+        let what = match &t.file {
+            None => format!("a literal vector of {n} elements, read at computed indices"),
+            Some(f) => format!("the {n} elements of file {f:?}, read by the host when lowered"),
+        };
         stmts.push(format!(
-            "-- a literal vector of {n} elements, read at computed indices\n    \
-             {} <- forceM<grid> (tabulate {n} (fn i => {}))",
+            "-- {what}\n    {} <- forceM<grid> (tabulate {n} (fn i => {}))",
             t.name,
-            super::value::select("i", &texts)
+            bisect("i", &texts)
         ));
     }
     stmts.extend(lw.stmts);
@@ -491,6 +499,29 @@ pub fn lower_expr(e: &Expr) -> R<Lowered> {
         result,
         failure,
     })
+}
+
+/// The element of `texts` at index `i` (in range) by bisection: `if`s nested only
+/// 2·log2(n) deep, so that a table of a large file stays within FCL's nesting limit.
+fn bisect(i: &str, texts: &[String]) -> String {
+    bisect_from(i, 0, texts)
+}
+
+/// [`bisect`] of the elements `texts`, which sit at indices `from..`.
+fn bisect_from(i: &str, from: usize, texts: &[String]) -> String {
+    match texts {
+        [] => "0".into(),
+        [t] => t.clone(),
+        _ => {
+            let mid = texts.len() / 2;
+            format!(
+                "(if lti {i} {} then {} else {})",
+                from + mid,
+                bisect_from(i, from, &texts[..mid]),
+                bisect_from(i, from + mid, &texts[mid..])
+            )
+        }
+    }
 }
 
 /// The failure of a TAIL program found at compile time, located at expression `e`.

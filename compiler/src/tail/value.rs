@@ -5,7 +5,9 @@
 use super::LowerTailError;
 use semantics::tail::syntax::Expr;
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};
+use semantics::Span;
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Lowering results.
@@ -241,16 +243,17 @@ pub(super) fn declared_ty(t: &semantics::tail::types::Type) -> Option<Ty> {
     }
 }
 
-/// `v` as a value of declared element type `ty`. The lowering types `zilde` as int (TAIL's is
-/// polymorphic), so an array declared with another element type than it has is built from
-/// `zilde`: all its elements are fills (cat of differently typed arrays is refused), which
-/// become the fills of the declared type.
-pub(super) fn as_declared(v: Val, ty: Option<Ty>) -> Val {
-    match (v, ty) {
-        (Val::Arr(a), Some(t)) if a.ty != t => {
-            Val::Arr(Arr::new(t, a.shape.clone(), move |_| t.fill()))
-        }
-        (v, _) => v,
+/// `v`, checked against its declared element type `ty` (a `let` or lambda annotation). The
+/// lowering types every value as the type checker does (`zilde` by the type inferred for
+/// each application), so a difference is a gap in the lowering, refused rather than lowered
+/// to wrong code.
+pub(super) fn check_declared(v: Val, ty: Option<Ty>) -> R<Val> {
+    match (&v, ty) {
+        (Val::Arr(a), Some(t)) if a.ty != t => unsupported(format!(
+            "a value of element type {:?} declared as {:?}",
+            a.ty, t
+        )),
+        _ => Ok(v),
     }
 }
 
@@ -277,10 +280,15 @@ pub(super) fn unsupported<T>(why: impl Into<String>) -> R<T> {
     Err(LowerTailError::Unsupported(why.into()))
 }
 
-/// Fresh FCL names, shared by the lowering and the index functions it builds, and the
-/// constant tables those index functions ask for.
+/// Fresh FCL names, shared by the lowering and the index functions it builds, the constant
+/// tables those index functions ask for, and the element type of each `zilde` application
+/// (by its span) as the type checker infers it from the program.
 #[derive(Clone, Default)]
-pub(super) struct Fresh(Rc<Cell<usize>>, Rc<RefCell<Vec<Table>>>);
+pub(super) struct Fresh(
+    Rc<Cell<usize>>,
+    Rc<RefCell<Vec<Table>>>,
+    Rc<HashMap<Span, Ty>>,
+);
 
 /// A literal vector stored in a global buffer when `main` starts: a read at a computed index
 /// is one load instead of a chain of `if`s over the elements.
@@ -288,9 +296,23 @@ pub(super) struct Table {
     pub name: String,
     pub ty: Ty,
     pub texts: Rc<Vec<String>>,
+    /// What the table holds, for the comment in `main`: `None` for a literal vector of the
+    /// program, else the file whose contents the host read when the program was lowered.
+    pub file: Option<String>,
 }
 
 impl Fresh {
+    /// The context of a program whose `zilde` applications have element types `zildes`.
+    pub(super) fn with_zildes(zildes: HashMap<Span, Ty>) -> Fresh {
+        Fresh(Rc::default(), Rc::default(), Rc::new(zildes))
+    }
+
+    /// The element type of the `zilde` application at `span` (int where the program leaves
+    /// it unconstrained, as TAIL prints it).
+    pub(super) fn zilde_ty(&self, span: Span) -> Ty {
+        self.2.get(&span).copied().unwrap_or(Ty::Int)
+    }
+
     /// A name `prefix` + a number not used before in this program.
     pub(super) fn name(&self, prefix: &str) -> String {
         let n = self.0.get();
@@ -300,11 +322,18 @@ impl Fresh {
 
     /// The name of a new table holding literal elements `texts`.
     pub(super) fn table(&self, ty: Ty, texts: Rc<Vec<String>>) -> String {
+        self.table_of(ty, texts, None)
+    }
+
+    /// The name of a new table holding elements `texts`, the contents of `file` when the table
+    /// holds a file read by the host.
+    pub(super) fn table_of(&self, ty: Ty, texts: Rc<Vec<String>>, file: Option<String>) -> String {
         let name = self.name("tab");
         self.1.borrow_mut().push(Table {
             name: name.clone(),
             ty,
             texts,
+            file,
         });
         name
     }
