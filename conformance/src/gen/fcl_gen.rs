@@ -182,7 +182,10 @@ impl Generator<'_> {
         let d = depth - 1;
         let b = |e: IntE| Box::new(e);
         let length_push = u32::from(self.length_push);
-        match self.rng.weighted(&[3, 6, 1, 1, 1, 3, 1, 1, 1, length_push]) {
+        match self
+            .rng
+            .weighted(&[3, 6, 1, 1, 1, 3, 1, 1, 1, length_push, 1])
+        {
             0 => self.int_leaf(env),
             1 => {
                 let op = *self.rng.pick(&[
@@ -223,6 +226,11 @@ impl Generator<'_> {
             8 => {
                 let c = self.cmp();
                 IntE::B2i(c, b(self.int(env, d)), b(self.int(env, d)))
+            }
+            10 => {
+                let k = self.rng.range(1, 16) as i32;
+                let k = if k > 1 && self.rng.chance(40) { -k } else { k };
+                IntE::Rem(b(self.int(env, d)), k)
             }
             _ => {
                 let n = self.length(8);
