@@ -3,7 +3,9 @@
 use super::{ConformArgs, Exit, FuzzArgs, Lang};
 use compiler::fault::Fault;
 use compiler::runtime::Runtime;
-use conformance::fuzz::mutation::{first_detection, render_table, FaultScore};
+use conformance::fuzz::mutation::{
+    first_detection, first_detection_tail, render_table, FaultScore,
+};
 use conformance::fuzz::{run_fcl_campaign, Campaign, FuzzLang, Verdict};
 use conformance::gen::FclConfig;
 use conformance::suite::{discover, run_suite, CliEngine, Engine, Status};
@@ -155,14 +157,11 @@ fn score_in_process(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
         eprintln!("error: the mutation score needs an OpenCL device: {e}");
         Exit::NoDevice
     })?;
-    Ok(first_detection(
-        fault,
-        a.seed,
-        a.count,
-        &FclConfig::default(),
-        &rt,
-        &mut |k| eprintln!("program {k}"),
-    ))
+    let announce = &mut |k| eprintln!("program {k}");
+    Ok(match a.lang {
+        Lang::Fcl => first_detection(fault, a.seed, a.count, &FclConfig::default(), &rt, announce),
+        Lang::Tail => first_detection_tail(fault, a.seed, a.count, &rt, announce),
+    })
 }
 
 /// One fault in a child `tailfcl fuzz --mutation-score --inject FAULT`: a faulty kernel may
@@ -181,7 +180,14 @@ fn score_in_child(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
             "--seed",
             &a.seed.to_string(),
         ])
-        .args(["--device", &a.device.to_string()]);
+        .args(["--device", &a.device.to_string()])
+        .args([
+            "--lang",
+            match a.lang {
+                Lang::Fcl => "fcl",
+                Lang::Tail => "tail",
+            },
+        ]);
     // a faulty kernel can also hang the child (a corrupted heap, a barrier not all work-items
     // reach): give it a deadline, and count a hang like a crash
     let deadline = std::time::Duration::from_secs(60 + a.count);

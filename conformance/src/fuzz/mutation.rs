@@ -4,9 +4,14 @@
 
 use super::oracle::{check_fcl_with_fault, Verdict};
 use super::program_seed;
+use super::tail::{check_tail_program, CompiledSide};
+use crate::gen::tail_gen::generate_tail;
 use crate::gen::{generate_fcl, print_program, FclConfig, Rng};
 use compiler::fault::Fault;
 use compiler::runtime::Runtime;
+
+/// The `let` budget of generated TAIL programs, as the TAIL campaign uses.
+pub const TAIL_MAX_LETS: usize = 8;
 
 /// How one fault fared.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,8 +25,8 @@ pub struct FaultScore {
     pub crashed: bool,
 }
 
-/// Checks programs `0..count` of the campaign `seed` with `fault` injected, stopping at the
-/// first mismatch that the fault-free compiler does not share (a real compiler bug or an
+/// Checks programs `0..count` of the FCL campaign `seed` with `fault` injected, stopping at
+/// the first mismatch that the fault-free compiler does not share (a real compiler bug or an
 /// unsupported program must not be credited to the fault).
 pub fn first_detection(
     fault: Fault,
@@ -31,14 +36,47 @@ pub fn first_detection(
     rt: &Runtime,
     on_program: &mut dyn FnMut(u64),
 ) -> FaultScore {
+    first_detection_by(fault, seed, count, on_program, &mut |s, fault| {
+        let src = print_program(&generate_fcl(&mut Rng::new(s), config));
+        check_fcl_with_fault(&src, s, Some(rt), fault).verdict
+    })
+}
+
+/// [`first_detection`] over the TAIL campaign `seed`: each generated TAIL program lowered to
+/// FCL and compiled by the faulty compiler, against the TAIL oracle.
+pub fn first_detection_tail(
+    fault: Fault,
+    seed: u64,
+    count: u64,
+    rt: &Runtime,
+    on_program: &mut dyn FnMut(u64),
+) -> FaultScore {
+    first_detection_by(fault, seed, count, on_program, &mut |s, fault| {
+        let case = generate_tail(&mut Rng::new(s), TAIL_MAX_LETS);
+        let side = CompiledSide {
+            runtime: rt,
+            fault,
+            options: "",
+        };
+        check_tail_program(&case.source, Some(&case.expected), Some(side)).verdict
+    })
+}
+
+/// The detection loop: `check(program seed, fault)` gives a program's verdict with the fault
+/// injected (or none).
+fn first_detection_by(
+    fault: Fault,
+    seed: u64,
+    count: u64,
+    on_program: &mut dyn FnMut(u64),
+    check: &mut dyn FnMut(u64, Option<Fault>) -> Verdict,
+) -> FaultScore {
     for k in 0..count {
         on_program(k);
         let s = program_seed(seed, k);
-        let src = print_program(&generate_fcl(&mut Rng::new(s), config));
-        let checked = check_fcl_with_fault(&src, s, Some(rt), Some(fault));
         // a mismatch counts only when the fault-free compiler agrees on the same program
-        if matches!(checked.verdict, Verdict::Mismatch { .. })
-            && check_fcl_with_fault(&src, s, Some(rt), None).verdict == Verdict::Pass
+        if matches!(check(s, Some(fault)), Verdict::Mismatch { .. })
+            && check(s, None) == Verdict::Pass
         {
             return FaultScore {
                 fault,

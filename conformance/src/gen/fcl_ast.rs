@@ -71,6 +71,9 @@ pub enum IntE {
     Div(Box<IntE>, Box<IntE>),
     /// `(e & 1073741823) % k` with `k >= 1`: a non-negative value below `k`.
     ModK(Box<IntE>, i32),
+    /// `e % k` with `k` a literal other than 0 and -1: a signed remainder (the sign of `e`),
+    /// negative dividends and divisors included.
+    Rem(Box<IntE>, i32),
     /// `index arr ((i & 1073741823) % len arr)`: always in bounds.
     Index(Box<PullE>, Box<IntE>),
     /// `lengthPull arr`.

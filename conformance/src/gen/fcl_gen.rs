@@ -26,6 +26,13 @@ pub struct Weights {
     /// The percentage of programs that may use `lengthPush` (which the compiler declines, so
     /// it is kept to a few programs).
     pub length_push_percent: u32,
+    /// The percentage of indexings (with an `int` in scope) that read a neighbour of it,
+    /// `v + k` or `(n - 1) - v`, instead of any `int`: a work-item reading another's element of
+    /// a forced array is what needs the barrier after the force.
+    pub neighbour_index_percent: u32,
+    /// The percentage of `force`s whose continuation is a stencil over the forced array
+    /// (`return (push (generate n (fn j => index f (j + k) OP e)))`).
+    pub stencil_percent: u32,
 }
 
 impl Default for Weights {
@@ -42,6 +49,8 @@ impl Default for Weights {
             map_result: 1,
             scan: 2,
             length_push_percent: 10,
+            neighbour_index_percent: 40,
+            stencil_percent: 30,
         }
     }
 }
@@ -173,7 +182,10 @@ impl Generator<'_> {
         let d = depth - 1;
         let b = |e: IntE| Box::new(e);
         let length_push = u32::from(self.length_push);
-        match self.rng.weighted(&[3, 6, 1, 1, 1, 3, 1, 1, 1, length_push]) {
+        match self
+            .rng
+            .weighted(&[3, 6, 1, 1, 1, 3, 1, 1, 1, length_push, 1])
+        {
             0 => self.int_leaf(env),
             1 => {
                 let op = *self.rng.pick(&[
@@ -197,7 +209,8 @@ impl Generator<'_> {
             4 => IntE::ModK(b(self.int(env, d)), self.rng.range(1, 17) as i32),
             5 => {
                 let arr = self.any_pull(env, d);
-                IntE::Index(b_pull(arr), b(self.int(env, d)))
+                let i = self.index(env, d, arr.len());
+                IntE::Index(b_pull(arr), b(i))
             }
             6 => IntE::Length(b_pull(self.any_pull(env, d))),
             7 => {
@@ -214,10 +227,44 @@ impl Generator<'_> {
                 let c = self.cmp();
                 IntE::B2i(c, b(self.int(env, d)), b(self.int(env, d)))
             }
+            10 => {
+                let k = self.rng.range(1, 16) as i32;
+                let k = if k > 1 && self.rng.chance(40) { -k } else { k };
+                IntE::Rem(b(self.int(env, d)), k)
+            }
             _ => {
                 let n = self.length(8);
                 IntE::LengthPush(Box::new(self.push(Level::Thread, env, d, n)))
             }
+        }
+    }
+
+    /// An index into an array of `len` elements (the printer wraps it into range): any `int`,
+    /// or a neighbour of an `int` in scope (`v + k`, `(len - 1) - v`), the innermost one (an
+    /// element index, usually) most often. Stencils and reversals read other work-items'
+    /// elements, which plain indexing rarely does.
+    fn index(&mut self, env: &Env, depth: u32, len: usize) -> IntE {
+        let innermost = env.iter().rev().find(|(_, t)| *t == Ty::Int);
+        let neighbour = self.cfg.weights.neighbour_index_percent;
+        let Some((v, _)) = innermost.filter(|_| len > 1 && self.rng.chance(neighbour)) else {
+            return self.int(env, depth);
+        };
+        let v = if self.rng.chance(30) {
+            self.int_leaf(env)
+        } else {
+            IntE::Var(v.clone())
+        };
+        self.neighbour(v, len)
+    }
+
+    /// A neighbour of `v` in an array of `len > 1` elements: `v + k` (0 < k < len) or
+    /// `(len - 1) - v`.
+    fn neighbour(&mut self, v: IntE, len: usize) -> IntE {
+        if self.rng.chance(50) {
+            let k = self.rng.range(1, len - 1) as i32;
+            IntE::Bin(BinOp::Add, Box::new(v), Box::new(IntE::Lit(k)))
+        } else {
+            IntE::Bin(BinOp::Sub, Box::new(IntE::Lit(len as i32 - 1)), Box::new(v))
         }
     }
 
@@ -315,6 +362,50 @@ impl Generator<'_> {
         }
     }
 
+    /// A stencil: `f` (`m` elements) forced, then `n` elements where element j combines `f`'s
+    /// element at a neighbour of j with an expression that may read `f` again. Work-items
+    /// reading each other's elements right after the force are what the barrier between them
+    /// protects (and what the compiler's barrier removal must keep). The forced elements
+    /// differ by index and by the innermost `int` in scope (a block's index, usually), so a
+    /// read that comes too early, finding another element or another block's, shows.
+    fn stencil(&mut self, level: Level, env: &Env, (f, m): (String, usize), n: usize) -> ProgE {
+        let ed = self.cfg.expr_depth.saturating_sub(1);
+        let i = self.name("i");
+        let outer = match env.iter().rev().find(|(_, t)| *t == Ty::Int) {
+            Some((b, _)) => IntE::Bin(
+                BinOp::Mul,
+                Box::new(IntE::Var(b.clone())),
+                Box::new(IntE::Lit(m as i32)),
+            ),
+            None => IntE::Lit(self.literal()),
+        };
+        let spread = IntE::Bin(BinOp::Add, Box::new(IntE::Var(i.clone())), Box::new(outer));
+        let mixed = IntE::Bin(
+            BinOp::Xor,
+            Box::new(spread),
+            Box::new(self.int(&with(env, &i, Ty::Int), ed)),
+        );
+        let forced = PushE::Push(level, PullE::Generate(m, i, Box::new(mixed)));
+        let j = self.name("j");
+        let inner = with(&with(env, &f, Ty::Arr(m)), &j, Ty::Int);
+        let at = if m > 1 {
+            self.neighbour(IntE::Var(j.clone()), m)
+        } else {
+            IntE::Lit(0)
+        };
+        let read = IntE::Index(Box::new(PullE::Var(f.clone(), m)), Box::new(at));
+        let other = self.int(&inner, ed);
+        let op = *self
+            .rng
+            .pick(&[BinOp::Add, BinOp::Sub, BinOp::Xor, BinOp::Max]);
+        let e = IntE::Bin(op, Box::new(read), Box::new(other));
+        let rest = ProgE::Return(
+            level,
+            PushE::Push(level, PullE::Generate(n, j, Box::new(e))),
+        );
+        ProgE::Force(level, f, forced, Box::new(rest))
+    }
+
     /// A `Program<level> [int]<level>` whose result has exactly `n` elements.
     fn prog(&mut self, level: Level, env: &Env, depth: u32, n: usize) -> ProgE {
         let w = self.cfg.weights.clone();
@@ -346,6 +437,9 @@ impl Generator<'_> {
             1 => {
                 let v = self.name("f");
                 let m = self.length(16);
+                if self.rng.chance(w.stencil_percent) {
+                    return self.stencil(level, env, (v, m), n);
+                }
                 let a = self.push(level, env, d, m);
                 let rest = self.prog(level, &with(env, &v, Ty::Arr(m)), d, n);
                 ProgE::Force(level, v, a, Box::new(rest))

@@ -83,6 +83,7 @@ pub fn int(e: &IntE) -> String {
         }
         IntE::Div(a, d) => format!("({} / ((andi {} 255) + 1))", int(a), int(d)),
         IntE::ModK(a, k) => format!("((andi {} {NON_NEGATIVE}) % {k})", int(a)),
+        IntE::Rem(a, k) => format!("({} % {})", int(a), lit(*k)),
         IntE::Index(arr, i) => format!(
             "(index {} ((andi {} {NON_NEGATIVE}) % {}))",
             pull(arr),

@@ -366,6 +366,12 @@ pub fn int_candidates(e: &IntE) -> Vec<IntE> {
                 out.push(IntE::ModK(Box::new(c), *k));
             }
         }
+        IntE::Rem(x, k) => {
+            out.extend([(**x).clone(), IntE::ModK(x.clone(), k.abs())]);
+            for c in int_candidates(x) {
+                out.push(IntE::Rem(Box::new(c), *k));
+            }
+        }
         IntE::Index(arr, i) => {
             out.push((**i).clone());
             for c in int_candidates(i) {
