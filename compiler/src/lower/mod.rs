@@ -6,6 +6,7 @@
 mod eval;
 mod run;
 pub mod value;
+mod while_loop;
 mod write;
 
 use crate::kir::{Expr, HostStep, Kernel, Module, Param, Stmt, Ty};

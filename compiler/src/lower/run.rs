@@ -9,9 +9,6 @@ use crate::kir::{Expr, HostStep, Stmt, Ty};
 use semantics::fcl::core::{Level, ScalarOp};
 use std::rc::Rc;
 
-/// Compile-time iteration bound of `while` loops.
-const MAX_ITERATIONS: usize = 1 << 16;
-
 /// Grid-level `power` loops of at most this many steps are unrolled at compile time.
 const HOST_UNROLL: i32 = 4;
 
@@ -101,35 +98,13 @@ impl Lower {
                 }
                 Ok(arr)
             }
-            // (5.89) while, unrolled at compile time
+            // (5.89) while
             Prog::While {
                 level,
                 cond,
                 step,
                 init,
-            } => {
-                let first = self.run_val(init)?;
-                let mut cur = self.push_arr(first)?;
-                for _ in 0..MAX_ITERATIONS {
-                    let arr = self.force(*level, &cur)?;
-                    let c = self.apply(cond, arr.clone())?;
-                    match self.scalar(c)? {
-                        Expr::Bool(true) => {}
-                        Expr::Bool(false) => return Ok(arr),
-                        _ => {
-                            return self.unsupported(format!(
-                                "while<{level}> whose condition depends on run-time data"
-                            ))
-                        }
-                    }
-                    let body = self.apply(step, arr)?;
-                    let next = self.run_val(&body)?;
-                    cur = self.push_arr(next)?;
-                }
-                self.unsupported(format!(
-                    "while<{level}> running more than {MAX_ITERATIONS} iterations"
-                ))
-            }
+            } => self.run_while(*level, cond, step, init),
             // §4.4 readIntCSV: a buffer and a host length known at run time
             Prog::ReadCsv(path) => {
                 if self.in_kernel() {
@@ -442,7 +417,7 @@ impl Lower {
     }
 }
 
-fn buffer_pull(name: Rc<str>, ty: Ty, len: Expr) -> Val {
+pub(super) fn buffer_pull(name: Rc<str>, ty: Ty, len: Expr) -> Val {
     Val::Pull(Rc::new(Pull {
         len,
         index: Index::Buffer(name, ty),
