@@ -4,6 +4,7 @@
 //! programs one per work-item. Pull arrays are index functions, so map/generate chains fuse.
 
 mod eval;
+mod host_write;
 mod run;
 pub mod value;
 mod while_loop;

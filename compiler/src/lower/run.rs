@@ -384,6 +384,9 @@ impl Lower {
 
     /// A grid-level force: one kernel writing a fresh global buffer, and its launch.
     fn force_grid(&mut self, a: &Rc<Push>, len: Expr) -> Res<Val> {
+        if Lower::writes_on_host(a) {
+            return self.force_on_host(a, len);
+        }
         let name = self.fresh("g");
         self.begin_kernel()?;
         let mut elem = None;
@@ -405,7 +408,13 @@ impl Lower {
     }
 
     /// `buf[i] = v`, recording the element type.
-    fn store(&mut self, buf: &Rc<str>, elem: &mut Option<Ty>, i: Expr, v: Val) -> Res<()> {
+    pub(super) fn store(
+        &mut self,
+        buf: &Rc<str>,
+        elem: &mut Option<Ty>,
+        i: Expr,
+        v: Val,
+    ) -> Res<()> {
         match v {
             Val::Scalar(e, ty) => {
                 *elem = Some(ty);
