@@ -287,7 +287,7 @@ impl Lower {
     /// One step of a kernel-level `power`: the step applied to `from` (and the iteration `i`
     /// when indexed), written into `to`, then a barrier at block level.
     #[allow(clippy::too_many_arguments)]
-    fn power_step(
+    pub(super) fn power_step(
         &mut self,
         l: Level,
         step: &Val,

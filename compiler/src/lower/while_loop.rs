@@ -1,11 +1,14 @@
 //! `while` (rule 5.89): unrolled at compile time while the condition is a literal; a grid-level
-//! loop whose condition depends on run-time data becomes a host loop of launches.
+//! loop whose condition depends on run-time data becomes a host loop of launches, one inside a
+//! kernel a run-time loop over a buffer pair.
 
 use super::run::buffer_pull;
-use super::value::{Index, Val};
+use super::value::{Index, Pull, Push, Val};
 use super::{Lower, LowerError, Res};
-use crate::kir::{Expr, HostStep, Ty};
-use semantics::fcl::core::Level;
+use crate::kir::eval::{lit, Lit};
+use crate::kir::{Expr, HostStep, Stmt, Ty};
+use semantics::fcl::core::{Level, ScalarOp};
+use std::rc::Rc;
 
 /// Compile-time iteration bound of unrolled `while` loops.
 const MAX_ITERATIONS: usize = 1 << 16;
@@ -21,6 +24,7 @@ impl Lower {
         for _ in 0..MAX_ITERATIONS {
             let arr = self.force(l, &cur)?;
             let mark = self.plan.len();
+            let emitted = self.blocks.last().map_or(0, Vec::len);
             let c = self.apply(cond, arr.clone())?;
             match self.scalar(c)? {
                 Expr::Bool(true) => {}
@@ -31,9 +35,10 @@ impl Lower {
                     return self.host_while(cond, step, &arr);
                 }
                 _ => {
-                    return self.unsupported(format!(
-                        "while<{l}> whose condition depends on run-time data"
-                    ))
+                    if let Some(b) = self.blocks.last_mut() {
+                        b.truncate(emitted);
+                    }
+                    return self.kernel_while(l, cond, step, &arr);
                 }
             }
             let body = self.apply(step, arr)?;
@@ -43,6 +48,69 @@ impl Lower {
         self.unsupported(format!(
             "while<{l}> running more than {MAX_ITERATIONS} iterations"
         ))
+    }
+
+    /// `while<l>` inside a kernel: a sequential loop `for (i = 0; i < go; i++)` whose bound `go`
+    /// is the condition (`i + 2` while it holds, else 0), recomputed at the end of each trip.
+    /// A trip writes the step's result from the state A into B, then copies B back into A (a
+    /// barrier after each at block level, so no step overwrites what is still read, and the
+    /// condition reads A after a barrier: every work-item computes the same `go`, so the loop
+    /// and its barriers are uniform). A is the freshly forced state, so it may be overwritten.
+    fn kernel_while(&mut self, l: Level, cond: &Val, step: &Val, arr: &Val) -> Res<Val> {
+        let Val::Pull(a) = arr else {
+            return self.internal("while state is not an array");
+        };
+        let (Index::Buffer(a_name, ty), Some(Lit::Int(len))) = (&a.index, lit(&a.len)) else {
+            return self.unsupported(format!("while<{l}> over an unsized state"));
+        };
+        let (a_name, ty, len) = (a_name.clone(), *ty, len);
+        let b_name = self.fresh(if l == Level::BLOCK { "l" } else { "p" });
+        if l == Level::BLOCK {
+            if let Some(k) = self.kernel.as_mut() {
+                k.locals.push((b_name.clone(), ty, len.max(1) as usize));
+            }
+        } else {
+            self.emit(Stmt::Private(b_name.clone(), ty, len.max(1) as usize));
+        }
+        let b_arr = Rc::new(Pull {
+            len: a.len.clone(),
+            index: Index::Buffer(b_name.clone(), ty),
+        });
+        let go = self.fresh("t");
+        let var = self.fresh("i");
+        let c = self.apply(cond, arr.clone())?;
+        let c = self.scalar(c)?;
+        self.emit(Stmt::Decl(
+            go.clone(),
+            Ty::Int,
+            Expr::Select(Box::new(c), Box::new(Expr::Int(1)), Box::new(Expr::Int(0))),
+        ));
+        let ((), body) = self.in_block(|lw| {
+            lw.power_step(l, step, false, Expr::Int(0), arr, &b_name, ty, len)?;
+            let mut elem = None;
+            lw.write(&Push::Push(l, b_arr), &mut |lw: &mut Lower, i, v| {
+                lw.store(&a_name, &mut elem, i, v)
+            })?;
+            if l == Level::BLOCK {
+                lw.emit(Stmt::Barrier);
+            }
+            let c = lw.apply(cond, arr.clone())?;
+            let c = lw.scalar(c)?;
+            let again = Expr::op(ScalarOp::AddI, vec![Expr::Var(var.clone()), Expr::Int(2)]);
+            lw.emit(Stmt::Assign(
+                go.clone(),
+                Expr::Select(Box::new(c), Box::new(again), Box::new(Expr::Int(0))),
+            ));
+            Ok(())
+        })?;
+        self.emit(Stmt::For {
+            var,
+            start: Expr::Int(0),
+            end: Expr::Var(go),
+            step: Expr::Int(1),
+            body,
+        });
+        Ok(arr.clone())
     }
 
     /// `while<grid>` as a host loop: each trip computes the condition on the host (reading back
