@@ -12,7 +12,7 @@ pub use crate::kir::MAX_GROUPS;
 
 /// The most iterations a host `while` loop runs before the run fails (the oracle's step limit
 /// stops a non-terminating `while` too; generated programs terminate well before).
-pub const MAX_WHILE_TRIPS: usize = 1 << 20;
+pub const MAX_WHILE_TRIPS: usize = 1 << 16;
 
 /// Why a run failed.
 #[derive(Debug)]

@@ -13,6 +13,11 @@ use std::rc::Rc;
 /// Compile-time iteration bound of unrolled `while` loops.
 const MAX_ITERATIONS: usize = 1 << 16;
 
+/// Trips after which a `while` inside a kernel stops even though its condition still holds, so
+/// that a non-terminating loop cannot hang the device (the oracle stops it with its step limit;
+/// here the result is then the state after this many steps, with no error reported).
+const MAX_KERNEL_TRIPS: i32 = 1 << 20;
+
 impl Lower {
     /// `while<l> cond step init`: `x = force(run init)`; while `cond x`, `x = force(run (step
     /// x))`; the result is `x`. Iterations whose condition is known at compile time are
@@ -51,7 +56,8 @@ impl Lower {
     }
 
     /// `while<l>` inside a kernel: a sequential loop `for (i = 0; i < go; i++)` whose bound `go`
-    /// is the condition (`i + 2` while it holds, else 0), recomputed at the end of each trip.
+    /// is the condition (`i + 2` while it holds, else 0), recomputed at the end of each trip
+    /// (and 0 after [`MAX_KERNEL_TRIPS`] trips).
     /// A trip writes the step's result from the state A into B, then copies B back into A (a
     /// barrier after each at block level, so no step overwrites what is still read, and the
     /// condition reads A after a barrier: every work-item computes the same `go`, so the loop
@@ -96,7 +102,17 @@ impl Lower {
             }
             let c = lw.apply(cond, arr.clone())?;
             let c = lw.scalar(c)?;
-            let again = Expr::op(ScalarOp::AddI, vec![Expr::Var(var.clone()), Expr::Int(2)]);
+            let again = Expr::Select(
+                Box::new(Expr::op(
+                    ScalarOp::LtI,
+                    vec![Expr::Var(var.clone()), Expr::Int(MAX_KERNEL_TRIPS - 1)],
+                )),
+                Box::new(Expr::op(
+                    ScalarOp::AddI,
+                    vec![Expr::Var(var.clone()), Expr::Int(2)],
+                )),
+                Box::new(Expr::Int(0)),
+            );
             lw.emit(Stmt::Assign(
                 go.clone(),
                 Expr::Select(Box::new(c), Box::new(again), Box::new(Expr::Int(0))),
