@@ -10,6 +10,10 @@ use std::time::Instant;
 
 pub use crate::kir::MAX_GROUPS;
 
+/// The most iterations a host `while` loop runs before the run fails (the oracle's step limit
+/// stops a non-terminating `while` too; generated programs terminate well before).
+pub const MAX_WHILE_TRIPS: usize = 1 << 16;
+
 /// Why a run failed.
 #[derive(Debug)]
 pub enum ExecError {
@@ -207,6 +211,28 @@ fn run_steps(
                 let n = int(eval_host(n, &st.env, &mut no_read).map_err(prog_err)?)?;
                 for i in 0..n.max(0) {
                     st.env.insert(var.to_string(), Lit::Int(i));
+                    run_steps(m, rt, launch, body, st)?;
+                }
+            }
+            HostStep::While { cond, test, body } => {
+                let mut trips = 0usize;
+                loop {
+                    run_steps(m, rt, launch, cond, st)?;
+                    match eval_host(test, &st.env, &mut no_read).map_err(prog_err)? {
+                        Lit::Bool(true) => {}
+                        Lit::Bool(false) => break,
+                        other => {
+                            return Err(ExecError::Program(format!(
+                                "while condition gave {other:?}, not a boolean"
+                            )))
+                        }
+                    }
+                    trips += 1;
+                    if trips > MAX_WHILE_TRIPS {
+                        return Err(ExecError::Program(format!(
+                            "while<grid> ran more than {MAX_WHILE_TRIPS} iterations (it does not terminate?)"
+                        )));
+                    }
                     run_steps(m, rt, launch, body, st)?;
                 }
             }

@@ -210,6 +210,7 @@ fn halve_first_launch(plan: &mut [HostStep]) -> bool {
             true
         }
         HostStep::Loop { body, .. } | HostStep::Benchmark { body, .. } => halve_first_launch(body),
+        HostStep::While { cond, body, .. } => halve_first_launch(cond) || halve_first_launch(body),
         _ => false,
     })
 }
@@ -334,6 +335,10 @@ fn rename_in_plan(plan: &mut [HostStep], from: &Rc<str>, to: &Rc<str>) {
             HostStep::Alloc(b, _, _) => re(b),
             HostStep::ReadCsv { buf, .. } => re(buf),
             HostStep::Loop { body, .. } | HostStep::Benchmark { body, .. } => {
+                rename_in_plan(body, from, to)
+            }
+            HostStep::While { cond, body, .. } => {
+                rename_in_plan(cond, from, to);
                 rename_in_plan(body, from, to)
             }
             HostStep::Set(..) | HostStep::Launch { .. } => {}

@@ -181,6 +181,14 @@ pub enum HostStep {
         n: Expr,
         body: Vec<HostStep>,
     },
+    /// `while test { body }` on the host (a grid-level `while` whose condition is known only at
+    /// run time): each trip runs `cond` (reads and host scalars) and evaluates `test`, a host
+    /// boolean, before the step's `body`.
+    While {
+        cond: Vec<HostStep>,
+        test: Expr,
+        body: Vec<HostStep>,
+    },
     /// `readIntCSV path`: the file's integers into a new buffer, their count into host `len`.
     ReadCsv {
         buf: Rc<str>,

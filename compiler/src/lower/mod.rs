@@ -4,8 +4,10 @@
 //! programs one per work-item. Pull arrays are index functions, so map/generate chains fuse.
 
 mod eval;
+mod host_write;
 mod run;
 pub mod value;
+mod while_loop;
 mod write;
 
 use crate::kir::{Expr, HostStep, Kernel, Module, Param, Stmt, Ty};

@@ -9,9 +9,6 @@ use crate::kir::{Expr, HostStep, Stmt, Ty};
 use semantics::fcl::core::{Level, ScalarOp};
 use std::rc::Rc;
 
-/// Compile-time iteration bound of `while` loops.
-const MAX_ITERATIONS: usize = 1 << 16;
-
 /// Grid-level `power` loops of at most this many steps are unrolled at compile time.
 const HOST_UNROLL: i32 = 4;
 
@@ -101,35 +98,13 @@ impl Lower {
                 }
                 Ok(arr)
             }
-            // (5.89) while, unrolled at compile time
+            // (5.89) while
             Prog::While {
                 level,
                 cond,
                 step,
                 init,
-            } => {
-                let first = self.run_val(init)?;
-                let mut cur = self.push_arr(first)?;
-                for _ in 0..MAX_ITERATIONS {
-                    let arr = self.force(*level, &cur)?;
-                    let c = self.apply(cond, arr.clone())?;
-                    match self.scalar(c)? {
-                        Expr::Bool(true) => {}
-                        Expr::Bool(false) => return Ok(arr),
-                        _ => {
-                            return self.unsupported(format!(
-                                "while<{level}> whose condition depends on run-time data"
-                            ))
-                        }
-                    }
-                    let body = self.apply(step, arr)?;
-                    let next = self.run_val(&body)?;
-                    cur = self.push_arr(next)?;
-                }
-                self.unsupported(format!(
-                    "while<{level}> running more than {MAX_ITERATIONS} iterations"
-                ))
-            }
+            } => self.run_while(*level, cond, step, init),
             // §4.4 readIntCSV: a buffer and a host length known at run time
             Prog::ReadCsv(path) => {
                 if self.in_kernel() {
@@ -312,7 +287,7 @@ impl Lower {
     /// One step of a kernel-level `power`: the step applied to `from` (and the iteration `i`
     /// when indexed), written into `to`, then a barrier at block level.
     #[allow(clippy::too_many_arguments)]
-    fn power_step(
+    pub(super) fn power_step(
         &mut self,
         l: Level,
         step: &Val,
@@ -409,6 +384,9 @@ impl Lower {
 
     /// A grid-level force: one kernel writing a fresh global buffer, and its launch.
     fn force_grid(&mut self, a: &Rc<Push>, len: Expr) -> Res<Val> {
+        if Lower::writes_on_host(a) {
+            return self.force_on_host(a, len);
+        }
         let name = self.fresh("g");
         self.begin_kernel()?;
         let mut elem = None;
@@ -430,7 +408,13 @@ impl Lower {
     }
 
     /// `buf[i] = v`, recording the element type.
-    fn store(&mut self, buf: &Rc<str>, elem: &mut Option<Ty>, i: Expr, v: Val) -> Res<()> {
+    pub(super) fn store(
+        &mut self,
+        buf: &Rc<str>,
+        elem: &mut Option<Ty>,
+        i: Expr,
+        v: Val,
+    ) -> Res<()> {
         match v {
             Val::Scalar(e, ty) => {
                 *elem = Some(ty);
@@ -442,7 +426,7 @@ impl Lower {
     }
 }
 
-fn buffer_pull(name: Rc<str>, ty: Ty, len: Expr) -> Val {
+pub(super) fn buffer_pull(name: Rc<str>, ty: Ty, len: Expr) -> Val {
     Val::Pull(Rc::new(Pull {
         len,
         index: Index::Buffer(name, ty),

@@ -16,7 +16,7 @@ pub(super) type Sink<'a> = dyn FnMut(&mut Lower, Expr, Val) -> Res<()> + 'a;
 /// §4.3): `(destination, element index, value)`. The element index of a push is its position;
 /// of an interleaving `b·k + j` (the concatenation index, not the destination); of a seqfor its
 /// position in the result (5.71).
-type IndexedSink<'a> = dyn FnMut(&mut Lower, Expr, Expr, Val) -> Res<()> + 'a;
+pub(super) type IndexedSink<'a> = dyn FnMut(&mut Lower, Expr, Expr, Val) -> Res<()> + 'a;
 
 impl Lower {
     /// Emits the code that writes every element of `p` into `sink`.
@@ -24,7 +24,7 @@ impl Lower {
         self.write_indexed(p, &mut |lw: &mut Lower, dest, _ix, v| sink(lw, dest, v))
     }
 
-    fn write_indexed(&mut self, p: &Push, sink: &mut IndexedSink) -> Res<()> {
+    pub(super) fn write_indexed(&mut self, p: &Push, sink: &mut IndexedSink) -> Res<()> {
         match p {
             // (5.57) push<l>: a parallel loop at level l
             Push::Push(l, a) => {
