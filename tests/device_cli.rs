@@ -58,13 +58,14 @@ fn unsupported_programs_exit_2_with_a_clear_message() {
     let path = std::env::temp_dir().join("tailfcl_device_cli_bench.fcl");
     std::fs::write(
         &path,
-        "fun one f = concat<block> 1 (generate 1 (fn b => return<block> (push<block> (generate 1 f))))\nsig main : Program <grid> unit\nval main = do<grid> { a <- while<grid> (fn a => lti (index a 0) 100) (fn a => one (fn i => index a 0 * 2)) (one (fn i => 1)) ; return<grid> () }\n",
+        // a block-level while whose run-time loop would change the state's length
+        "sig main : Program <grid> unit\nval main = do<grid> { g <- (concat<block> 2 (generate 1 (fn b => do<block> { r <- while<block> (fn a => lti (index a 0) 5) (fn a => return<block> (push<block> (generate (divi (lengthPull a) 2) (fn i => index a i + 1)))) (return<block> (push<block> (generate 64 (fn i => i)))) ; return<block> (push<block> r) }))) ; a <- forceAndPrint 2 g ; return<grid> () }\n",
     )
     .unwrap();
     let (code, out, err) = tailfcl(&["compile", path.to_str().unwrap()]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
-        err.contains(":3:49: unsupported: while<grid> whose condition depends on run-time data"),
+        err.contains(":2:133: unsupported: a power step that changes the array length"),
         "{err}"
     );
 }
