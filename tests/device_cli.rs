@@ -65,7 +65,7 @@ fn unsupported_programs_exit_2_with_a_clear_message() {
     let (code, out, err) = tailfcl(&["compile", path.to_str().unwrap()]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
-        err.contains(":2:133: unsupported: a power step that changes the array length"),
+        err.contains(":2:133: unsupported: a power or while step that changes the array length"),
         "{err}"
     );
 }

@@ -307,14 +307,14 @@ impl Lower {
         let next = self.run_val(&body)?;
         let next = self.push_arr(next)?;
         if Lower::push_len(&next) != Expr::Int(len) {
-            return self.unsupported("a power step that changes the array length");
+            return self.unsupported("a power or while step that changes the array length");
         }
         let mut elem = None;
         self.write(&next, &mut |lw: &mut Lower, i, v| {
             lw.store(to, &mut elem, i, v)
         })?;
         if elem.is_some_and(|t| t != ty) {
-            return self.unsupported("a power step that changes the element type");
+            return self.unsupported("a power or while step that changes the element type");
         }
         if l == Level::BLOCK {
             self.emit(Stmt::Barrier);
