@@ -94,7 +94,7 @@ pub fn benches() -> Vec<Bench> {
             name: "signal",
             template: include_str!("../tail/signal.tail"),
             params: &["N"],
-            bench_size: &[1 << 25],
+            bench_size: &[1 << 26],
             test_size: &[100],
             max_size: &[300_000_000],
             ops: "iotaV eachV consV rotateV zipWith drop each i2d subi resi muli addi \
@@ -107,7 +107,7 @@ pub fn benches() -> Vec<Bench> {
             name: "primes",
             template: include_str!("../tail/primes.tail"),
             params: &["N"],
-            bench_size: &[3500],
+            bench_size: &[10_000],
             test_size: &[100],
             max_size: &[46_000],
             ops: "iotaV dropV reshape transp zipWith(resi) each eqi b2i reduce(addi) over a \
@@ -133,7 +133,7 @@ pub fn benches() -> Vec<Bench> {
             name: "blackscholes",
             template: include_str!("../tail/blackscholes.tail"),
             params: &["N"],
-            bench_size: &[500_000],
+            bench_size: &[1_500_000],
             test_size: &[100],
             max_size: &[1_000_000_000],
             ops: "iotaV eachV each zipWith, let in lambdas, resi i2d addd subd muld divd \
@@ -159,7 +159,7 @@ pub fn benches() -> Vec<Bench> {
             name: "sobol",
             template: include_str!("../tail/sobol.tail"),
             params: &["N"],
-            bench_size: &[1_000_000],
+            bench_size: &[15_000_000],
             test_size: &[100],
             max_size: &[70_000_000],
             ops: "int vector literals, iotaV eachV reshape transp zipWith andi shri muli \
@@ -172,7 +172,7 @@ pub fn benches() -> Vec<Bench> {
             name: "inner_product",
             template: include_str!("../tail/inner_product.tail"),
             params: &["N"],
-            bench_size: &[256],
+            bench_size: &[448],
             test_size: &[12],
             max_size: &[1290],
             ops: "iotaV eachV reshape transp2 zipWith(muld) reduce(addd) over 3 ranks, \
