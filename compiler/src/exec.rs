@@ -188,10 +188,12 @@ fn run_steps(
                     rt.write(&mut st.err_flag, &[0; 4])?;
                     return Err(ExecError::Program(format!(
                         "{} in {}",
-                        if code == 1 {
-                            "division by zero"
-                        } else {
-                            "negative exponent (powi)"
+                        match code {
+                            1 => "division by zero",
+                            c if i32::from(c) == crate::kir::emit::TRIP_LIMIT_CODE => {
+                                "a while loop ran more than 1048576 trips (does it terminate?)"
+                            }
+                            _ => "negative exponent (powi)",
                         },
                         k.name
                     )));

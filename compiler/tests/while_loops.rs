@@ -166,3 +166,28 @@ fn kernel_while_loops_agree_with_the_oracle() {
     }
     assert_eq!(compared, 12);
 }
+
+/// A block `while` whose condition never fails: the kernel stops at its trip limit and the host
+/// reports a run-time error (exit 3 in the CLI), at -O0 and -O2, instead of a silent result.
+#[test]
+fn a_kernel_while_that_does_not_terminate_is_a_run_time_error() {
+    let Some(rt) = support::runtime() else {
+        return;
+    };
+    let src = "sig main : Program <grid> unit\nval main = do<grid> { g <- (concat<block> 4 \
+               (generate 1 (fn b => do<block> { r <- while<block> (fn a => lti (index a 0) 5) \
+               (fn a => return<block> (push<block> (generate 4 (fn i => index a i)))) \
+               (return<block> (push<block> (generate 4 (fn i => i)))) ; \
+               return<block> (push<block> r) }))) ; a <- forceAndPrint 4 g ; return<grid> () }\n";
+    let main = load_program(&[("loop.fcl".to_string(), src.to_string())])
+        .unwrap_or_else(|(_, d)| panic!("{}", d.message))
+        .main;
+    for opt in [OptLevel::O0, OptLevel::O2] {
+        let m = compile_fcl(&main, opt, DEFAULT_BLOCK_SIZE).expect("compiles");
+        let err = match compiler::exec::execute(&m, &rt) {
+            Ok(r) => panic!("{opt:?}: ran to an end: {}", r.stdout),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains("more than 1048576 trips"), "{opt:?}: {err}");
+    }
+}

@@ -7,8 +7,12 @@ use semantics::fcl::core::ScalarOp;
 use std::fmt::Write;
 
 /// The kernel parameter (first of every kernel) flagging run-time errors: 1 division by zero,
-/// 2 a negative exponent.
+/// 2 a negative exponent, [`TRIP_LIMIT_CODE`] a kernel `while` past its trip limit.
 pub const ERROR_FLAG: &str = "fcl_err";
+
+/// The error-flag code of a `while` inside a kernel whose condition still holds after its
+/// last allowed trip (2^20).
+pub const TRIP_LIMIT_CODE: i32 = 3;
 
 /// Helpers every program starts with. `FP_CONTRACT OFF`: every double operation rounds once, as
 /// in the oracle (OpenCL C may otherwise fuse `a * b + c` into one `fma`, which differs in the

@@ -5,6 +5,7 @@
 use super::run::buffer_pull;
 use super::value::{Index, Pull, Push, Val};
 use super::{Lower, LowerError, Res};
+use crate::kir::emit::{ERROR_FLAG, TRIP_LIMIT_CODE};
 use crate::kir::eval::{lit, Lit};
 use crate::kir::{Expr, HostStep, Stmt, Ty};
 use semantics::fcl::core::{Level, ScalarOp};
@@ -57,7 +58,7 @@ impl Lower {
 
     /// `while<l>` inside a kernel: a sequential loop `for (i = 0; i < go; i++)` whose bound `go`
     /// is the condition (`i + 2` while it holds, else 0), recomputed at the end of each trip
-    /// (and 0 after [`MAX_KERNEL_TRIPS`] trips).
+    /// (and 0 after [`MAX_KERNEL_TRIPS`] trips, with the error flag set to [`TRIP_LIMIT_CODE`]).
     /// A trip writes the step's result from the state A into B, then copies B back into A (a
     /// barrier after each at block level, so no step overwrites what is still read, and the
     /// condition reads A after a barrier: every work-item computes the same `go`, so the loop
@@ -102,11 +103,19 @@ impl Lower {
             }
             let c = lw.apply(cond, arr.clone())?;
             let c = lw.scalar(c)?;
+            let holds = lw.fresh("t");
+            lw.emit(Stmt::Decl(
+                holds.clone(),
+                Ty::Int,
+                Expr::Select(Box::new(c), Box::new(Expr::Int(1)), Box::new(Expr::Int(0))),
+            ));
+            let holds = Expr::op(ScalarOp::EqI, vec![Expr::Var(holds), Expr::Int(1)]);
+            let within = Expr::op(
+                ScalarOp::LtI,
+                vec![Expr::Var(var.clone()), Expr::Int(MAX_KERNEL_TRIPS - 1)],
+            );
             let again = Expr::Select(
-                Box::new(Expr::op(
-                    ScalarOp::LtI,
-                    vec![Expr::Var(var.clone()), Expr::Int(MAX_KERNEL_TRIPS - 1)],
-                )),
+                Box::new(within.clone()),
                 Box::new(Expr::op(
                     ScalarOp::AddI,
                     vec![Expr::Var(var.clone()), Expr::Int(2)],
@@ -115,7 +124,26 @@ impl Lower {
             );
             lw.emit(Stmt::Assign(
                 go.clone(),
-                Expr::Select(Box::new(c), Box::new(again), Box::new(Expr::Int(0))),
+                Expr::Select(
+                    Box::new(holds.clone()),
+                    Box::new(again),
+                    Box::new(Expr::Int(0)),
+                ),
+            ));
+            // the condition still holds after the last allowed trip: a run-time error (the
+            // oracle would run on to its step limit), reported by the host from the error flag
+            lw.emit(Stmt::If(
+                holds,
+                vec![Stmt::If(
+                    within,
+                    vec![],
+                    vec![Stmt::Store(
+                        ERROR_FLAG.into(),
+                        Expr::Int(0),
+                        Expr::Int(TRIP_LIMIT_CODE),
+                    )],
+                )],
+                vec![],
             ));
             Ok(())
         })?;
