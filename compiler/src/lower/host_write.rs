@@ -100,9 +100,8 @@ impl Lower {
         let kernels = self.kernels.len();
         let b = self.fresh("h");
         self.host_tys.insert(b.clone(), Ty::Int);
-        let outer = std::mem::take(&mut self.plan);
-        let r = self.interleave_seq_part(Expr::Var(b.clone()), k, f, ps, sink);
-        let body = std::mem::replace(&mut self.plan, outer);
+        let (r, body) =
+            self.in_plan(|lw| lw.interleave_seq_part(Expr::Var(b.clone()), k, f, ps, sink));
         let n = match (r, lit(&ps.len)) {
             (Ok(()), _) => {
                 self.plan.push(HostStep::Loop {

@@ -130,6 +130,15 @@ impl Lower {
         Ok((r?, block))
     }
 
+    /// Runs `f` on an empty host plan: its result, and the host steps it planned (a host loop's
+    /// body). The outer plan is back in place either way.
+    fn in_plan<T>(&mut self, f: impl FnOnce(&mut Lower) -> Res<T>) -> (Res<T>, Vec<HostStep>) {
+        let outer = std::mem::take(&mut self.plan);
+        let r = f(self);
+        let body = std::mem::replace(&mut self.plan, outer);
+        (r, body)
+    }
+
     /// Binds a scalar expression to a variable when it is not atomic, so that it is computed
     /// once however often it is used: a kernel temporary, or a host scalar.
     fn share(&mut self, v: Val) -> Val {

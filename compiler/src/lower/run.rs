@@ -57,9 +57,7 @@ impl Lower {
                 let first = self.push_arr(first)?;
                 let mut arr = self.force(*level, &first)?;
                 if !self.in_kernel() && n > HOST_UNROLL {
-                    let outer = std::mem::take(&mut self.plan);
-                    let r = self.host_power_loop(n, step, *indexed, &arr);
-                    let body = std::mem::replace(&mut self.plan, outer);
+                    let (r, body) = self.in_plan(|lw| lw.host_power_loop(n, step, *indexed, &arr));
                     match r {
                         Ok(var) => {
                             self.plan.push(HostStep::Loop {
@@ -126,9 +124,7 @@ impl Lower {
                 if self.in_kernel() {
                     return self.internal("benchmark inside a kernel");
                 }
-                let outer = std::mem::take(&mut self.plan);
-                let r = self.run_val(p);
-                let body = std::mem::replace(&mut self.plan, outer);
+                let (r, body) = self.in_plan(|lw| lw.run_val(p));
                 r?;
                 self.plan.push(HostStep::Benchmark { n: n.clone(), body });
                 Ok(Val::Unit)

@@ -211,13 +211,10 @@ impl Lower {
         len: &Expr,
         len_var: bool,
     ) -> Res<(Vec<HostStep>, Expr, Vec<HostStep>)> {
-        let before = std::mem::take(&mut self.plan);
-        let c = self.apply(cond, state.clone());
-        let cond_steps = std::mem::replace(&mut self.plan, before);
+        let (c, cond_steps) = self.in_plan(|lw| lw.apply(cond, state.clone()));
         let test = self.scalar(c?)?;
-        let before = std::mem::take(&mut self.plan);
-        let r = self.host_while_step(step, state, a_name, ty, len, len_var);
-        let body = std::mem::replace(&mut self.plan, before);
+        let (r, body) =
+            self.in_plan(|lw| lw.host_while_step(step, state, a_name, ty, len, len_var));
         r?;
         Ok((cond_steps, test, body))
     }

@@ -46,25 +46,17 @@ impl TailProgram {
 
     /// Splits `e` into its `let` spine (iteratively: programs are long chains).
     pub fn from_expr(e: &Expr) -> TailProgram {
-        let mut lets = Vec::new();
-        let mut cur = e;
-        while let ExprKind::Let {
-            var,
-            ty,
-            bound,
-            body,
-        } = &cur.kind
-        {
-            lets.push(Binding {
-                var: var.clone(),
-                ty: ty.clone(),
-                bound: (**bound).clone(),
-            });
-            cur = body;
-        }
+        let (lets, result) = e.let_spine();
         TailProgram {
-            lets,
-            result: cur.clone(),
+            lets: lets
+                .into_iter()
+                .map(|l| Binding {
+                    var: l.var.to_string(),
+                    ty: l.ty.clone(),
+                    bound: l.bound.clone(),
+                })
+                .collect(),
+            result: result.clone(),
         }
     }
 

@@ -15,22 +15,15 @@ fn print_here(e: &Expr) -> String {
     // The top-level `let` spine is rendered line by line, so that a program of any length builds
     // only small documents (documents are trees, and deep trees cost stack to drop).
     let mut out = String::new();
-    let mut cur = e;
-    while let ExprKind::Let {
-        var,
-        ty,
-        bound,
-        body,
-    } = &cur.kind
-    {
-        let line = RcDoc::text(format!("let {var}:{ty} = "))
-            .append(doc(bound).nest(2))
+    let (lets, result) = e.let_spine();
+    for l in lets {
+        let line = RcDoc::text(format!("let {}:{} = ", l.var, l.ty))
+            .append(doc(l.bound).nest(2))
             .append(" in");
         render(&line, &mut out);
         out.push('\n');
-        cur = body;
     }
-    render(&doc(cur), &mut out);
+    render(&doc(result), &mut out);
     out.push('\n');
     out
 }

@@ -86,7 +86,39 @@ pub enum ExprKind {
     Tuple(Vec<Expr>),
 }
 
+/// One `let x:τ = e in …` of a program's top-level spine ([`Expr::let_spine`]).
+pub struct SpineLet<'a> {
+    pub var: &'a str,
+    pub ty: &'a Type,
+    pub bound: &'a Expr,
+    /// The span of the whole `let` expression.
+    pub span: Span,
+}
+
 impl Expr {
+    /// The top-level `let` spine, outermost first, and the body it ends in. Walked iteratively:
+    /// programs are long chains of `let`s, too deep for recursion.
+    pub fn let_spine(&self) -> (Vec<SpineLet<'_>>, &Expr) {
+        let mut lets = Vec::new();
+        let mut cur = self;
+        while let ExprKind::Let {
+            var,
+            ty,
+            bound,
+            body,
+        } = &cur.kind
+        {
+            lets.push(SpineLet {
+                var,
+                ty,
+                bound,
+                span: cur.span,
+            });
+            cur = body;
+        }
+        (lets, cur)
+    }
+
     /// An expression at `span`.
     pub fn new(kind: ExprKind, span: Span) -> Expr {
         Expr { kind, span }

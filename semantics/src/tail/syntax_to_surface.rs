@@ -11,21 +11,11 @@ use std::rc::Rc;
 /// element type).
 pub fn to_surface(e: &Expr) -> Surface {
     // Walk the `let` spine iteratively: programs are long chains of `let`s.
-    let mut spine = Vec::new();
-    let mut cur = e;
-    while let ExprKind::Let {
-        var,
-        ty,
-        bound,
-        body,
-    } = &cur.kind
-    {
-        spine.push((binder(var, ty), to_surface(bound), cur.span));
-        cur = body;
-    }
-    let mut out = node(cur);
-    while let Some((b, bound, span)) = spine.pop() {
-        out = Surface::Let(b, Box::new(bound), Box::new(out), span);
+    let (lets, result) = e.let_spine();
+    let mut out = node(result);
+    for l in lets.into_iter().rev() {
+        let bound = to_surface(l.bound);
+        out = Surface::Let(binder(l.var, l.ty), Box::new(bound), Box::new(out), l.span);
     }
     out
 }
