@@ -157,15 +157,32 @@ fn barriers_in_loops(stmts: &[Stmt], trips: i32) -> usize {
 
 #[test]
 fn block_level_power_is_a_loop_over_one_buffer_pair() {
-    for opt in [OptLevel::O0, OptLevel::O2] {
-        let m = compile("scan.fcl", &example("examples/fcl/scan.fcl"), opt);
-        // sklansky: power<block> 2 over chunks of 4
-        let k = &m.kernels[0];
-        assert_eq!(k.locals.len(), 2, "the state and its pair: {:?}", k.locals);
-        // one trip per two steps (A into B, B into A), a barrier after each, no copy back
-        assert_eq!(loops_with_barrier(&k.body, 1), 1);
-        assert_eq!(barriers_in_loops(&k.body, 1), 2, "{:?}", k.body);
-    }
+    // sklansky: power<block> 2 over chunks of 4
+    let m = compile("scan.fcl", &example("examples/fcl/scan.fcl"), OptLevel::O0);
+    let k = &m.kernels[0];
+    assert_eq!(k.locals.len(), 2, "the state and its pair: {:?}", k.locals);
+    // one trip per two steps (A into B, B into A), a barrier after each, no copy back
+    assert_eq!(loops_with_barrier(&k.body, 1), 1);
+    assert_eq!(barriers_in_loops(&k.body, 1), 2, "{:?}", k.body);
+    // -O2 unrolls the static loop: the same buffer pair, the steps still apart by a barrier
+    let m = compile("scan.fcl", &example("examples/fcl/scan.fcl"), OptLevel::O2);
+    let k = &m.kernels[0];
+    assert_eq!(k.locals.len(), 2, "the state and its pair: {:?}", k.locals);
+    assert_eq!(loops_with_barrier(&k.body, 1), 0, "{:?}", k.body);
+    assert!(count_barriers(&k.body) >= 1, "{:?}", k.body);
+}
+
+/// The barriers anywhere in `stmts`.
+fn count_barriers(stmts: &[Stmt]) -> usize {
+    stmts
+        .iter()
+        .map(|s| match s {
+            Stmt::Barrier => 1,
+            Stmt::For { body, .. } => count_barriers(body),
+            Stmt::If(_, t, e) => count_barriers(t) + count_barriers(e),
+            _ => 0,
+        })
+        .sum()
 }
 
 const GRID_POWER: &str = "
@@ -191,4 +208,24 @@ fn grid_level_power_is_a_host_loop_of_launches() {
     assert_eq!(n, Expr::Int(10));
     assert!(body.iter().any(|s| matches!(s, HostStep::Launch { .. })));
     assert!(body.iter().any(|s| matches!(s, HostStep::Swap(..))));
+}
+
+/// A kernel without local memory has no barrier at -O0 either: the barrier that ends a
+/// work-group's trip guards local memory against the next trip, and a local fence with none
+/// orders nothing (with one, every such kernel was a kernel with barriers, which PoCL takes
+/// several times as long to generate code for).
+#[test]
+fn kernels_without_local_memory_have_no_barrier() {
+    let src = "sig main : Program <grid> unit\nval main = do<grid> { a <- forceAndPrint 8 (push<grid> (generate 8 (fn i => i * 2))) ; return<grid> () }\n";
+    let m = compile("grid.fcl", src, OptLevel::O0);
+    for k in &m.kernels {
+        assert!(k.locals.is_empty(), "{k:?}");
+        assert_eq!(count_barriers(&k.body), 0, "{:?}", k.body);
+    }
+    // with a block-level force, the trip ends with one
+    let src = "sig main : Program <grid> unit\nval main = do<grid> { g <- interleave<block> 3 (fn p => (fst p * 3) + snd p) (generate 2 (fn b => do<block> { a <- force<block> (push<block> (generate 3 (fn i => i * b))) ; return<block> (push<block> a) })) ; a <- forceAndPrint 6 g ; return<grid> () }\n";
+    let m = compile("block.fcl", src, OptLevel::O0);
+    let k = m.kernels.iter().find(|k| !k.locals.is_empty());
+    let k = k.expect("a kernel with local memory");
+    assert!(count_barriers(&k.body) >= 2, "{:?}", k.body);
 }

@@ -170,13 +170,17 @@ fn barrier_free_kernels_share_the_dispatcher() {
 }
 
 /// More kernels with barriers than one dispatcher holds spread over several dispatchers (at
-/// most `BARRIER_CASES` each), and every program still prints what it should.
+/// most `BARRIER_CASES` each, with no barrier-free kernel among them), and every program still
+/// prints what it should.
 #[test]
 fn barrier_kernels_spread_over_dispatchers() {
     use conformance::fuzz::dispatch::{dispatch_source, BARRIER_CASES};
     let jobs: Vec<_> = (1..=2 * BARRIER_CASES as i32)
         .map(|k| {
-            let src = format!("sig main : Program <grid> [int]\nval main = forceAndPrint 3 (push<grid> (generate 3 (fn i => i * {k})))\n");
+            // a block-level force: local memory, so a barrier at -O0
+            let src = format!(
+                "sig main : Program <grid> unit\nval main = do<grid> {{ g <- interleave<block> 3 (fn p => (fst p * 3) + snd p) (generate 1 (fn b => do<block> {{ a <- force<block> (push<block> (generate 3 (fn i => i * {k}))) ; return<block> (push<block> a) }})) ; a <- forceAndPrint 3 g ; return<grid> () }}\n"
+            );
             let program = semantics::fcl::lower::load_program(&[("t.fcl".into(), src)])
                 .unwrap_or_else(|(_, d)| panic!("{}", d.message));
             compile_job(&program.main, &format!("[0,{k},{}]\n", 2 * k), None)
@@ -213,4 +217,26 @@ fn barrier_kernels_spread_over_dispatchers() {
         outcomes.iter().all(|o| *o == CompiledOutcome::Agree),
         "{outcomes:?}"
     );
+}
+
+/// By default every build is unoptimized except the -O2 modules of one run of programs in
+/// `OPTIMIZED_EVERY`; explicit options apply to every program.
+#[test]
+fn default_build_options_optimize_a_sample_of_o2_builds() {
+    use conformance::fuzz::batch::{
+        optimized_program, BuildOptions, OPTIMIZED_EVERY, OPTIMIZED_RUN,
+    };
+    let d = BuildOptions::parse("");
+    assert_eq!(d.levels, ["-cl-opt-disable", "-cl-opt-disable"]);
+    assert_eq!(d.optimized, ["-cl-opt-disable", ""]);
+    let all = BuildOptions::parse("-cl-opt-disable|");
+    assert_eq!(all.levels, all.optimized);
+    assert_eq!(all.levels, ["-cl-opt-disable", ""]);
+    let picked = (0..OPTIMIZED_RUN * OPTIMIZED_EVERY * 4)
+        .filter(|&k| optimized_program(k))
+        .count() as u64;
+    assert_eq!(picked, OPTIMIZED_RUN * 4);
+    assert!(optimized_program(0) && optimized_program(OPTIMIZED_RUN - 1));
+    assert!(!optimized_program(OPTIMIZED_RUN));
+    assert!(optimized_program(OPTIMIZED_RUN * OPTIMIZED_EVERY));
 }

@@ -63,6 +63,7 @@ fn saved_tail_programs_pass_the_tail_check() {
         runtime,
         fault: None,
         options: "",
+        optimized: true,
     });
     for f in &saved("tail") {
         let (src, expected) = tail_case(f);
@@ -113,6 +114,7 @@ fn the_tail_replay_detects_wrong_outputs_and_the_original_faults() {
             runtime,
             fault: Some(fault),
             options: "",
+            optimized: true,
         };
         let checked = check_tail_program(&src, Some(&expected), Some(side));
         assert!(

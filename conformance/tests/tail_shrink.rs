@@ -86,6 +86,7 @@ fn a_tail_campaign_saves_and_shrinks_injected_failures() {
         runtime: &runtime,
         fault: c.fault,
         options: "",
+        optimized: true,
     };
     for res in &r.results {
         let Verdict::Mismatch { config, .. } = &res.verdict else {

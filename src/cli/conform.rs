@@ -47,10 +47,10 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         device: Some(a.device),
         fault,
         batch: a.batch.max(1),
-        opencl_options: if a.cl_opt_disable {
-            "-cl-opt-disable".into()
-        } else {
-            String::new()
+        opencl_options: match (a.cl_opt_disable, a.cl_optimize_o2) {
+            (true, _) => "-cl-opt-disable".into(),
+            (false, true) => "-cl-opt-disable|".into(),
+            (false, false) => String::new(),
         },
     };
     let progress = |done: u64, total: u64| {

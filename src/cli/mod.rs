@@ -127,11 +127,16 @@ pub struct FuzzArgs {
     /// verdicts do not depend on it.
     #[arg(long, default_value_t = conformance::fuzz::DEFAULT_BATCH)]
     pub batch: usize,
-    /// Build the -O2 modules' OpenCL C without optimization too (-cl-opt-disable; -O0's are
-    /// always built so): faster on PoCL, but bugs that only the C compiler's optimizations
-    /// expose go unseen.
-    #[arg(long)]
+    /// Build no -O2 module's OpenCL C with optimization (-cl-opt-disable; by default one
+    /// program in 8 has its -O2 modules optimized): faster on PoCL, but bugs that only the C
+    /// compiler's optimizations expose go unseen.
+    #[arg(long, conflicts_with = "cl_optimize_o2")]
     pub cl_opt_disable: bool,
+    /// Build every program's -O2 modules with the OpenCL C compiler's optimizations (by
+    /// default one program in 8): slower on PoCL, which then gives each kernel with barriers
+    /// a kernel of its own.
+    #[arg(long)]
+    pub cl_optimize_o2: bool,
 }
 
 #[derive(Args, Debug, Clone)]

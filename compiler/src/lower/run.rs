@@ -319,7 +319,7 @@ impl Lower {
     }
 
     /// The number of `__local` arrays of the open kernel.
-    fn locals_len(&self) -> usize {
+    pub(super) fn locals_len(&self) -> usize {
         self.kernel.as_ref().map_or(0, |k| k.locals.len())
     }
 

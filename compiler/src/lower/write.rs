@@ -129,8 +129,8 @@ impl Lower {
         }
     }
 
-    /// A loop over `0..n` at level `l`: grid → over work-groups (each iteration ends with a
-    /// barrier, as local memory is reused by the next), block → over work-items, thread →
+    /// A loop over `0..n` at level `l`: grid → over work-groups (in a kernel with local arrays
+    /// each iteration ends with a barrier, as local memory is reused by the next), block → over work-items, thread →
     /// sequential.
     pub(super) fn par_loop(
         &mut self,
@@ -185,7 +185,9 @@ impl Lower {
         }
         let var = self.fresh("i");
         let ((), mut stmts) = self.in_block(|lw| body(lw, Expr::Var(var.clone())))?;
-        if barrier {
+        // the barrier guards local memory against the next trip; with none in the kernel, a
+        // local fence orders nothing
+        if barrier && self.locals_len() > 0 {
             stmts.push(Stmt::Barrier);
         }
         // a one-trip sequential loop is its body

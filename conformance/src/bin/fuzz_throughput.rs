@@ -17,7 +17,8 @@
 //! the second time; a new seed would not be so lucky. The benchmark therefore turns the cache
 //! off (`POCL_KERNEL_CACHE=0`) unless `--pocl-cache` is given.
 
-use conformance::fuzz::batch::level_options;
+use conformance::fuzz::batch::{BuildOptions, OPTIMIZED_EVERY};
+
 use conformance::fuzz::{check_fcl_on, run_fcl_campaign, Campaign, FuzzLang, DEFAULT_BATCH};
 use conformance::gen::FclConfig;
 
@@ -115,7 +116,10 @@ fn main() {
         .iter()
         .flat_map(|s| o.batches.iter().map(move |b| (s, b)))
     {
-        let [o0, o2] = level_options(options);
+        let BuildOptions {
+            levels: [o0, o2],
+            optimized: [_, o2_sampled],
+        } = BuildOptions::parse(options);
         let c = Campaign {
             lang: o.lang,
             checker: check_fcl_on,
@@ -139,7 +143,11 @@ fn main() {
         }
         let declined: u64 = r.stats.unsupported.values().sum();
         println!(
-            "batch {batch:>3}, OpenCL options -O0 {o0:?} -O2 {o2:?}: {:.2} s, {:.1} programs/s, {:.1} programs/s per worker, {} ({}; {declined} declined by the compiler)",
+            "batch {batch:>3}, OpenCL options -O0 {o0:?} -O2 {o2:?}{}: {:.2} s, {:.1} programs/s, {:.1} programs/s per worker, {} ({}; {declined} declined by the compiler)",
+            match o2_sampled == o2 {
+                true => String::new(),
+                false => format!(" ({o2_sampled:?} for one program in {OPTIMIZED_EVERY})"),
+            },
             r.seconds,
             o.count as f64 / r.seconds,
             o.count as f64 / r.seconds / o.jobs as f64,

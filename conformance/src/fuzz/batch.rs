@@ -31,22 +31,64 @@ use std::time::Instant;
 pub const LEVELS: [(OptLevel, &str); 2] = [(OptLevel::O0, "-O0"), (OptLevel::O2, "-O2")];
 
 /// The OpenCL build options of each level's modules (in [`LEVELS`] order) when a campaign gives
-/// none. -O0's modules are built without the C compiler's optimizations: their kernels are the
-/// many small barrier-laden loops PoCL takes longest to generate code for, and unoptimized they
-/// can share one dispatching kernel ([`super::dispatch`]). -O2's modules are built optimized,
-/// so undefined behaviour in emitted C that only the C compiler's optimizations expose is still
-/// caught there.
-pub const DEFAULT_LEVEL_OPTIONS: [&str; 2] = ["-cl-opt-disable", ""];
+/// none: both levels are built without the C compiler's optimizations. PoCL generates code for
+/// every kernel at its first launch, and with its optimizations on that costs several times as
+/// much (an optimized -O2 build took 40% of a campaign's time); unoptimized, kernels with
+/// barriers can also share dispatching kernels ([`super::dispatch`]).
+pub const DEFAULT_LEVEL_OPTIONS: [&str; 2] = ["-cl-opt-disable", "-cl-opt-disable"];
 
-/// The OpenCL build options of each level for a campaign's options string: empty gives
-/// [`DEFAULT_LEVEL_OPTIONS`], `A|B` gives -O0 options `A` and -O2 options `B`, and anything else
-/// applies to every level (`-cl-opt-disable`: nothing optimized; `|`: everything optimized).
-pub fn level_options(options: &str) -> [String; 2] {
-    match options.split_once('|') {
-        _ if options.is_empty() => DEFAULT_LEVEL_OPTIONS.map(String::from),
-        Some((o0, o2)) => [o0.trim().to_string(), o2.trim().to_string()],
-        None => [options.to_string(), options.to_string()],
+/// With default options, one program in this many has its -O2 modules built with the C
+/// compiler's optimizations on, so undefined behaviour in emitted C that only those
+/// optimizations expose (PoCL's `abs(INT_MIN)`, for one) is still caught, at an eighth of the
+/// cost of optimizing every -O2 build. They come in runs of [`OPTIMIZED_RUN`] consecutive
+/// programs (0–47, 384–431, …), so an unsharded campaign's batch needs one build, not two.
+pub const OPTIMIZED_EVERY: u64 = 8;
+
+/// The length of a run of programs [`OPTIMIZED_EVERY`] picks: the default batch.
+pub const OPTIMIZED_RUN: u64 = super::DEFAULT_BATCH as u64;
+
+/// The OpenCL build options of a campaign's compiled side, per level (in [`LEVELS`] order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// For most programs.
+    pub levels: [String; 2],
+    /// For a program whose job is [`CompiledJob::optimized`].
+    pub optimized: [String; 2],
+}
+
+impl BuildOptions {
+    /// A campaign's options string: empty gives [`DEFAULT_LEVEL_OPTIONS`] (with -O2 optimized
+    /// for the programs [`OPTIMIZED_EVERY`] picks), `A|B` gives -O0 options `A` and -O2 options
+    /// `B`, and anything else applies to every level (`-cl-opt-disable`: nothing optimized;
+    /// `|`: everything optimized).
+    pub fn parse(options: &str) -> BuildOptions {
+        let fixed = |levels: [String; 2]| BuildOptions {
+            optimized: levels.clone(),
+            levels,
+        };
+        match options.split_once('|') {
+            _ if options.is_empty() => BuildOptions {
+                levels: DEFAULT_LEVEL_OPTIONS.map(String::from),
+                optimized: [DEFAULT_LEVEL_OPTIONS[0].to_string(), String::new()],
+            },
+            Some((o0, o2)) => fixed([o0.trim().to_string(), o2.trim().to_string()]),
+            None => fixed([options.to_string(), options.to_string()]),
+        }
     }
+
+    /// The options of `job`'s levels.
+    fn of(&self, job: &CompiledJob) -> &[String; 2] {
+        match job.optimized {
+            true => &self.optimized,
+            false => &self.levels,
+        }
+    }
+}
+
+/// Whether program `k` of a campaign is one of those [`OPTIMIZED_EVERY`] picks (by its index
+/// alone, so a program shrinks as it ran whatever the batch, shard or worker).
+pub fn optimized_program(k: u64) -> bool {
+    (k / OPTIMIZED_RUN).is_multiple_of(OPTIMIZED_EVERY)
 }
 
 /// Whether a program built with these OpenCL options may hold kernels with barriers behind its
@@ -64,6 +106,9 @@ pub struct CompiledJob {
     pub levels: Vec<(&'static str, Result<Module, CompiledOutcome>)>,
     pub expected: String,
     pub compare: Compare,
+    /// Built with [`BuildOptions::optimized`]: true for a check of one program; a campaign's
+    /// batches set it by [`optimized_program`].
+    pub optimized: bool,
 }
 
 /// How a compiled program's stdout is compared with the expected output.
@@ -115,6 +160,7 @@ pub fn compile_job(main: &Expr, expected: &str, fault: Option<Fault>) -> Compile
         levels,
         expected: expected.to_string(),
         compare: Compare::Exact,
+        optimized: true,
     }
 }
 
@@ -127,8 +173,7 @@ type RunResult = Result<String, String>;
 /// disagrees is only believed then).
 pub struct RunCache {
     runs: HashMap<String, (RunResult, bool)>,
-    /// Per level, the OpenCL build options of its modules ([`level_options`]).
-    options: [String; 2],
+    options: BuildOptions,
 }
 
 impl Default for RunCache {
@@ -139,11 +184,11 @@ impl Default for RunCache {
 }
 
 impl RunCache {
-    /// An empty cache whose builds use these OpenCL build options (see [`level_options`]).
+    /// An empty cache whose builds use these OpenCL build options (see [`BuildOptions::parse`]).
     pub fn with_build_options(options: &str) -> RunCache {
         RunCache {
             runs: HashMap::new(),
-            options: level_options(options),
+            options: BuildOptions::parse(options),
         }
     }
 }
@@ -174,26 +219,27 @@ pub fn run_jobs(
     if cache.runs.len() > CACHE_LIMIT {
         cache.runs.clear();
     }
-    // per level's build options, the distinct modules not run before; a module the device
-    // cannot hold is settled at once
-    let mut units: Vec<Vec<(String, &Module)>> = vec![Vec::new(); cache.options.len()];
+    // per build options, the distinct modules not run before; a module the device cannot
+    // hold is settled at once
+    let mut units: Vec<(&str, Vec<(String, &Module)>)> = Vec::new();
     for job in jobs {
         profile.levels += job.levels.iter().filter(|l| l.1.is_ok()).count() as u64;
         for (level, (_, m)) in job.levels.iter().enumerate() {
             let Ok(m) = m else { continue };
-            let options = &cache.options[level];
+            let options = &cache.options.of(job)[level];
             let key = module_key(options, m);
-            // the options of the level whose program builds this module
-            let group = cache
-                .options
-                .iter()
-                .position(|o| o == options)
-                .unwrap_or(level);
-            if cache.runs.contains_key(&key) || units[group].iter().any(|u| u.0 == key) {
+            let group = match units.iter().position(|u| u.0 == options) {
+                Some(g) => g,
+                None => {
+                    units.push((options, Vec::new()));
+                    units.len() - 1
+                }
+            };
+            if cache.runs.contains_key(&key) || units[group].1.iter().any(|u| u.0 == key) {
                 continue;
             }
             match check_local_memory(m, rt) {
-                Ok(()) => units[group].push((key, m)),
+                Ok(()) => units[group].1.push((key, m)),
                 Err(e) => {
                     cache.runs.insert(key, (run_result(Err(e)), true));
                 }
@@ -201,12 +247,12 @@ pub fn run_jobs(
         }
     }
     let mut pending: HashMap<String, Built> = HashMap::new();
-    for (group, units) in units.iter().enumerate().filter(|u| !u.1.is_empty()) {
+    for (options, units) in units.iter().filter(|u| !u.1.is_empty()) {
         profile.modules += units.len() as u64;
         profile.kernels += units.iter().map(|u| u.1.kernels.len() as u64).sum::<u64>();
         let t = Instant::now();
         let modules: Vec<&Module> = units.iter().map(|u| u.1).collect();
-        let built = build_units(&modules, rt, &cache.options[group], profile);
+        let built = build_units(&modules, rt, options, profile);
         profile.build += t.elapsed();
         pending.extend(units.iter().map(|u| u.0.clone()).zip(built));
     }
@@ -234,7 +280,7 @@ fn job_outcome(
             Err(outcome) => return outcome.clone(),
             Ok(m) => m,
         };
-        let options = &cache.options[level];
+        let options = &cache.options.of(job)[level].clone();
         let key = module_key(options, module);
         let (result, alone) = match cache.runs.get(&key) {
             Some(r) => r.clone(),
@@ -271,7 +317,7 @@ fn run_module(
         Some(Built::Failed(e)) => (Err(ExecError::Runtime(e)), true),
         None => {
             let report = rt
-                .build_with_options(&emit_module(module), options)
+                .build_with_options(&emit_module(module), &quiet(options))
                 .map_err(ExecError::Runtime)
                 .and_then(|program| execute_built(module, rt, &program));
             (report, true)
@@ -289,6 +335,12 @@ fn judge(job: &CompiledJob, name: &str, result: &RunResult) -> Option<CompiledOu
         }),
         Err(why) => Some(CompiledOutcome::Unsupported(why.clone())),
     }
+}
+
+/// A campaign's build options with the C compiler's warnings off: generated expressions such as
+/// `x == x` draw warnings that PoCL prints on stderr, across the progress bar, and no one reads.
+fn quiet(options: &str) -> String {
+    format!("{options} -w")
 }
 
 /// The key of a module built with these OpenCL options: the options and the module's whole
@@ -334,15 +386,17 @@ fn build_group(
         [alone] => {
             profile.builds += 1;
             profile.generated += alone.kernels.len() as u64;
-            built.push(match rt.build_with_options(&emit_module(alone), options) {
-                Ok(p) => Built::Own(p),
-                Err(e) => Built::Failed(e),
-            });
+            built.push(
+                match rt.build_with_options(&emit_module(alone), &quiet(options)) {
+                    Ok(p) => Built::Own(p),
+                    Err(e) => Built::Failed(e),
+                },
+            );
         }
         _ => {
             let d = dispatch_source(modules, dispatches_barriers(options));
             profile.builds += 1;
-            if let Ok(program) = rt.build_with_options(&d.source, options) {
+            if let Ok(program) = rt.build_with_options(&d.source, &quiet(options)) {
                 profile.generated += d.kernel_count() as u64;
                 let shared = Rc::new((program, d));
                 built.extend((0..modules.len()).map(|i| Built::Shared(shared.clone(), i)));

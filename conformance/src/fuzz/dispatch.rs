@@ -1,9 +1,9 @@
 //! One OpenCL program for a batch of modules, with one kernel for most of their kernels. PoCL
 //! generates code for every kernel at its first launch (a work-group function, LLVM code
 //! generation and a link: tens of milliseconds even for a tiny kernel), and that, more than the
-//! build, is what a campaign spends its time on. So the barrier-free kernels of the batch become
-//! plain functions called from a single dispatching kernel, `fcl_batch`, whose `fcl_which`
-//! argument picks the function (a kernel argument, so the branch is uniform across the
+//! build, is what a campaign spends its time on. So the kernels of the batch become plain
+//! functions called from a few dispatching kernels, `fcl_batch`, `fcl_batch1`, …, whose
+//! `fcl_which` argument picks the function (a kernel argument, so the branch is uniform across the
 //! work-group and barriers inside it are legal). Kernels with barriers join them only in a
 //! program built with `-cl-opt-disable`: once its optimizations run, PoCL 3.1 generates wrong
 //! code for barriers inside a branch of the dispatcher (heap corruption), so in an optimized
@@ -27,8 +27,16 @@ pub const DISPATCHER: &str = "fcl_batch";
 /// The most kernels with barriers behind one dispatching kernel. PoCL's time to generate code
 /// for a dispatcher with barriers grows faster than its size (in a program built with
 /// `-cl-opt-disable`, a 37-case dispatcher of a fuzz batch took 470 ms of CPU time, the same
-/// cases as dispatchers of 12 took 330 ms in all); barrier-free dispatchers are cheapest whole.
+/// cases as dispatchers of 12 took 330 ms in all). A dispatcher holds barrier-free kernels or
+/// kernels with barriers, never both: a dozen barrier kernels among a hundred barrier-free
+/// ones took 2.4 s, as PoCL handled the whole of it as a kernel with barriers.
 pub const BARRIER_CASES: usize = 12;
+
+/// The most barrier-free kernels behind one dispatching kernel. PoCL's time for a dispatcher
+/// grows a little faster than its size: on `fuzz_throughput` (batches of 32, about 250
+/// barrier-free kernels each), dispatchers of 64 made 21.0–21.6 programs per CPU second, one
+/// dispatcher for all 19.3–20.5, dispatchers of 32 19.2–20.7.
+pub const FREE_CASES: usize = 64;
 
 /// The name of dispatching kernel `n`.
 fn dispatcher_name(n: usize) -> String {
@@ -77,7 +85,9 @@ pub struct Dispatch {
 pub fn dispatch_source(modules: &[&Module], barriers: bool) -> Dispatch {
     let mut functions = String::new();
     let mut kernels = String::new();
-    let mut dispatchers: Vec<Cases> = vec![Cases::default()];
+    let mut dispatchers: Vec<Cases> = Vec::new();
+    // the dispatchers now taking barrier-free kernels and kernels with barriers
+    let (mut open_free, mut open_barrier): (Option<usize>, Option<usize>) = (None, None);
     let mut routes = Vec::with_capacity(modules.len());
     let mut slots = Slots::default();
     let mut id = 0usize;
@@ -104,14 +114,21 @@ pub fn dispatch_source(modules: &[&Module], barriers: bool) -> Dispatch {
                 continue;
             };
             functions.push_str(&function);
-            if has_barriers
-                && dispatchers
-                    .last()
-                    .is_some_and(|d| d.with_barriers >= BARRIER_CASES)
-            {
-                dispatchers.push(Cases::default());
-            }
-            let d = dispatchers.len() - 1;
+            // PoCL treats a whole dispatcher as a kernel with barriers when any case has one,
+            // at a cost that grows faster than its size, so kernels with barriers get
+            // dispatchers of their own, a few cases each
+            let (open, limit) = match has_barriers {
+                false => (&mut open_free, FREE_CASES),
+                true => (&mut open_barrier, BARRIER_CASES),
+            };
+            let d = match *open {
+                Some(d) if dispatchers[d].count < limit => d,
+                _ => {
+                    dispatchers.push(Cases::default());
+                    *open = Some(dispatchers.len() - 1);
+                    dispatchers.len() - 1
+                }
+            };
             let cases = &mut dispatchers[d];
             cases.text.push_str(&call);
             cases.count += 1;

@@ -18,7 +18,7 @@ pub mod tail;
 
 use crate::gen::{generate_fcl, print_program, FclConfig, FclProgram, Rng};
 use crate::shrink;
-use batch::{compile_job, run_jobs, Compare, CompiledJob, RunCache};
+use batch::{compile_job, optimized_program, run_jobs, Compare, CompiledJob, RunCache};
 use compiled::CompiledOutcome;
 use compiler::runtime::Runtime;
 pub use oracle::{check_fcl, check_fcl_on, Verdict};
@@ -71,18 +71,19 @@ pub struct Campaign {
     /// alone. Verdicts do not depend on it.
     pub batch: usize,
     /// OpenCL build options of the compiled side, per optimization level as
-    /// [`batch::level_options`] reads them: empty gives -O0's modules `-cl-opt-disable` and
-    /// -O2's none (optimized); `-cl-opt-disable` for both trades the C compiler's
-    /// optimizations, and the bugs only they would expose, for speed.
+    /// [`batch::BuildOptions::parse`] reads them: empty builds every module with
+    /// `-cl-opt-disable` except the -O2 modules of one program in
+    /// [`batch::OPTIMIZED_EVERY`], built optimized; `-cl-opt-disable|` optimizes every -O2
+    /// build (slower), `-cl-opt-disable` none (the bugs only the C compiler's optimizations
+    /// would expose go unseen).
     pub opencl_options: String,
 }
 
 /// The default [`Campaign::batch`]. Larger batches build less often and share dispatching
-/// kernels, but PoCL generates each remaining kernel's code from the whole program at its first
-/// launch, which grows with the batch: with every -O0 kernel dispatched ([`batch`]), 32 and 64
-/// were about as fast per CPU second and faster than 16 (`fuzz_throughput`); 32 keeps a batch's
+/// kernels, but each build grows with the batch: on `fuzz_throughput --count 768`, batches of
+/// 48 and 64 made 23.4 and 23.3 programs per CPU second, 32 made 22.0; 48 keeps a batch's
 /// latency and a failure's rebuilds smaller.
-pub const DEFAULT_BATCH: usize = 32;
+pub const DEFAULT_BATCH: usize = 48;
 
 /// The outcome of one program, one CSV row.
 #[derive(Clone, Debug)]
@@ -316,7 +317,7 @@ fn one_batch(
                 None => saved.extend(tail::shrink_failure(
                     c,
                     &p.src,
-                    p.seed,
+                    (p.seed, p.k),
                     config,
                     dir,
                     &stem(p),
@@ -364,7 +365,9 @@ fn generate_and_check_fcl(
     let mut job = None;
     if compiled && checked.verdict == Verdict::Pass {
         if let Ok(loaded) = load_program(&[("generated.fcl".to_string(), src.clone())]) {
-            job = Some(compile_job(&loaded.main, &checked.stdout, c.fault));
+            let mut j = compile_job(&loaded.main, &checked.stdout, c.fault);
+            j.optimized = optimized_program(k);
+            job = Some(j);
         }
     }
     profile.compile += t.elapsed();
@@ -405,6 +408,7 @@ fn generate_and_check_tail(
                 let t = Instant::now();
                 let mut j = compile_job(&main, &checked.stdout, c.fault);
                 j.compare = Compare::Tail(lowered);
+                j.optimized = optimized_program(k);
                 job = Some(j);
                 compiling = t.elapsed();
             }
@@ -426,7 +430,8 @@ fn generate_and_check_tail(
 
 /// The per-program check, staged as in the campaign: the checker for the oracle's part, then
 /// the compiled side (with the campaign's fault and OpenCL build options) as a batch of one.
-fn check_one(c: &Campaign, src: &str, seed: u64, rt: Option<&Runtime>) -> oracle::Checked {
+fn check_one(c: &Campaign, p: &Pending, src: &str, rt: Option<&Runtime>) -> oracle::Checked {
+    let seed = p.seed;
     let mut checked = (c.checker)(src, seed, None);
     let (Some(rt), Verdict::Pass) = (rt, &checked.verdict) else {
         return checked;
@@ -434,7 +439,8 @@ fn check_one(c: &Campaign, src: &str, seed: u64, rt: Option<&Runtime>) -> oracle
     let Ok(loaded) = load_program(&[("generated.fcl".to_string(), src.to_string())]) else {
         return checked;
     };
-    let job = compile_job(&loaded.main, &checked.stdout, c.fault);
+    let mut job = compile_job(&loaded.main, &checked.stdout, c.fault);
+    job.optimized = optimized_program(p.k);
     let mut cache = RunCache::with_build_options(&c.opencl_options);
     if let Some(outcome) = run_jobs(&[job], rt, &mut cache, &mut Profile::default()).pop() {
         apply_compiled(&mut checked, outcome);
@@ -471,10 +477,10 @@ fn shrink_failure(
     let same_failure =
         |v: &Verdict| matches!(v, Verdict::Mismatch { config, .. } if config == failing_config);
     let shrunk = shrink::fcl::shrink(program, c.shrink_tries, &mut |cand| {
-        same_failure(&check_one(c, &print_program(cand), p.seed, rt).verdict)
+        same_failure(&check_one(c, p, &print_program(cand), rt).verdict)
     });
     let small = print_program(&shrunk);
-    let verdict = check_one(c, &small, p.seed, rt).verdict;
+    let verdict = check_one(c, p, &small, rt).verdict;
     save_failure(
         dir,
         &format!("{stem}-shrunk"),

@@ -57,6 +57,7 @@ pub fn first_detection_tail(
             runtime: rt,
             fault,
             options: "",
+            optimized: true,
         };
         check_tail_program(&case.source, Some(&case.expected), Some(side)).verdict
     })

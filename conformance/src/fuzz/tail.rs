@@ -6,7 +6,7 @@
 //! A failure is saved, then shrunk ([`crate::shrink::tail`]) with [`check_tail_program`], the
 //! same check on one program with the TAIL oracle's own output as the reference.
 
-use super::batch::{compile_job, run_jobs, Compare, RunCache};
+use super::batch::{compile_job, optimized_program, run_jobs, Compare, RunCache};
 use super::oracle::{Checked, Verdict, MAX_STEPS};
 use super::profile::Profile;
 use super::{apply_compiled, save_failure, Campaign};
@@ -97,6 +97,8 @@ pub struct CompiledSide<'a> {
     pub runtime: &'a Runtime,
     pub fault: Option<Fault>,
     pub options: &'a str,
+    /// Whether -O2's build is the optimized one ([`super::batch::CompiledJob::optimized`]).
+    pub optimized: bool,
 }
 
 /// The whole TAIL check of one program, staged as a campaign runs it: the TAIL oracle (against
@@ -118,6 +120,7 @@ pub fn check_tail_program(
             if let Some(side) = compiled {
                 let mut job = compile_job(&main, &checked.stdout, side.fault);
                 job.compare = Compare::Tail(lowered);
+                job.optimized = side.optimized;
                 let mut cache = RunCache::with_build_options(side.options);
                 let mut profile = Profile::default();
                 if let Some(outcome) =
@@ -134,11 +137,12 @@ pub fn check_tail_program(
 /// Shrinks a failing TAIL program while [`check_tail_program`] still fails on the same
 /// configuration, and saves the result as `STEM-shrunk.tail` (with its `.txt`). A mismatch
 /// between the TAIL oracle and the generator is not shrunk: a smaller program has no
-/// generator's evaluation to compare with (the saved original is the evidence).
+/// generator's evaluation to compare with (the saved original is the evidence). `(seed, k)`:
+/// the program's seed and its index in the campaign.
 pub fn shrink_failure(
     c: &Campaign,
     src: &str,
-    seed: u64,
+    (seed, k): (u64, u64),
     failing_config: &str,
     dir: &Path,
     stem: &str,
@@ -154,6 +158,7 @@ pub fn shrink_failure(
         runtime,
         fault: c.fault,
         options: &c.opencl_options,
+        optimized: optimized_program(k),
     });
     let same_failure =
         |v: &Verdict| matches!(v, Verdict::Mismatch { config, .. } if config == failing_config);
