@@ -266,8 +266,10 @@ fn drop_unused(stmts: Vec<Stmt>, used: &HashSet<Rc<str>>) -> (Vec<Stmt>, bool) {
     (out, removed)
 }
 
-/// Unrolls sequential loops `0..n` step 1 with a literal `n ≤ UNROLL_LIMIT` and no barrier;
-/// each copy is its own scope.
+/// Unrolls sequential loops `0..n` step 1 with a literal `n ≤ UNROLL_LIMIT`; each copy is its
+/// own scope. A loop with barriers unrolls too (a `power<block>` over a buffer pair): its trip
+/// count is a literal, so every work-item still meets each barrier, and the copies' shift and
+/// index arithmetic folds to constants.
 pub fn unroll(stmts: Vec<Stmt>) -> Vec<Stmt> {
     let mut out = Vec::new();
     for s in stmts {
@@ -278,7 +280,7 @@ pub fn unroll(stmts: Vec<Stmt>) -> Vec<Stmt> {
                 end: Expr::Int(n),
                 step: Expr::Int(1),
                 body,
-            } if n <= UNROLL_LIMIT && !has_barrier(&body) => {
+            } if n <= UNROLL_LIMIT => {
                 let body = unroll(body);
                 for i in 0..n.max(0) {
                     let copy = substitute(body.clone(), &var, &Expr::Int(i));

@@ -128,15 +128,25 @@ fn short_static_loops_unroll() {
 }
 
 #[test]
-fn loops_with_barriers_do_not_unroll() {
+fn loops_with_barriers_unroll_with_a_barrier_per_copy() {
     let s = vec![Stmt::For {
         var: "i".into(),
         start: Expr::Int(0),
         end: Expr::Int(2),
         step: Expr::Int(1),
-        body: vec![Stmt::Barrier],
+        body: vec![
+            store("l", Expr::Var("i".into()), Expr::Int(1)),
+            Stmt::Barrier,
+        ],
     }];
-    assert_eq!(unroll(s.clone()), s);
+    let copy = |i| {
+        Stmt::If(
+            Expr::Bool(true),
+            vec![store("l", Expr::Int(i), Expr::Int(1)), Stmt::Barrier],
+            Vec::new(),
+        )
+    };
+    assert_eq!(unroll(s), vec![copy(0), copy(1)]);
 }
 
 /// The reduced forms agree with truncating division on negative and positive dividends.
