@@ -180,7 +180,8 @@ pub enum ProgE {
     /// array a program yields (an interleave, a seqfor), which `PushE::MapPush` cannot reach.
     MapResult(Level, String, String, String, Box<IntE>, Box<ProgE>),
     /// `do<l> { v <- inner ; let q = lengthPush<l> v in return<l> (push<l> (generate n (fn j
-    /// => e))) }` with `q` and `j` in scope of `e`: the size of any program's push array.
+    /// => q + e))) }` with `q` and `j` in scope of `e`: the size of any program's push array
+    /// (`q` used, or the by-name `let` would never run `lengthPush`).
     LengthOf {
         level: Level,
         v: String,

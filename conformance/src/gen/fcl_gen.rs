@@ -444,29 +444,7 @@ impl Generator<'_> {
                 let rest = self.prog(level, &with(env, &v, Ty::Arr(m)), d, n);
                 ProgE::Force(level, v, a, Box::new(rest))
             }
-            c @ (2 | 3) => {
-                let seq = c == 3;
-                let divisors: Vec<usize> = (1..=n).filter(|k| n.is_multiple_of(*k)).collect();
-                let nb = *self.rng.pick(&divisors);
-                let b = self.name("b");
-                let sub_level = if seq {
-                    level
-                } else {
-                    level.below().unwrap_or(Level::Thread)
-                };
-                let sub = self.prog(sub_level, &with(env, &b, Ty::Int), d, n / nb);
-                let perm = *self
-                    .rng
-                    .pick(&[Perm::RowMajor, Perm::Transpose, Perm::Reverse]);
-                ProgE::Interleave {
-                    level,
-                    seq,
-                    perm,
-                    nb,
-                    b,
-                    sub: Box::new(sub),
-                }
-            }
+            c @ (2 | 3) => self.interleave(level, env, d, n, c == 3),
             4 => {
                 let (i, x, y) = (self.name("k"), self.name("p"), self.name("r"));
                 let iters = self.rng.range(0, 3);
@@ -508,7 +486,13 @@ impl Generator<'_> {
             7 => {
                 let (v, q, j) = (self.name("v"), self.name("q"), self.name("j"));
                 let m = self.length(16);
-                let inner = self.prog(level, env, d, m);
+                // half the time the length of an interleaving (rules 5.65 and 5.66), which
+                // `prog` alone rarely nests here
+                let inner = match self.rng.range(0, 3) {
+                    0 if level != Level::Thread => self.interleave(level, env, d, m, false),
+                    1 => self.interleave(level, env, d, m, true),
+                    _ => self.prog(level, env, d, m),
+                };
                 let e = self.int(&with(&with(env, &q, Ty::Int), &j, Ty::Int), ed);
                 ProgE::LengthOf {
                     level,
@@ -521,6 +505,34 @@ impl Generator<'_> {
                 }
             }
             _ => ProgE::Return(level, self.push(level, env, d, n)),
+        }
+    }
+}
+
+impl Generator<'_> {
+    /// `interleave<level>` (or `interleaveSeq<level>` when `seq`) of `n` elements: sub-programs
+    /// one level down (the same level when `seq`) of `n / nb` elements each, written in one of
+    /// three orders.
+    fn interleave(&mut self, level: Level, env: &Env, d: u32, n: usize, seq: bool) -> ProgE {
+        let divisors: Vec<usize> = (1..=n).filter(|k| n.is_multiple_of(*k)).collect();
+        let nb = *self.rng.pick(&divisors);
+        let b = self.name("b");
+        let sub_level = if seq {
+            level
+        } else {
+            level.below().unwrap_or(Level::Thread)
+        };
+        let sub = self.prog(sub_level, &with(env, &b, Ty::Int), d, n / nb);
+        let perm = *self
+            .rng
+            .pick(&[Perm::RowMajor, Perm::Transpose, Perm::Reverse]);
+        ProgE::Interleave {
+            level,
+            seq,
+            perm,
+            nb,
+            b,
+            sub: Box::new(sub),
         }
     }
 }

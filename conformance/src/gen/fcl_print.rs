@@ -178,7 +178,7 @@ pub fn prog(p: &ProgE) -> String {
             e,
             inner,
         } => format!(
-            "(do<{l}> {{ {v} <- {} ; let {q} = lengthPush<{l}> {v} in return<{l}> (push<{l}> (generate {n} (fn {j} => {}))) }})",
+            "(do<{l}> {{ {v} <- {} ; let {q} = lengthPush<{l}> {v} in return<{l}> (push<{l}> (generate {n} (fn {j} => {q} + {}))) }})",
             prog(inner),
             int(e),
             l = level.name()

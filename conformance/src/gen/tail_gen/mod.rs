@@ -153,7 +153,7 @@ fn ops(ty: Ty) -> &'static [BinOp] {
 /// idxS, printing, power, condScl, scalar conversions, first, vrotate, cons/snoc, shape/rav,
 /// grading, compress, replicate, zilde, if, tuple projection, idxassign, formatI.
 const WEIGHTS: [u32; 30] = [
-    3, 2, 4, 6, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1,
+    3, 2, 4, 6, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1,
 ];
 
 /// The generator's state: the bindings so far, the source and the expected output.
@@ -215,6 +215,16 @@ impl Gen<'_> {
             return None;
         }
         Some((*self.rng.pick(&fits)).clone())
+    }
+
+    /// [`Gen::pick`], but half the time among bool values first: bools are the rarest
+    /// values, and without this their operators and print rules went unreached.
+    fn pick_favouring_bools(&mut self, ok: impl Fn(&Val) -> bool) -> Option<(String, Val)> {
+        let favoured = match self.rng.chance(50) {
+            true => self.pick(|v| v.ty == Ty::Bool && ok(v)),
+            false => None,
+        };
+        favoured.or_else(|| self.pick(ok))
     }
 
     /// One binding's expression and value.
@@ -297,11 +307,21 @@ impl Gen<'_> {
                 )
             }
             (Ty::Bool, 0) => ("b2i".into(), Ty::Int, Box::new(|a| a)),
-            (Ty::Bool, _) => (
+            (Ty::Bool, 1) => (
                 lambda(format!("notb({x})")),
                 Ty::Bool,
                 Box::new(|a| 1.0 - a),
             ),
+            (Ty::Bool, _) => {
+                let (name, _, f) = *self.rng.pick(BOOL_OPS);
+                let c = self.rng.chance(50);
+                let c_text = if c { "tt" } else { "ff" };
+                (
+                    lambda(format!("{name}({x},{c_text})")),
+                    Ty::Bool,
+                    Box::new(move |a| f(a, b2f(c))),
+                )
+            }
             (Ty::Double, 1) => {
                 let (_, name, f) = *self.rng.pick(&COMPARISONS[3..]);
                 let c = (self.rng.range(0, 16) as f64 - 8.0) / 2.0;
@@ -334,7 +354,7 @@ impl Gen<'_> {
     }
 
     fn each(&mut self) -> Option<(String, Val)> {
-        let (name, v) = self.pick(|v| v.rank() >= 1)?;
+        let (name, v) = self.pick_favouring_bools(|v| v.rank() >= 1)?;
         let (f_text, ty, f) = self.unary(v.ty, &v.data);
         let data = v.data.iter().map(|&a| f(a)).collect();
         Some((
@@ -348,7 +368,7 @@ impl Gen<'_> {
     }
 
     fn zip_with(&mut self) -> Option<(String, Val)> {
-        let (a_name, a) = self.pick(|v| v.rank() >= 1)?;
+        let (a_name, a) = self.pick_favouring_bools(|v| v.rank() >= 1)?;
         let (b_name, b) = self
             .pick(|v| v.ty == a.ty && v.shape == a.shape)
             .unwrap_or((a_name.clone(), a.clone()));
@@ -439,7 +459,14 @@ impl Gen<'_> {
     }
 
     fn print(&mut self) -> Option<(String, Val)> {
-        let (name, v) = self.pick(|_| true)?;
+        // bools and double scalars are the rarest values; half the time they go first, so
+        // their print rules (prArrB, prSclB, prSclD) are reached
+        let rare = |v: &Val| v.ty == Ty::Bool || (v.ty == Ty::Double && v.rank() == 0);
+        let preferred = match self.rng.chance(50) {
+            true => self.pick(rare),
+            false => None,
+        };
+        let (name, v) = preferred.or_else(|| self.pick(|_| true))?;
         let kind = if v.rank() == 0 { "Scl" } else { "Arr" };
         self.out.push_str(&format!("{}\n", array_text(&v.array())));
         Some((format!("pr{kind}{}({name})", v.ty.letter()), v))
@@ -500,13 +527,22 @@ impl Gen<'_> {
         ))
     }
 
-    /// `i2d`, `b2i` or a comparison of a scalar.
+    /// `i2d`, `b2i`, `andb`/`xorb` with `tt`, or a comparison of a scalar.
     fn convert_scalar(&mut self) -> Option<(String, Val)> {
-        let (name, v) = self.pick(|v| v.rank() == 0)?;
+        // bool scalars are rare; half the time they go first
+        let bool_first = match self.rng.chance(50) {
+            true => self.pick(|v| v.rank() == 0 && v.ty == Ty::Bool),
+            false => None,
+        };
+        let (name, v) = bool_first.or_else(|| self.pick(|v| v.rank() == 0))?;
         let (text, ty, x) = match v.ty {
             Ty::Int if self.rng.chance(50) => (format!("i2d({name})"), Ty::Double, v.data[0]),
             Ty::Int => (format!("lti({name},3)"), Ty::Bool, b2f(v.data[0] < 3.0)),
-            Ty::Bool => (format!("b2i({name})"), Ty::Int, v.data[0]),
+            Ty::Bool => match self.rng.range(0, 2) {
+                0 => (format!("b2i({name})"), Ty::Int, v.data[0]),
+                1 => (format!("andb({name},tt)"), Ty::Bool, v.data[0]),
+                _ => (format!("xorb({name},tt)"), Ty::Bool, b2f(v.data[0] == 0.0)),
+            },
             Ty::Double => (format!("gtd({name},0.5)"), Ty::Bool, b2f(v.data[0] > 0.5)),
         };
         Some((
