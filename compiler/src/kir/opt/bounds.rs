@@ -16,37 +16,8 @@ use std::rc::Rc;
 pub fn strength_reduce(stmts: Vec<Stmt>, block_size: i32) -> Vec<Stmt> {
     let bounds = Bounds::of_block(&stmts, block_size);
     map_exprs(stmts, &mut |e| {
-        global_id(
-            split_shift_mask(reduce_div(e, &bounds), &bounds),
-            block_size,
-        )
+        split_shift_mask(reduce_div(e, &bounds), &bounds)
     })
-}
-
-/// `group * block_size + local` (in either order) is the work-item's global id: every kernel is
-/// launched with `block_size` work-items a group and no offset, and the 64-bit id truncated to
-/// int is the wrapping 32-bit sum. The device computes it without the wrapping helpers, so
-/// consecutive work-items get addresses the C compiler can see are consecutive.
-fn global_id(e: Expr, block_size: i32) -> Expr {
-    let group_times_size = |e: &Expr| match e {
-        Expr::Op(ScalarOp::MulI, f) => matches!(
-            f.as_slice(),
-            [Expr::Geom(Geom::GroupId), Expr::Int(k)] | [Expr::Int(k), Expr::Geom(Geom::GroupId)]
-                if *k == block_size
-        ),
-        _ => false,
-    };
-    match &e {
-        Expr::Op(ScalarOp::AddI, t) => match t.as_slice() {
-            [a, Expr::Geom(Geom::LocalId)] | [Expr::Geom(Geom::LocalId), a]
-                if group_times_size(a) =>
-            {
-                Expr::Geom(Geom::GlobalId)
-            }
-            _ => e,
-        },
-        _ => e,
-    }
 }
 
 /// Integer variables known to lie in `0..=bound`: work-item geometry (at most `MAX_GROUPS`

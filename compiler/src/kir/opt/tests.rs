@@ -581,25 +581,3 @@ fn staged_global_reads_are_forwarded() {
     let mut k = kernel(store("lt", lid(), costly), "go");
     assert!(!forward_local_stores(&mut k));
 }
-
-/// `group * block_size + local` becomes the global id, in any operand order; another size
-/// does not.
-#[test]
-fn group_times_block_size_plus_local_is_the_global_id() {
-    let g = || Expr::Geom(Geom::GroupId);
-    let l = || Expr::Geom(Geom::LocalId);
-    let gid = Expr::Geom(Geom::GlobalId);
-    for e in [
-        op(AddI, op(MulI, g(), Expr::Int(256)), l()),
-        op(AddI, l(), op(MulI, Expr::Int(256), g())),
-    ] {
-        let s = strength_reduce(vec![store("g", e, Expr::Int(1))], 256);
-        assert_eq!(s, vec![store("g", gid.clone(), Expr::Int(1))]);
-    }
-    let other = vec![store(
-        "g",
-        op(AddI, op(MulI, g(), Expr::Int(128)), l()),
-        Expr::Int(1),
-    )];
-    assert_eq!(strength_reduce(other.clone(), 256), other);
-}
