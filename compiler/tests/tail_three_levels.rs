@@ -3,13 +3,16 @@
 //! and OpenCL (ints exactly, doubles within relative 1e-12); programs that certainly fail fail
 //! the same way; and the lowering fuses index arithmetic into one kernel.
 
+mod support;
+
 use compiler::exec::execute;
-use compiler::runtime::{Runtime, RuntimeError};
+use compiler::runtime::Runtime;
 use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
 use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
 use interpreter::tail::Outcome;
 use semantics::fcl::lower::load_program;
 use std::path::{Path, PathBuf};
+use support::runtime;
 
 fn tail_programs(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -39,17 +42,6 @@ fn opencl(rt: &Runtime, fcl: &str) -> (String, usize) {
     let m = compile_fcl(&program.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).unwrap();
     let report = execute(&m, rt).unwrap_or_else(|e| panic!("{e}\n{fcl}"));
     (report.stdout, m.kernels.len())
-}
-
-fn runtime() -> Option<Runtime> {
-    match Runtime::new(0) {
-        Ok(rt) => Some(rt),
-        Err(RuntimeError::NoPlatform(m)) => {
-            println!("OpenCL level skipped: no platform ({m})");
-            None
-        }
-        Err(e) => panic!("{e}"),
-    }
 }
 
 /// A number in TAIL's value text (`1.5E~7`, `~0.0`, `HUGE_VAL`), if the token is one.

@@ -8,7 +8,7 @@ use super::write::IndexedSink;
 use super::{Lower, LowerError, Res};
 use crate::kir::eval::{lit, Lit};
 use crate::kir::{Expr, HostStep, Param, Ty};
-use semantics::fcl::core::{Level, ScalarOp};
+use semantics::fcl::core::Level;
 use std::rc::Rc;
 
 /// A grid `interleaveSeq` whose sub-programs cannot share one host loop body (their code
@@ -131,20 +131,9 @@ impl Lower {
         ps: &Pull,
         sink: &mut IndexedSink,
     ) -> Res<()> {
-        let prog = self.index(ps, b.clone())?;
-        let arr = self.run_val(&prog)?;
-        let arr = self.push_arr(arr)?;
+        let arr = self.interleave_part(ps, &b)?;
         self.write_on_host(&arr, &mut |lw: &mut Lower, j, jx, v| {
-            let pair = Val::Pair(
-                Rc::new(Val::Scalar(b.clone(), Ty::Int)),
-                Rc::new(Val::Scalar(j, Ty::Int)),
-            );
-            let d = lw.apply(f, pair)?;
-            let d = lw.scalar(d)?;
-            let ix = Expr::op(
-                ScalarOp::AddI,
-                vec![Expr::op(ScalarOp::MulI, vec![b.clone(), k.clone()]), jx],
-            );
+            let (d, ix) = lw.interleave_dest(f, &b, k, j, jx)?;
             sink(lw, d, ix, v)
         })
     }

@@ -182,7 +182,6 @@ impl Lower {
         let Index::Buffer(a_name, ty) = &a.index else {
             return self.unsupported("while<grid> over an unmaterialised state");
         };
-        let (a_name, ty) = (a_name.clone(), *ty);
         let len = if len_var {
             let h = self.fresh("h");
             self.host_tys.insert(h.clone(), Ty::Int);
@@ -192,64 +191,64 @@ impl Lower {
         } else {
             a.len.clone()
         };
-        let state = buffer_pull(a_name.clone(), ty, len.clone());
-        let (cond, test, body) =
-            self.host_while_trip(cond, step, &state, &a_name, ty, &len, len_var)?;
-        self.plan.push(HostStep::While { cond, test, body });
-        Ok(state)
-    }
-
-    /// The condition's host steps and test, and the body of one trip of a host `while`.
-    #[allow(clippy::too_many_arguments)]
-    fn host_while_trip(
-        &mut self,
-        cond: &Val,
-        step: &Val,
-        state: &Val,
-        a_name: &std::rc::Rc<str>,
-        ty: Ty,
-        len: &Expr,
-        len_var: bool,
-    ) -> Res<(Vec<HostStep>, Expr, Vec<HostStep>)> {
+        let st = HostWhileState {
+            buffer: a_name.clone(),
+            ty: *ty,
+            len,
+            len_var,
+        };
+        let state = st.pull();
         let (c, cond_steps) = self.in_plan(|lw| lw.apply(cond, state.clone()));
         let test = self.scalar(c?)?;
-        let (r, body) =
-            self.in_plan(|lw| lw.host_while_step(step, state, a_name, ty, len, len_var));
+        let (r, body) = self.in_plan(|lw| lw.host_while_step(step, &st));
         r?;
-        Ok((cond_steps, test, body))
+        self.plan.push(HostStep::While {
+            cond: cond_steps,
+            test,
+            body,
+        });
+        Ok(state)
     }
 
     /// The step of a host `while`: its launches, then the swap of the state with the result
     /// (and the update of the length variable).
-    fn host_while_step(
-        &mut self,
-        step: &Val,
-        state: &Val,
-        a_name: &std::rc::Rc<str>,
-        ty: Ty,
-        len: &Expr,
-        len_var: bool,
-    ) -> Res<()> {
-        let body = self.apply(step, state.clone())?;
+    fn host_while_step(&mut self, step: &Val, st: &HostWhileState) -> Res<()> {
+        let body = self.apply(step, st.pull())?;
         let next = self.run_val(&body)?;
         let next = self.push_arr(next)?;
         let next_len = Lower::push_len(&next);
-        if !len_var && next_len != *len {
+        if !st.len_var && next_len != st.len {
             return self.unsupported("a while<grid> step that changes the length");
         }
         let Val::Pull(b) = self.force(Level::GRID, &next)? else {
             return self.internal("force gave no array");
         };
         match &b.index {
-            Index::Buffer(b_name, t) if *t == ty => {
+            Index::Buffer(b_name, t) if *t == st.ty => {
                 self.plan
-                    .push(HostStep::Swap(a_name.clone(), b_name.clone()));
+                    .push(HostStep::Swap(st.buffer.clone(), b_name.clone()));
             }
             _ => return self.unsupported("a while<grid> step that changes the element type"),
         }
-        if let (true, Expr::Var(h)) = (len_var, len) {
+        if let (true, Expr::Var(h)) = (st.len_var, &st.len) {
             self.plan.push(HostStep::Set(h.clone(), Ty::Int, next_len));
         }
         Ok(())
+    }
+}
+
+/// The state of a host `while`: its buffer, element type and length (a host variable when
+/// `len_var`, as the step may change it).
+struct HostWhileState {
+    buffer: std::rc::Rc<str>,
+    ty: Ty,
+    len: Expr,
+    len_var: bool,
+}
+
+impl HostWhileState {
+    /// The pull array reading the state.
+    fn pull(&self) -> Val {
+        buffer_pull(self.buffer.clone(), self.ty, self.len.clone())
     }
 }

@@ -2,7 +2,7 @@
 //! mapPush, seqfor) becomes loops at the array's level: work-groups (virtualised) for grid,
 //! work-items for block, sequential loops for thread.
 
-use super::value::{Push, Val};
+use super::value::{Pull, Push, Val};
 use super::{Lower, Res};
 use crate::kir::eval::{lit, Lit};
 use crate::kir::{Expr, Geom, Stmt, Ty};
@@ -42,20 +42,9 @@ impl Lower {
                 let k = k.clone();
                 let sub = *sub;
                 let mut body = |lw: &mut Lower, b: Expr| -> Res<()> {
-                    let prog = lw.index(&ps, b.clone())?;
-                    let arr = lw.run_val(&prog)?;
-                    let arr = lw.push_arr(arr)?;
+                    let arr = lw.interleave_part(&ps, &b)?;
                     lw.write_indexed(&arr, &mut |lw: &mut Lower, j, jx, v| {
-                        let pair = Val::Pair(
-                            Rc::new(Val::Scalar(b.clone(), Ty::Int)),
-                            Rc::new(Val::Scalar(j, Ty::Int)),
-                        );
-                        let d = lw.apply(&f, pair)?;
-                        let d = lw.scalar(d)?;
-                        let ix = Expr::op(
-                            ScalarOp::AddI,
-                            vec![Expr::op(ScalarOp::MulI, vec![b.clone(), k.clone()]), jx],
-                        );
+                        let (d, ix) = lw.interleave_dest(&f, &b, &k, j, jx)?;
                         sink(lw, d, ix, v)
                     })
                 };
@@ -206,5 +195,35 @@ impl Lower {
             body: stmts,
         });
         Ok(())
+    }
+
+    /// Sub-program `b` of an interleave (5.54, 5.55), run: the push array it writes.
+    pub(super) fn interleave_part(&mut self, ps: &Pull, b: &Expr) -> Res<Rc<Push>> {
+        let prog = self.index(ps, b.clone())?;
+        let arr = self.run_val(&prog)?;
+        self.push_arr(arr)
+    }
+
+    /// Where an interleave's sub-program `b` puts its element `j` (element index `jx`): the
+    /// destination `f (b, j)` and the element index `b·k + jx` (for `mapPush`).
+    pub(super) fn interleave_dest(
+        &mut self,
+        f: &Val,
+        b: &Expr,
+        k: &Expr,
+        j: Expr,
+        jx: Expr,
+    ) -> Res<(Expr, Expr)> {
+        let pair = Val::Pair(
+            Rc::new(Val::Scalar(b.clone(), Ty::Int)),
+            Rc::new(Val::Scalar(j, Ty::Int)),
+        );
+        let d = self.apply(f, pair)?;
+        let d = self.scalar(d)?;
+        let ix = Expr::op(
+            ScalarOp::AddI,
+            vec![Expr::op(ScalarOp::MulI, vec![b.clone(), k.clone()]), jx],
+        );
+        Ok((d, ix))
     }
 }

@@ -280,7 +280,7 @@ fn job_outcome(
             Err(outcome) => return outcome.clone(),
             Ok(m) => m,
         };
-        let options = &cache.options.of(job)[level].clone();
+        let options = &cache.options.of(job)[level];
         let key = module_key(options, module);
         let (result, alone) = match cache.runs.get(&key) {
             Some(r) => r.clone(),

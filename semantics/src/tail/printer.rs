@@ -2,7 +2,7 @@
 //! (spec §6.6), on the `pretty` crate. `parse(&print(e)) == e` for every expression.
 
 use crate::tail::print_value::{char_text, double_literal};
-use crate::tail::syntax::{Expr, ExprKind};
+use crate::tail::syntax::{Expr, ExprKind, SpineLet};
 use crate::tail::value::Scalar;
 use pretty::RcDoc;
 
@@ -16,11 +16,8 @@ fn print_here(e: &Expr) -> String {
     // only small documents (documents are trees, and deep trees cost stack to drop).
     let mut out = String::new();
     let (lets, result) = e.let_spine();
-    for l in lets {
-        let line = RcDoc::text(format!("let {}:{} = ", l.var, l.ty))
-            .append(doc(l.bound).nest(2))
-            .append(" in");
-        render(&line, &mut out);
+    for l in &lets {
+        render(&let_doc(l), &mut out);
         out.push('\n');
     }
     render(&doc(result), &mut out);
@@ -51,31 +48,22 @@ fn joined(es: &[Expr]) -> RcDoc<'static> {
     RcDoc::intersperse(es.iter().map(doc), RcDoc::text(","))
 }
 
+/// `let x:τ = e in`, without the line break after it.
+fn let_doc(l: &SpineLet) -> RcDoc<'static> {
+    RcDoc::text(format!("let {}:{} = ", l.var, l.ty))
+        .append(doc(l.bound).nest(2))
+        .append(" in")
+}
+
 /// The document of one expression (`pp(i, e)` of spec §2.6, with i the current nesting).
 fn doc(e: &Expr) -> RcDoc<'static> {
     match &e.kind {
         ExprKind::Var(x) => RcDoc::text(x.clone()),
         ExprKind::Lit(x) => RcDoc::text(literal_text(x)),
         ExprKind::Let { .. } => {
-            let mut parts = Vec::new();
-            let mut cur = e;
-            while let ExprKind::Let {
-                var,
-                ty,
-                bound,
-                body,
-            } = &cur.kind
-            {
-                parts.push(
-                    RcDoc::text(format!("let {var}:{ty} = "))
-                        .append(doc(bound).nest(2))
-                        .append(" in")
-                        .append(RcDoc::hardline()),
-                );
-                cur = body;
-            }
-            parts.push(doc(cur));
-            RcDoc::concat(parts)
+            let (lets, result) = e.let_spine();
+            let lines = lets.iter().map(|l| let_doc(l).append(RcDoc::hardline()));
+            RcDoc::concat(lines.chain(std::iter::once(doc(result))))
         }
         ExprKind::Fn { param, ty, body } => {
             RcDoc::text(format!("fn {param}:{ty} => ")).append(doc(body).nest(2))

@@ -132,6 +132,10 @@ const COMPARISONS: &[Comparison] = &[
     (Ty::Double, "gtd", |a, b| a > b),
 ];
 
+fn is_bool(v: &Val) -> bool {
+    v.ty == Ty::Bool
+}
+
 fn b2f(b: bool) -> f64 {
     if b {
         1.0
@@ -217,14 +221,19 @@ impl Gen<'_> {
         Some((*self.rng.pick(&fits)).clone())
     }
 
-    /// [`Gen::pick`], but half the time among bool values first: bools are the rarest
-    /// values, and without this their operators and print rules went unreached.
-    fn pick_favouring_bools(&mut self, ok: impl Fn(&Val) -> bool) -> Option<(String, Val)> {
-        let favoured = match self.rng.chance(50) {
-            true => self.pick(|v| v.ty == Ty::Bool && ok(v)),
+    /// [`Gen::pick`], but half the time among the values `prefer` accepts first: bools and
+    /// double scalars are the rarest values, and without this their operators and print rules
+    /// went unreached.
+    fn pick_preferring(
+        &mut self,
+        prefer: impl Fn(&Val) -> bool,
+        ok: impl Fn(&Val) -> bool,
+    ) -> Option<(String, Val)> {
+        let preferred = match self.rng.chance(50) {
+            true => self.pick(|v| prefer(v) && ok(v)),
             false => None,
         };
-        favoured.or_else(|| self.pick(ok))
+        preferred.or_else(|| self.pick(ok))
     }
 
     /// One binding's expression and value.
@@ -354,7 +363,7 @@ impl Gen<'_> {
     }
 
     fn each(&mut self) -> Option<(String, Val)> {
-        let (name, v) = self.pick_favouring_bools(|v| v.rank() >= 1)?;
+        let (name, v) = self.pick_preferring(is_bool, |v| v.rank() >= 1)?;
         let (f_text, ty, f) = self.unary(v.ty, &v.data);
         let data = v.data.iter().map(|&a| f(a)).collect();
         Some((
@@ -368,7 +377,7 @@ impl Gen<'_> {
     }
 
     fn zip_with(&mut self) -> Option<(String, Val)> {
-        let (a_name, a) = self.pick_favouring_bools(|v| v.rank() >= 1)?;
+        let (a_name, a) = self.pick_preferring(is_bool, |v| v.rank() >= 1)?;
         let (b_name, b) = self
             .pick(|v| v.ty == a.ty && v.shape == a.shape)
             .unwrap_or((a_name.clone(), a.clone()));
@@ -459,14 +468,9 @@ impl Gen<'_> {
     }
 
     fn print(&mut self) -> Option<(String, Val)> {
-        // bools and double scalars are the rarest values; half the time they go first, so
-        // their print rules (prArrB, prSclB, prSclD) are reached
-        let rare = |v: &Val| v.ty == Ty::Bool || (v.ty == Ty::Double && v.rank() == 0);
-        let preferred = match self.rng.chance(50) {
-            true => self.pick(rare),
-            false => None,
-        };
-        let (name, v) = preferred.or_else(|| self.pick(|_| true))?;
+        // prArrB, prSclB, prSclD
+        let rare = |v: &Val| is_bool(v) || (v.ty == Ty::Double && v.rank() == 0);
+        let (name, v) = self.pick_preferring(rare, |_| true)?;
         let kind = if v.rank() == 0 { "Scl" } else { "Arr" };
         self.out.push_str(&format!("{}\n", array_text(&v.array())));
         Some((format!("pr{kind}{}({name})", v.ty.letter()), v))
@@ -529,12 +533,7 @@ impl Gen<'_> {
 
     /// `i2d`, `b2i`, `andb`/`xorb` with `tt`, or a comparison of a scalar.
     fn convert_scalar(&mut self) -> Option<(String, Val)> {
-        // bool scalars are rare; half the time they go first
-        let bool_first = match self.rng.chance(50) {
-            true => self.pick(|v| v.rank() == 0 && v.ty == Ty::Bool),
-            false => None,
-        };
-        let (name, v) = bool_first.or_else(|| self.pick(|v| v.rank() == 0))?;
+        let (name, v) = self.pick_preferring(is_bool, |v| v.rank() == 0)?;
         let (text, ty, x) = match v.ty {
             Ty::Int if self.rng.chance(50) => (format!("i2d({name})"), Ty::Double, v.data[0]),
             Ty::Int => (format!("lti({name},3)"), Ty::Bool, b2f(v.data[0] < 3.0)),
