@@ -54,7 +54,7 @@ fn exec_prints_what_run_prints() {
 }
 
 #[test]
-fn unsupported_programs_exit_2_with_a_clear_message() {
+fn unsupported_programs_exit_6_with_a_clear_message() {
     let path = std::env::temp_dir().join("tailfcl_device_cli_bench.fcl");
     std::fs::write(
         &path,
@@ -63,7 +63,7 @@ fn unsupported_programs_exit_2_with_a_clear_message() {
     )
     .unwrap();
     let (code, out, err) = tailfcl(&["compile", path.to_str().unwrap()]);
-    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(code, 6, "{out}{err}");
     assert!(
         err.contains(":2:133: unsupported: a power or while step that changes the array length"),
         "{err}"
@@ -199,7 +199,7 @@ fn exec_verify_refuses_fcl_and_unsupported_programs() {
     std::fs::write(&roll, "roll(6)").unwrap();
     let (code, _, err) = tailfcl(&["exec", "--verify", roll.to_str().unwrap()]);
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(code, 2, "{err}");
+    assert_eq!(code, 6, "{err}");
     assert!(err.contains("unsupported: "), "{err}");
 }
 

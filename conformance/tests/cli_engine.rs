@@ -76,6 +76,12 @@ fn drives_the_binary_and_reads_its_exit_status() {
         ("expected", "[](1.0)\n"),
     );
     add(&suite, "crash.tail", "exit 70\n", ("expected", "[](1.0)\n"));
+    add(
+        &suite,
+        "declined.tail",
+        "exit 6\n",
+        ("expected", "[](1.0)\n"),
+    );
     let tests = discover(std::slice::from_ref(&suite)).unwrap();
     let oracle = CliEngine::oracle(binary.clone());
     let report = run_suite(&tests, &[&oracle]);
@@ -104,6 +110,9 @@ fn drives_the_binary_and_reads_its_exit_status() {
     assert_eq!(status("limit").status, Status::Pass);
     assert_eq!(status("missing").status, Status::Skip);
     assert_eq!(status("crash").status, Status::Error);
+    // Exit 6: the compiler declines the program; the engine does not apply, and says why.
+    assert_eq!(status("declined").status, Status::Skip);
+    assert!(status("declined").detail.starts_with("unsupported: "));
 
     // The program runs from its own folder, by file name, with --stats and the machine.
     let test = tests.iter().find(|t| t.name == "fails").unwrap();

@@ -17,6 +17,9 @@ pub struct Diagnostic {
     pub phase: Phase,
     pub span: Span,
     pub message: String,
+    /// The thesis rule the program breaks, where one names the error (FCL's kinding rules,
+    /// e.g. `5.20`); rendered as `type error[5.20]: …`.
+    pub rule: Option<&'static str>,
 }
 
 impl Diagnostic {
@@ -25,6 +28,7 @@ impl Diagnostic {
             phase: Phase::Parse,
             span,
             message: message.into(),
+            rule: None,
         }
     }
 
@@ -33,6 +37,15 @@ impl Diagnostic {
             phase: Phase::Type,
             span,
             message: message.into(),
+            rule: None,
+        }
+    }
+
+    /// A type error that breaks the thesis rule `rule` (e.g. a kinding rule, `5.20`).
+    pub fn rule_error(span: Span, rule: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            rule: Some(rule),
+            ..Diagnostic::type_error(span, message)
         }
     }
 
@@ -53,9 +66,13 @@ impl Diagnostic {
         let width = (self.span.end.saturating_sub(self.span.start) as usize)
             .clamp(1, 80)
             .min(shown.chars().count().saturating_sub(col - 1 - skip).max(1));
-        let kind = match self.phase {
+        let phase = match self.phase {
             Phase::Parse => "parse error",
             Phase::Type => "type error",
+        };
+        let kind = match self.rule {
+            Some(rule) => format!("{phase}[{rule}]"),
+            None => phase.to_string(),
         };
         format!(
             "{file}:{line}:{col}: {kind}: {}\n  {shown}\n  {}{}\n",
@@ -68,7 +85,10 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.message)
+        match self.rule {
+            Some(rule) => write!(f, "[{rule}] {}", self.message),
+            None => write!(f, "{}", self.message),
+        }
     }
 }
 

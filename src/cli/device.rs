@@ -3,6 +3,7 @@
 use super::{read_source, CompileArgs, ExecArgs, Exit, Lang};
 use compiler::exec::{execute, ExecError};
 use compiler::kir::{emit::emit_module, Module};
+use compiler::lower::LowerError;
 use compiler::runtime::{list_devices, DeviceInfo, Runtime, RuntimeError};
 use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
 use compiler::{compile_fcl, compile_fcl_for_device, OptLevel, DEFAULT_BLOCK_SIZE};
@@ -79,7 +80,7 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
         }
         Err(e @ ExecError::Unsupported(_)) => {
             eprintln!("{e}");
-            Err(Exit::Static)
+            Err(Exit::Unsupported)
         }
     }
 }
@@ -123,7 +124,7 @@ fn verify(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
         }
         Err(LowerTailError::Unsupported(why)) => {
             eprintln!("unsupported: {why}");
-            Err(Exit::Static)
+            Err(Exit::Unsupported)
         }
         Err(e @ LowerTailError::Fails(_)) => {
             eprintln!("{e}");
@@ -136,7 +137,7 @@ fn verify(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
 type LoweredFile = (Lowered, String, String);
 
 /// Lowers a TAIL file to FCL (`compiler::tail`), returned with the file's name and text;
-/// static and unsupported errors exit 2.
+/// static errors exit 2, unsupported programs 6.
 fn lower_tail_file(a: &CompileArgs) -> Result<LoweredFile, Exit> {
     let [path] = a.input.files.as_slice() else {
         eprintln!("error: compiling TAIL takes exactly one file");
@@ -150,15 +151,19 @@ fn lower_tail_file(a: &CompileArgs) -> Result<LoweredFile, Exit> {
             eprint!("{}", d.render(&file, &src));
             Err(Exit::Static)
         }
-        Err(e) => {
+        Err(e @ LowerTailError::Unsupported(_)) => {
             eprintln!("{e}");
-            Err(Exit::Static)
+            Err(Exit::Unsupported)
+        }
+        Err(e @ LowerTailError::Fails(_)) => {
+            eprintln!("{e}");
+            Err(Exit::RuntimeError)
         }
     }
 }
 
 /// Loads, checks and lowers an FCL program (a TAIL one first to FCL, returned alongside);
-/// static and unsupported errors exit 2. With a device, the module is compiled for it
+/// static errors exit 2, unsupported programs 6. With a device, the module is compiled for it
 /// ([`compile_fcl_for_device`]: e.g. padded local arrays where local memory is banked).
 fn build(
     lang: Lang,
@@ -212,7 +217,10 @@ fn build(
             }
             None => eprintln!("error: {e}"),
         }
-        Exit::Static
+        match e {
+            LowerError::Unsupported(..) => Exit::Unsupported,
+            LowerError::Internal(..) => Exit::Internal,
+        }
     })?;
     Ok((m, tail))
 }

@@ -22,6 +22,9 @@ pub enum Exit {
     Limit = 4,
     /// No OpenCL device where one is needed.
     NoDevice = 5,
+    /// The compiler does not support the program: it is well-typed, but outside what `exec`
+    /// and `compile` handle (the message starts with `unsupported:`).
+    Unsupported = 6,
     /// A bug in tailfcl itself (a panic was caught).
     Internal = 70,
 }

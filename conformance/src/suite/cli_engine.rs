@@ -1,6 +1,6 @@
 //! An engine that runs the `tailfcl` binary: `tailfcl run` (the oracle) or `tailfcl exec` (the
 //! OpenCL compiler). It depends only on the command-line contract of shared/DESIGN.md (output
-//! on stdout, exit statuses 0/2/3/4/5, `--stats` on stderr), not on the engines' crates.
+//! on stdout, exit statuses 0/2/3/4/5/6, `--stats` on stderr), not on the engines' crates.
 
 use super::discover::{Lang, TestCase};
 use super::engine::{Engine, ErrorClass, Outcome, RunStatus};
@@ -171,6 +171,12 @@ impl Engine for CliEngine {
                 message: message.clone(),
             },
             Some(5) => RunStatus::Unavailable(format!("no OpenCL device: {message}")),
+            // The compiler declines the program (well-typed, outside what it handles): the
+            // engine does not apply, as with no device; the report says why.
+            Some(6) if message.starts_with("unsupported") => {
+                RunStatus::Unavailable(message.clone())
+            }
+            Some(6) => RunStatus::Unavailable(format!("unsupported: {message}")),
             Some(c) => RunStatus::Crashed(format!("exit status {c}: {message}")),
             None => RunStatus::Crashed(format!("killed by a signal: {message}")),
         };

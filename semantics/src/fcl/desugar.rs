@@ -155,6 +155,7 @@ impl Desugarer {
                 tyvars: order,
                 levels,
                 ty,
+                kinds: BTreeMap::new(),
             },
             span: s.span,
         })
@@ -354,5 +355,8 @@ pub fn closed_scheme(s: &syntax::Scheme) -> Result<Scheme, Diagnostic> {
         tyvars: (0..tnames.len() as u32).collect(),
         levels: (0..lnames.len() as u32).collect(),
         ty: convert_type(&s.ty, &scope, &tyvars)?,
+        // Built-in schemes leave kinds implicit: instantiation makes their types well-kinded
+        // (spec: element types of push arrays are BT, of pull arrays and programs GT).
+        kinds: BTreeMap::new(),
     })
 }

@@ -8,6 +8,7 @@
 //! level parameters and level unification is an equality check.
 
 use super::desugar::{Annotation, CoreDecl, Term, TermKind};
+use super::kinds::{require, well_kinded, KindEnv, KindReq};
 use super::types::{Level, Scheme, Type};
 use crate::{Diagnostic, Span};
 use std::collections::BTreeMap;
@@ -59,6 +60,9 @@ pub struct TypedDecl {
 /// The inference state of §3.2: the fresh counter and the substitution S.
 pub struct Infer {
     subst: Vec<Option<Type>>,
+    /// The kind constraint of each inference variable ([T] 5.1–5.12; see [`super::kinds`]),
+    /// meaningful while the variable is unbound.
+    kinds: Vec<KindReq>,
     /// Types of the lambda-bound variables in scope; their free variables are ftv(Γ).
     lambda_types: Vec<Type>,
     /// Work done on types (unify, occurs, zonk steps). Shared substitutions can make types
@@ -71,6 +75,7 @@ impl Clone for Infer {
     fn clone(&self) -> Infer {
         Infer {
             subst: self.subst.clone(),
+            kinds: self.kinds.clone(),
             lambda_types: self.lambda_types.clone(),
             steps: AtomicU64::new(self.steps.load(Ordering::Relaxed)),
         }
@@ -100,6 +105,7 @@ impl Inference {
                 .collect(),
             st: Infer {
                 subst: Vec::new(),
+                kinds: Vec::new(),
                 lambda_types: Vec::new(),
                 steps: AtomicU64::new(0),
             },
@@ -139,6 +145,7 @@ pub fn infer_program(
 impl Infer {
     fn fresh(&mut self) -> Type {
         self.subst.push(None);
+        self.kinds.push(KindReq::ANY);
         Type::Var(self.subst.len() as u32 - 1)
     }
 
@@ -272,6 +279,8 @@ impl Infer {
         if let Type::Var(b) = t {
             if *b != a {
                 self.subst[a as usize] = Some(t.clone());
+                let merged = self.kinds[*b as usize].meet(self.kinds[a as usize]);
+                self.kinds[*b as usize] = merged;
             }
             return Ok(());
         }
@@ -282,7 +291,11 @@ impl Infer {
             ));
         }
         self.subst[a as usize] = Some(t.clone());
-        Ok(())
+        // The variable's kind constraint now applies to what it stands for.
+        match self.kinds[a as usize] {
+            KindReq::ANY => Ok(()),
+            req => require(self, t, req, span),
+        }
     }
 
     /// Instantiation (5.21): fresh variables for the quantified type variables, last first;
@@ -316,6 +329,15 @@ impl Infer {
             .zip(levels.iter().copied())
             .collect();
         let inst = s.ty.subst(&tys, &lvls);
+        // (5.21) with kinds: the fresh variables inherit the scheme's constraints, and the
+        // instance must be well-kinded (which gives built-ins' element variables theirs).
+        for (v, req) in &s.kinds {
+            if let Some(Type::Var(f)) = tys.get(v) {
+                self.kinds[*f as usize] = self.kinds[*f as usize].meet(*req);
+            }
+        }
+        well_kinded(self, &inst, span)?;
+        self.within_budget(span)?;
         let b = self.fresh();
         self.unify(&inst, &b, span)?;
         Ok(b)
@@ -332,10 +354,17 @@ impl Infer {
         t.free_vars(&mut vars);
         vars.retain(|v| !env_vars.contains(v));
         vars.sort_unstable();
+        // (5.22) `∀α:κ`: the generalised variables keep their kind constraints.
+        let kinds = vars
+            .iter()
+            .map(|v| (*v, self.kinds[*v as usize]))
+            .filter(|(_, req)| *req != KindReq::ANY)
+            .collect();
         Scheme {
             tyvars: vars,
             levels: levels.to_vec(),
             ty: t,
+            kinds,
         }
     }
 
@@ -395,13 +424,14 @@ impl Infer {
                 done(TKind::App(Box::new(f), Box::new(a)), r)
             }
             TermKind::If(c, t, f) => {
-                // (5.20); the kind side condition (BT) is checked after monomorphization, as
-                // [O] does, so that `check` output stays identical (spec §3.1).
+                // (5.20): the branches have one type, of kind BT. [O] has no kinds; the
+                // side condition creates no variables, so `check` output stays identical.
                 let c = self.infer(env, c)?;
                 let t = self.infer(env, t)?;
                 let f = self.infer(env, f)?;
                 self.unify(&c.ty, &Type::Bool, c.span)?;
                 self.unify(&t.ty, &f.ty, span)?;
+                require(self, &t.ty, KindReq::IF_BRANCH, span)?;
                 let ty = t.ty.clone();
                 done(TKind::If(Box::new(c), Box::new(t), Box::new(f)), ty)
             }
@@ -440,6 +470,24 @@ impl Infer {
                 )
             }
         }
+    }
+}
+
+impl KindEnv for Infer {
+    fn resolve(&self, t: &Type) -> Type {
+        // Past the budget a placeholder ends the walk; the caller then reports the budget.
+        if self.tick() {
+            return Type::Unit;
+        }
+        self.shallow(t)
+    }
+
+    fn narrow(&mut self, v: u32, req: KindReq) {
+        self.kinds[v as usize] = self.kinds[v as usize].meet(req);
+    }
+
+    fn show(&self, t: &Type) -> String {
+        Infer::show(self, t)
     }
 }
 

@@ -9,6 +9,7 @@ pub mod core;
 pub mod core_type;
 pub mod desugar;
 pub mod infer;
+pub mod kinds;
 pub mod lexer;
 pub mod load;
 pub mod lower;

@@ -7,7 +7,8 @@
 
 use super::builtins;
 use super::infer::{TKind, TTerm, TypedDecl};
-use super::types::{kind_of, Kind, Level, Type};
+use super::kinds::{require, well_kinded, Closed, KindReq};
+use super::types::{Level, Type};
 use crate::{Diagnostic, Span};
 use std::collections::BTreeMap;
 
@@ -167,7 +168,7 @@ impl Mono {
         s
     }
 
-    /// The closed type of a node under S, with its kind checked (5.11).
+    /// The closed type of a node under S, with its kinds checked (5.10–5.12).
     fn close(&self, t: &Type, s: &Subst, span: Span) -> Result<Type, Diagnostic> {
         let t = t.subst(&s.tys, &s.lvls);
         if has_vars(&t) {
@@ -176,12 +177,7 @@ impl Mono {
                 format!("Unexpected polymorphic type  `{t}` found during monomorphization."),
             ));
         }
-        if let Err((why, sub)) = kind_of(&t) {
-            return Err(Diagnostic::type_error(
-                span,
-                format!("Kind error: {why}: `{sub}` (rule 5.11)"),
-            ));
-        }
+        well_kinded(&mut Closed, &t, span)?;
         Ok(t)
     }
 
@@ -235,12 +231,7 @@ impl Mono {
             ),
             TKind::If(c, t, f) => {
                 // (5.29), with the kind premise of (5.20)
-                if kind_of(&ty) != Ok(Kind::Base) {
-                    return Err(Diagnostic::type_error(
-                        span,
-                        format!("`if` at the non-base type `{ty}` (rule 5.20)"),
-                    ));
-                }
+                require(&mut Closed, &ty, KindReq::IF_BRANCH, span)?;
                 MKind::If(
                     Box::new(self.term(c, env, s)?),
                     Box::new(self.term(t, env, s)?),

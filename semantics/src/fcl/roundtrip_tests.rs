@@ -187,7 +187,8 @@ impl Arbitrary for ArbProgram {
                     DeclKind::Val
                 };
                 let params = match kind {
-                    DeclKind::Fun => (0..1 + u8::arbitrary(g) % 3).map(|_| name(g)).collect(),
+                    // `fun f = e` with no parameters is legal (it means `val f = e`).
+                    DeclKind::Fun => (0..u8::arbitrary(g) % 4).map(|_| name(g)).collect(),
                     DeclKind::Val => vec![],
                 };
                 Decl {

@@ -1,6 +1,7 @@
 //! Types, levels and type schemes of FCL as the type checker sees them ([T] §5.3.1, rules
 //! 5.1–5.12), and their printing in the `check` format of spec/fcl.md §6.
 
+use super::kinds::KindReq;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -233,12 +234,16 @@ impl fmt::Display for Type {
     }
 }
 
-/// A type scheme `∀⟨δ⃗⟩ α⃗. τ`: quantified type variables (in order) and level parameters.
+/// A type scheme `∀⟨δ⃗⟩ α⃗:κ⃗. τ`: quantified type variables (in order), level parameters, and
+/// the kinds of the type variables that are narrower than TYP (`kinds`, [T] 5.22).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scheme {
     pub tyvars: Vec<u32>,
     pub levels: Vec<u32>,
     pub ty: Type,
+    /// Kind constraints by quantified variable; a variable not listed has kind TYP. Not printed
+    /// (`check` prints schemes as the original compiler does).
+    pub kinds: BTreeMap<u32, KindReq>,
 }
 
 impl Scheme {
@@ -248,6 +253,7 @@ impl Scheme {
             tyvars: Vec::new(),
             levels: Vec::new(),
             ty,
+            kinds: BTreeMap::new(),
         }
     }
 
@@ -300,51 +306,6 @@ impl fmt::Display for Scheme {
     }
 }
 
-/// The kinds of rules 5.1–5.12: base types ⊂ ground types ⊂ all types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Kind {
-    /// BT: int, double, bool and pairs of BT (5.1–5.3, 5.6).
-    Base,
-    /// GT: unit, pull arrays, push arrays, programs and pairs of GT (5.4, 5.10–5.12).
-    Ground,
-    /// TYP: anything, including functions (5.9).
-    Any,
-}
-
-/// The least kind of a type, or `Err` with the offending sub-type when a push array holds a
-/// non-base type (5.11).
-pub fn kind_of(t: &Type) -> Result<Kind, (String, Type)> {
-    Ok(match t {
-        Type::Int | Type::Double | Type::Bool => Kind::Base, // (5.1)–(5.3)
-        Type::Unit | Type::Str => Kind::Ground,              // (5.4)
-        Type::Var(_) => Kind::Any,                           // (5.5): unknown, no constraint
-        Type::Pair(a, b) => kind_of(a)?.max(kind_of(b)?),    // (5.6)
-        Type::Fun(a, b) => {
-            // (5.9)
-            kind_of(a)?;
-            kind_of(b)?;
-            Kind::Any
-        }
-        Type::Pull(a) => {
-            // (5.10). [O] also allows pull arrays of functions (spec §3.1); so do we.
-            kind_of(a)?;
-            Kind::Ground
-        }
-        Type::Push(a, _) => {
-            // (5.11)
-            if kind_of(a)? != Kind::Base && !matches!(**a, Type::Var(_)) {
-                return Err(("push array of a non-base type".into(), t.clone()));
-            }
-            Kind::Ground
-        }
-        Type::Program(_, a) => {
-            // (5.12), read as GT (spec §9.2); a program may yield any type, as in [O].
-            kind_of(a)?;
-            Kind::Ground
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,33 +316,25 @@ mod tests {
             tyvars: vec![],
             levels: vec![0],
             ty: Type::fun(Type::Int, Type::program(Level::var(0), Type::Int)),
+            kinds: BTreeMap::new(),
         };
         assert_eq!(s.render(), "forall  <l0>. int -> Program <l0> int");
         let g = Scheme {
             tyvars: vec![7],
             levels: vec![2, 3],
             ty: Type::fun(Type::Var(7), Type::pair(Type::Var(7), Type::Int)),
+            kinds: BTreeMap::new(),
         };
         assert_eq!(g.render(), "forall 'a <l2,\nl3>. 'a -> ('a, int)");
         let f = Scheme {
             tyvars: vec![1],
             levels: vec![0, 1],
             ty: Type::fun(Type::Var(1), Type::Int),
+            kinds: BTreeMap::new(),
         };
         assert_eq!(f.render(), "forall 'a <l0,l1>. 'a -> int");
         assert_eq!(Level::GRID.succ().to_string(), "1+grid");
         assert_eq!(Level::var(3).succ().to_string(), "1+l3");
         assert_eq!(Type::Unit.to_string(), "()");
-    }
-
-    #[test]
-    fn kinds() {
-        assert_eq!(kind_of(&Type::pair(Type::Int, Type::Bool)), Ok(Kind::Base));
-        assert!(kind_of(&Type::push(Type::Unit, Level::BLOCK)).is_err());
-        assert!(kind_of(&Type::push(Type::pull(Type::Int), Level::BLOCK)).is_err());
-        assert_eq!(
-            kind_of(&Type::pull(Type::pull(Type::Int))),
-            Ok(Kind::Ground)
-        );
     }
 }
