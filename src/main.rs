@@ -1,5 +1,5 @@
 //! `tailfcl`: the command line of the TAIL/FCL reference semantics, oracle and compiler.
-//! The contract (commands, flags, exit codes) is fixed by shared/DESIGN.md.
+//! The contract (commands, flags, exit codes) is fixed by docs/design.md.
 
 mod cli;
 

@@ -4,9 +4,9 @@ Nothing here calls tailfcl: the expected outputs are computed from the papers' d
 plain Python (standard library only), so they are an independent check of the oracle and the
 compiler.
 
-* TAIL values are printed as apltail prints them (shared/spec/tail.md section 6): `[shape](elems)`,
+* TAIL values are printed as apltail prints them (docs/tail.md section 6): `[shape](elems)`,
   rank-2 arrays in matrix layout, doubles with at most 12 significant digits.
-* FCL output is what forceAndPrint / forceAndPrintDouble write (shared/spec/fcl.md section 4.4).
+* FCL output is what forceAndPrint / forceAndPrintDouble write (docs/fcl.md section 4.4).
 * `Arr` is a tiny model of TAIL's rank-polymorphic arrays, with apltail's operator meanings
   (spec section 5), enough for the examples.
 """
@@ -16,7 +16,7 @@ import os
 import sys
 
 # ---------------------------------------------------------------------------------------------
-# TAIL printing (spec/tail.md section 6)
+# TAIL printing (docs/tail.md section 6)
 
 
 def g_text(x):
@@ -118,7 +118,7 @@ def result_line(a):
 
 
 # ---------------------------------------------------------------------------------------------
-# TAIL operators (spec/tail.md section 5; apltail's meanings)
+# TAIL operators (docs/tail.md section 5; apltail's meanings)
 
 
 def iota(n):
@@ -321,7 +321,7 @@ def mul(x, y):
 
 
 # ---------------------------------------------------------------------------------------------
-# FCL printing (spec/fcl.md section 4.4)
+# FCL printing (docs/fcl.md section 4.4)
 
 
 def fcl_ints(xs):
@@ -335,7 +335,7 @@ def fcl_doubles(xs):
 
 
 def trunc_div(a, b):
-    """FCL's `/` on run-time values: C truncation toward zero (spec/fcl.md 4.2)."""
+    """FCL's `/` on run-time values: C truncation toward zero (docs/fcl.md 4.2)."""
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b >= 0) else -q
 

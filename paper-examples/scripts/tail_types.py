@@ -1,4 +1,4 @@
-"""A checker for the type annotations of the TAIL example programs (spec/tail.md sections 3.3-3.7,
+"""A checker for the type annotations of the TAIL example programs (docs/tail.md sections 3.3-3.7,
 apltail's rules, for the operators the examples use). Used by tail_model.py as a cross-check that
 each program is well typed as written: every `let`'s bound expression must be a subtype of its
 annotation, and every operator must accept its arguments.

@@ -2,7 +2,7 @@
 //! results (see README.md in this folder).
 //!
 //! The examples live in one folder per seed; each is a conformance test in the format of
-//! shared/DESIGN.md (`NAME.tail`/`NAME.fcl` with `NAME.expected` or `NAME.expected-error`, and
+//! docs/design.md (`NAME.tail`/`NAME.fcl` with `NAME.expected` or `NAME.expected-error`, and
 //! optionally `NAME.machine`). The expected files are written by the Python scripts in
 //! `scripts/`, which compute them from the papers' definitions without running tailfcl.
 

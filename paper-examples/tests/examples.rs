@@ -38,7 +38,7 @@ fn every_seed_has_well_formed_examples() {
         *per_seed.entry(folder).or_default() += 1;
         let source = std::fs::read_to_string(&t.program).unwrap();
         match t.lang {
-            // apltail prints one expression and a single newline (spec/tail.md 1.1).
+            // apltail prints one expression and a single newline (docs/tail.md 1.1).
             Lang::Tail => assert!(
                 source.ends_with(")\n") && !source.ends_with("\n\n"),
                 "{}",

@@ -11,7 +11,7 @@ use semantics::span::line_col;
 use semantics::Span;
 
 /// `tailfcl check FILE.fcl…`: prints every top-level binding (prelude first) with its
-/// generalised type (spec/fcl.md §6); a parse or type error is rendered against its file, exit 2.
+/// generalised type (docs/fcl.md §6); a parse or type error is rendered against its file, exit 2.
 pub fn check(a: &CheckArgs) -> Result<Exit, Exit> {
     let mut files = Vec::new();
     for path in &a.input.files {

@@ -8,7 +8,7 @@ mod tail;
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
-/// Exit statuses of every command (shared/DESIGN.md).
+/// Exit statuses of every command (docs/design.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
     Ok = 0,

@@ -71,7 +71,7 @@ fn io_error(e: io::Error) -> Exit {
 }
 
 fn print_stats(s: &Stats) {
-    // For TAIL the parallel cost of DESIGN.md is the span.
+    // For TAIL the parallel cost of docs/design.md is the span.
     eprintln!(
         "steps: {}\nwork: {}\nspan: {}\ncost: {}\npeak store: {} locations ({} allocated)",
         s.steps, s.work, s.span, s.span, s.peak_store, s.allocated

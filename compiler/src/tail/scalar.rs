@@ -1,5 +1,5 @@
 //! The scalar operators of spec §5.1–§5.7 as FCL expressions, with the FCL extension
-//! built-ins for doubles and booleans (/work/shared/spec/fcl.md's TAIL extension: `powd`,
+//! built-ins for doubles and booleans (docs/fcl.md's TAIL extension: `powd`,
 //! `ltd`, `andb`, `floord`, …). FCL's `/` and `%` truncate, so TAIL's floored `divi`, `mod`
 //! and `resi` are built from them; TAIL's error cases (overflow, division by zero) are not
 //! checked in lowered code, as in compiled code generally.

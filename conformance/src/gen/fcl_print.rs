@@ -1,4 +1,4 @@
-//! Prints a generated [`FclProgram`] as FCL source in the original syntax (spec/fcl.md §2), fully
+//! Prints a generated [`FclProgram`] as FCL source in the original syntax (docs/fcl.md §2), fully
 //! parenthesised so no precedence or minus-sign trap (§2.2) can change its meaning.
 
 use super::fcl_ast::*;

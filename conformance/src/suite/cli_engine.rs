@@ -1,5 +1,5 @@
 //! An engine that runs the `tailfcl` binary: `tailfcl run` (the oracle) or `tailfcl exec` (the
-//! OpenCL compiler). It depends only on the command-line contract of shared/DESIGN.md (output
+//! OpenCL compiler). It depends only on the command-line contract of docs/design.md (output
 //! on stdout, exit statuses 0/2/3/4/5/6, `--stats` on stderr), not on the engines' crates.
 
 use super::discover::{Lang, TestCase};

@@ -2,7 +2,7 @@
 
 use super::discover::{Lang, TestCase};
 
-/// The kinds of failure a program can end in, after the exit statuses of shared/DESIGN.md.
+/// The kinds of failure a program can end in, after the exit statuses of docs/design.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorClass {
     /// Parse or type error (exit 2).

@@ -1,5 +1,5 @@
 //! Reading program output back into values, so that a mismatch can name the element that
-//! differs. Three forms are recognised (shared/spec/tail.md section 6, fcl.md section 4.4):
+//! differs. Three forms are recognised (docs/tail.md section 6, docs/fcl.md section 4.4):
 //! a flat TAIL array `[2,3](1,2,3,4,5,6)`, an FCL line `[1,2,3]`, and a TAIL rank-2 matrix block
 //! (an empty line, rows that start with a space, an empty line). Anything else is plain text.
 

@@ -1,5 +1,5 @@
 //! The FCL oracle: drives the small-step rules of `semantics::fcl::step` (5.48–5.91) on a machine,
-//! to a value (`run`) or printing every step (`trace`), with the cost model of DESIGN.md: **cost**
+//! to a value (`run`) or printing every step (`trace`), with the cost model of docs/design.md: **cost**
 //! is the sum of the top-level step costs (parallel time on the machine), **work** the sum of the
 //! thread-level (leaf) step costs. Both use the same stepping code.
 

@@ -1,4 +1,4 @@
-//! The built-in environment Γ_init ([T] Figures 5.4/5.5; spec/fcl.md §4.1 and §4.5): every
+//! The built-in environment Γ_init ([T] Figures 5.4/5.5; docs/fcl.md §4.1 and §4.5): every
 //! built-in of the original compiler, plus the thesis's names as aliases.
 
 use super::desugar::closed_scheme;
@@ -39,7 +39,7 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("divd", "double -> double -> double"),
     ("negated", "double -> double"),
     // The extension for TAIL (docs/fcl-extensions.md): TAIL's double, comparison and boolean
-    // operators (spec/tail.md §5.2), level-free scalars like `addd`.
+    // operators (docs/tail.md §5.2), level-free scalars like `addd`.
     ("powd", "double -> double -> double"),
     ("maxd", "double -> double -> double"),
     ("mind", "double -> double -> double"),

@@ -1,6 +1,6 @@
 //! The monomorphic FCL core that the front end lowers into and that the oracle (rules 5.48–5.91)
 //! and the compiler consume: thesis Figures 5.4/5.5 after monomorphization (5.23–5.31), with the
-//! built-ins of spec/fcl.md §4 as explicit, saturated calls carrying concrete levels.
+//! built-ins of docs/fcl.md §4 as explicit, saturated calls carrying concrete levels.
 //!
 //! Conventions the lowering must follow (and the oracle relies on):
 //! * Built-ins are always **saturated**: `Call(b, args)` with `args.len() == b.arity()`. A partial

@@ -1,4 +1,4 @@
-//! Desugaring of the surface syntax into the core terms of [T] §5.3 (spec/fcl.md §2.5): `fun` to
+//! Desugaring of the surface syntax into the core terms of [T] §5.3 (docs/fcl.md §2.5): `fun` to
 //! `fn` chains, operators to built-in applications, `|>` to reverse application, `do` to `bind`.
 //! Level variables and signature type variables are numbered by one counter that runs over all
 //! files in order, so that `check` prints the level numbers [O] prints.

@@ -1,5 +1,5 @@
 //! Type inference for FCL ([T] Figure 5.6, rules 5.13–5.22), following the algorithm of the
-//! original compiler step by step (spec/fcl.md §3.2) so that `check` prints the same type
+//! original compiler step by step (docs/fcl.md §3.2) so that `check` prints the same type
 //! variable names: one fresh-variable counter, instantiation from the last quantifier, arrows and
 //! pairs unified right component first, variable-vs-variable binds the left one.
 //!

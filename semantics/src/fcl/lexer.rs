@@ -1,4 +1,4 @@
-//! The FCL lexer (spec/fcl.md §1): identifiers, reserved words, literals (with glued negative
+//! The FCL lexer (docs/fcl.md §1): identifiers, reserved words, literals (with glued negative
 //! literals), operators, `--` line comments and nesting `(* … *)` block comments.
 
 use crate::{Diagnostic, Span};

@@ -1,4 +1,4 @@
-//! Monomorphization ([T] Figure 5.7, rules 5.23–5.31; spec/fcl.md §3.6). Like the original
+//! Monomorphization ([T] Figure 5.7, rules 5.23–5.31; docs/fcl.md §3.6). Like the original
 //! compiler (and unlike rule 5.31's inlining) `let`s are kept: one specialised copy per distinct
 //! instance (type and level arguments), named `x@N`, and definitions nobody uses are dropped.
 //! Level instances come from the explicit level arguments, as in rule 5.30. The result has no

@@ -1,4 +1,4 @@
-//! Recursive-descent parser for the FCL surface syntax (spec/fcl.md §2). Nesting is limited to
+//! Recursive-descent parser for the FCL surface syntax (docs/fcl.md §2). Nesting is limited to
 //! [`MAX_DEPTH`] so that no later (recursive) pass can overflow the stack.
 
 use super::lexer::{lex, Tok, Token};

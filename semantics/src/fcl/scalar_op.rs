@@ -1,4 +1,4 @@
-//! The scalar built-ins of the FCL core (spec/fcl.md §4.1/§4.2, and the extension for TAIL in
+//! The scalar built-ins of the FCL core (docs/fcl.md §4.1/§4.2, and the extension for TAIL in
 //! docs/fcl-extensions.md): names, argument and result types.
 
 use super::core::Type;

@@ -1,4 +1,4 @@
-//! The FCL surface syntax (spec/fcl.md §2): declarations, expressions, levels, types and schemes,
+//! The FCL surface syntax (docs/fcl.md §2): declarations, expressions, levels, types and schemes,
 //! exactly as written, with a [`Span`] on every node. Desugaring (§2.5) happens in `desugar`.
 
 use crate::Span;

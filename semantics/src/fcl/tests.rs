@@ -463,7 +463,7 @@ fn exponentially_large_types_are_rejected_not_computed() {
     assert!(r.contains("types grow too large to infer"), "{r}");
 }
 
-/// The prelude's listing, exactly as spec/fcl.md §5 prints the original prelude's types.
+/// The prelude's listing, exactly as docs/fcl.md §5 prints the original prelude's types.
 const PRELUDE_LISTING: &[&str] = &[
         "id : forall 'a. 'a -> 'a",
         "const : forall 'a 'b. 'b -> 'a -> 'b",

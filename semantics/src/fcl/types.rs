@@ -1,5 +1,5 @@
 //! Types, levels and type schemes of FCL as the type checker sees them ([T] §5.3.1, rules
-//! 5.1–5.12), and their printing in the `check` format of spec/fcl.md §6.
+//! 5.1–5.12), and their printing in the `check` format of docs/fcl.md §6.
 
 use super::kinds::KindReq;
 use std::collections::BTreeMap;
@@ -266,7 +266,7 @@ impl Scheme {
         }
     }
 
-    /// The printed scheme (spec/fcl.md §6), including the line-break quirk for two or more
+    /// The printed scheme (docs/fcl.md §6), including the line-break quirk for two or more
     /// level parameters on a line longer than 32 characters.
     pub fn render(&self) -> String {
         let names: BTreeMap<u32, String> = self

@@ -1,4 +1,4 @@
-//! Parsing of levels, level parameter lists, types and type schemes (spec/fcl.md §2.3, §2.4),
+//! Parsing of levels, level parameter lists, types and type schemes (docs/fcl.md §2.3, §2.4),
 //! including [O]'s spacing rules for `Z` and `1+`.
 
 use super::{Parser, MAX_DEPTH};

@@ -507,7 +507,7 @@ pub(crate) fn program_pull(v: &Value, span: Span, what: &str) -> Result<Rc<Pull>
 
 /// The scatter of (5.86): `r[d_i] = bv_i` over `out_len` cells. A destination outside
 /// `[0, out_len)` is (5.85); two writes to one cell (a race) and a cell nobody writes (a hole) are
-/// errors naming the index (DESIGN.md: never resolved silently).
+/// errors naming the index (docs/design.md: never resolved silently).
 pub(crate) fn scatter(
     dests: &[Value],
     data: &[Value],

@@ -137,7 +137,7 @@ impl RunError {
 
 impl RunError {
     /// A stable kebab-case name of the kind of error, for `NAME.expected-error` files
-    /// (DESIGN.md, conformance tests): `index-out-of-bounds`, `division-by-zero`, `race`, `hole`,
+    /// (docs/design.md, conformance tests): `index-out-of-bounds`, `division-by-zero`, `race`, `hole`,
     /// `destination-out-of-range`, `level-mismatch`, `print-count-out-of-range`, `non-scalar-element`,
     /// `io-error`, `size-limit`, `ill-typed`.
     pub fn kind(&self) -> &'static str {
