@@ -147,7 +147,7 @@ pub struct ConformArgs {
     /// Folders (searched recursively) or single test files.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Comma-separated engines: oracle, opencl (TAIL also fcl-oracle).
+    /// Comma-separated engines: oracle, opencl.
     #[arg(long, default_value = "oracle,opencl")]
     pub engines: String,
     /// Write the CSV report here.
