@@ -78,6 +78,8 @@ struct Buf {
     dev: DeviceBuffer,
     ty: Ty,
     host: Option<Vec<u8>>,
+    /// The allocation site it was taken for (see [`BufferPool`]).
+    site: Option<String>,
 }
 
 /// Builds and runs `m` on `rt`.
@@ -241,10 +243,9 @@ fn run_steps(
                 if n < 0 {
                     return Err(ExecError::Program(format!("negative array size {n}")));
                 }
-                let dev = st
-                    .pool
-                    .take(rt, n as usize * ty.size(), *init == Init::Zero)?;
-                put_buffer(st, b, dev, *ty);
+                let zero = *init == Init::Zero;
+                let dev = st.pool.take(rt, n as usize * ty.size(), Some(b), zero)?;
+                put_buffer(st, b, dev, *ty, Some(b));
             }
             HostStep::Launch { kernel, groups } => {
                 let k = &m.kernels[*kernel];
@@ -326,10 +327,10 @@ fn run_steps(
                     .map_err(|e| ExecError::Program(format!("cannot read {path}: {e}")))?;
                 let data = semantics::fcl::step::host::parse_int_csv(&text);
                 let bytes: Vec<u8> = data.iter().flat_map(|x| x.to_le_bytes()).collect();
-                let mut dev = st.pool.take(rt, bytes.len(), false)?;
+                let mut dev = st.pool.take(rt, bytes.len(), None, false)?;
                 rt.write(&mut dev, &bytes)?;
                 st.env.insert(len.to_string(), Lit::Int(data.len() as i32));
-                put_buffer(st, buf, dev, Ty::Int);
+                put_buffer(st, buf, dev, Ty::Int, None);
             }
             HostStep::Swap(a, b) => {
                 let (Some(x), Some(y)) = (st.bufs.remove(&**a), st.bufs.remove(&**b)) else {
@@ -393,17 +394,18 @@ fn run_steps(
 
 /// Binds buffer name `b` to `dev`; the buffer it held is dead (a host loop's next trip, a
 /// `benchmark`'s next run) and goes back to the pool.
-fn put_buffer(st: &mut State, b: &str, dev: DeviceBuffer, ty: Ty) {
+fn put_buffer(st: &mut State, b: &str, dev: DeviceBuffer, ty: Ty, site: Option<&str>) {
     let old = st.bufs.insert(
         b.to_string(),
         Buf {
             dev,
             ty,
             host: None,
+            site: site.map(str::to_string),
         },
     );
     if let Some(old) = old {
-        st.pool.give(old.dev);
+        st.pool.give(old.dev, old.site.as_deref());
     }
 }
 
