@@ -304,6 +304,8 @@ fn run_steps(
                 let mut trips = 0usize;
                 loop {
                     run_steps(m, rt, launch, cond, st)?;
+                    // a failed trip stops the loop (drains only when a launch could fail)
+                    check_flags(rt, st, false)?;
                     match eval_host(test, &st.env, &mut no_read).map_err(prog_err)? {
                         Lit::Bool(true) => {}
                         Lit::Bool(false) => break,
