@@ -19,49 +19,20 @@ use semantics::fcl::lower::load_program;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// A program of examples/fcl/bench and its benchmark sizes (`val NAME = VALUE` lines).
-struct Program {
-    file: &'static str,
-    sizes: &'static [(&'static str, &'static str)],
-}
+/// 2^24, the thesis's array size.
+const N24: &str = "16777216";
 
-const PROGRAMS: &[Program] = &[
-    Program {
-        file: "copy.fcl",
-        sizes: &[("size", "16777216")],
-    },
-    Program {
-        file: "reverse.fcl",
-        sizes: &[("size", "16777216")],
-    },
-    Program {
-        file: "transpose.fcl",
-        sizes: &[("side", "4096")],
-    },
-    Program {
-        file: "reduce_partial.fcl",
-        sizes: &[("size", "16777216")],
-    },
-    Program {
-        file: "reduce_full.fcl",
-        sizes: &[("size", "16777216")],
-    },
-    Program {
-        file: "scan.fcl",
-        sizes: &[("size", "16777216")],
-    },
-    Program {
-        file: "matmul.fcl",
-        sizes: &[("side", "512")],
-    },
-    Program {
-        file: "matvecmul.fcl",
-        sizes: &[("rows", "4096"), ("cols", "4096")],
-    },
-    Program {
-        file: "sobol.fcl",
-        sizes: &[("size", "8388608")],
-    },
+/// The programs of examples/fcl/bench and their benchmark sizes (`val NAME = VALUE` lines).
+const PROGRAMS: &[(&str, &[(&str, &str)])] = &[
+    ("copy.fcl", &[("size", N24)]),
+    ("reverse.fcl", &[("size", N24)]),
+    ("transpose.fcl", &[("side", "4096")]),
+    ("reduce_partial.fcl", &[("size", N24)]),
+    ("reduce_full.fcl", &[("size", N24)]),
+    ("scan.fcl", &[("size", N24)]),
+    ("matmul.fcl", &[("side", "512")]),
+    ("matvecmul.fcl", &[("rows", "4096"), ("cols", "4096")]),
+    ("sobol.fcl", &[("size", "8388608")]),
 ];
 
 /// `src` with each `val NAME = …` line of `sizes` set to its value.
@@ -158,20 +129,20 @@ fn main() {
         "program", "kernel ms", "wall ms", "ratio", "target ms", "met", "process s"
     );
     let mut met_all = true;
-    for p in PROGRAMS {
-        if only.as_ref().is_some_and(|w| !p.file.contains(w.as_str())) {
+    for &(file, sizes) in PROGRAMS {
+        if only.as_ref().is_some_and(|w| !file.contains(w.as_str())) {
             continue;
         }
-        let src = match std::fs::read_to_string(dir.join(p.file)) {
+        let src = match std::fs::read_to_string(dir.join(file)) {
             Ok(s) if flag("--small") => s,
-            Ok(s) => with_sizes(&s, p.sizes),
+            Ok(s) => with_sizes(&s, sizes),
             Err(e) => {
-                println!("{:<16} cannot read: {e}", p.file);
+                println!("{file:<16} cannot read: {e}");
                 continue;
             }
         };
-        let name = p.file.trim_end_matches(".fcl");
-        let row = match measure(&rt, p.file, &src) {
+        let name = file.trim_end_matches(".fcl");
+        let row = match measure(&rt, file, &src) {
             Ok(r) => r,
             Err(e) => {
                 println!("{name:<16} failed: {e}");
@@ -183,9 +154,9 @@ fn main() {
         let met = row.wall_ms <= target;
         met_all &= met;
         let process = tailfcl.as_ref().and_then(|t| {
-            let file = std::env::temp_dir().join(format!("bench_programs_{}", p.file));
-            std::fs::write(&file, &src).ok()?;
-            process_seconds(t, device, &file, &dir)
+            let path = std::env::temp_dir().join(format!("bench_programs_{file}"));
+            std::fs::write(&path, &src).ok()?;
+            process_seconds(t, device, &path, &dir)
         });
         println!(
             "{name:<16} {:>12.3} {:>12.3} {:>7.3} {:>12.3} {:>5} {:>10}",
