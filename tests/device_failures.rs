@@ -129,3 +129,17 @@ fn stats_report_device_times_and_plain_runs_do_not_profile() {
     assert_eq!(code, 0);
     assert!(!err.contains("kernel time"), "{err}");
 }
+
+#[test]
+fn a_kernel_failure_before_a_host_side_error_is_the_one_reported() {
+    // the launch divides by zero; the print after it asks for too many elements
+    let src = format!(
+        "sig main : Program <grid> unit\nval main = do<grid> {{ p <- forceM<grid> ({}) ; c <- forceAndPrint 5 (push<grid> p) ; return<grid> () }}\n",
+        block("8 / (i - 2)")
+    );
+    let Some((code, _, err)) = exec(&[], &src) else {
+        return;
+    };
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("division by zero in kernel_0"), "{err}");
+}

@@ -1,9 +1,10 @@
 //! Running a compiled module: the host plan on an OpenCL device, printing like the oracle.
 //!
 //! Launches are enqueued without waiting; the queue drains only where the host needs a value (a
-//! print, a host read, the end of a `benchmark`, the end of the run), and the error flags are
-//! read there (`runtime::ErrorFlags`: the first kernel that failed is named). Buffers come from
-//! a pool, so host loops and `benchmark` repetitions reuse their allocations.
+//! print, a host read, a host `while` trip after a launch that can fail, the end of a
+//! `benchmark`, the end of the run), and the error flags are read there (`runtime::ErrorFlags`:
+//! the first kernel that failed is named). Buffers come from a pool, so host loops and
+//! `benchmark` repetitions reuse their allocations.
 
 use crate::kir::emit::emit_module;
 use crate::kir::eval::{eval_host, Lit};
@@ -179,8 +180,15 @@ fn run_plan(m: &Module, rt: &Runtime, launch: &Launch) -> (ExecReport, Result<()
         events: Vec::new(),
         may_fail: m.kernels.iter().map(may_set_error_flag).collect(),
     };
-    // the end of the run drains the queue: a failure of any launch is reported, never dropped
-    let r = run_steps(m, rt, launch, &m.plan, &mut st).and_then(|()| drain(rt, &mut st, true));
+    // the end of the run drains the queue: a failure of any launch is reported, never dropped;
+    // a launch that failed before a host-side error failed first
+    let r = match run_steps(m, rt, launch, &m.plan, &mut st) {
+        Ok(()) => drain(rt, &mut st, true),
+        Err(e) => match drain(rt, &mut st, true) {
+            Err(earlier @ ExecError::Program(_)) => Err(earlier),
+            _ => Err(e),
+        },
+    };
     (st.report, r)
 }
 
