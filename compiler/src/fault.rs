@@ -296,7 +296,7 @@ fn share_buffer(m: &mut Module) -> bool {
         .iter()
         .enumerate()
         .filter_map(|(i, s)| match s {
-            HostStep::Alloc(b, t, len) => Some((i, b.clone(), *t, len.clone())),
+            HostStep::Alloc(b, t, len, _) => Some((i, b.clone(), *t, len.clone())),
             _ => None,
         })
         .collect();
@@ -332,7 +332,7 @@ fn rename_in_plan(plan: &mut [HostStep], from: &Rc<str>, to: &Rc<str>) {
                 re(b)
             }
             HostStep::Print { buf, .. } => re(buf),
-            HostStep::Alloc(b, _, _) => re(b),
+            HostStep::Alloc(b, ..) => re(b),
             HostStep::ReadCsv { buf, .. } => re(buf),
             HostStep::Loop { body, .. } | HostStep::Benchmark { body, .. } => {
                 rename_in_plan(body, from, to)

@@ -229,3 +229,67 @@ fn kernels_without_local_memory_have_no_barrier() {
     let k = k.expect("a kernel with local memory");
     assert!(count_barriers(&k.body) >= 2, "{:?}", k.body);
 }
+
+/// The `Init` of every top-level allocation, in plan order.
+fn inits(m: &Module) -> Vec<compiler::kir::Init> {
+    m.plan
+        .iter()
+        .filter_map(|s| match s {
+            HostStep::Alloc(_, _, _, init) => Some(*init),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn buffers_written_whole_are_not_zero_filled_and_others_are() {
+    use compiler::kir::Init::{Overwritten, Zero};
+    // reverse: a concat of blocks that each push all of theirs
+    let m = compile(
+        "reverse.fcl",
+        &example("examples/fcl/reverse.fcl"),
+        OptLevel::O2,
+    );
+    assert_eq!(inits(&m), vec![Overwritten]);
+    // transpose: concatGrid's destinations are a permutation the lowering cannot prove
+    let m = compile(
+        "transpose.fcl",
+        &example("examples/fcl/transpose.fcl"),
+        OptLevel::O2,
+    );
+    assert_eq!(inits(&m), vec![Zero]);
+    // an interleave that writes only every second element
+    let holes = "
+sig main : Program <grid> unit
+val main = do<grid>
+  { p <- interleave<block> 2 (fn ix => fst ix * 4 + snd ix)
+           (generate 2 (fn b => return<block> (push<block> (generate 2 (fn i => i)))))
+  ; a <- forceAndPrint 2 p
+  ; q <- pushM<grid> (generate 8 (fn i => i))
+  ; c <- forceAndPrint 2 q
+  ; return<grid> ()
+  }
+";
+    assert_eq!(
+        inits(&compile("holes.fcl", holes, OptLevel::O2)),
+        vec![Zero, Overwritten]
+    );
+}
+
+#[test]
+fn a_scanl_over_a_range_with_a_run_time_start_compiles() {
+    // the range's length (s + 6) - s + 1 mentions the work-item's s, but is 7
+    let src = "
+sig main : Program <grid> unit
+val main = do<grid>
+  { p <- generate 8 (fn t => return<thread> (scanl addi 0 (range (t * 7) (t * 7 + 6))))
+         |> splitUp 8
+         |> mapPull (concat<thread> 8)
+         |> concat<block> 64
+  ; a <- forceAndPrint 16 p
+  ; return<grid> ()
+  }
+";
+    let m = compile("scanl_range.fcl", src, OptLevel::O2);
+    assert_eq!(m.kernels.len(), 1);
+}

@@ -42,3 +42,68 @@ fn a_build_failure_shows_the_log_and_the_line() {
     };
     assert!(msg.contains("o[0] = y;"), "{msg}");
 }
+
+#[test]
+fn the_pool_reuses_buffers_and_zeroes_them_unless_they_return_to_their_site() {
+    use compiler::runtime::{BufferPool, DeviceBuffer};
+    let Some(rt) = runtime() else { return };
+    let p = rt
+        .build("kernel void set(global int* o, int v) { o[get_global_id(0)] = v; }")
+        .unwrap();
+    let set = |b: &DeviceBuffer, v: i32| {
+        rt.launch(&p, "set", 1, 64, &[Arg::Buffer(b), Arg::Int(v)])
+            .unwrap();
+    };
+    let first = |b: &DeviceBuffer| rt.read(b).unwrap()[..4].to_vec();
+    let mut pool = BufferPool::default();
+    let a = pool.take(&rt, 4 * 64, Some("g1"), true).unwrap();
+    assert_eq!(first(&a), 0i32.to_le_bytes(), "a fresh buffer is zeroed");
+    set(&a, 7);
+    pool.give(a, Some("g1"));
+    assert_eq!(pool.len(), 1);
+    // another size leaves it in the pool
+    let _other = pool.take(&rt, 4 * 65, Some("g1"), true).unwrap();
+    assert_eq!(pool.len(), 1);
+    // its own site gets it back as its launches left it
+    let a = pool.take(&rt, 4 * 64, Some("g1"), true).unwrap();
+    assert!(pool.is_empty());
+    assert_eq!(first(&a), 7i32.to_le_bytes());
+    set(&a, 9);
+    pool.give(a, Some("g1"));
+    // another site that needs zeros gets it zeroed; one that does not, as it was
+    let b = pool.take(&rt, 4 * 64, Some("g2"), true).unwrap();
+    assert_eq!(first(&b), 0i32.to_le_bytes());
+    set(&b, 5);
+    pool.give(b, Some("g2"));
+    let c = pool.take(&rt, 4 * 64, Some("g3"), false).unwrap();
+    assert_eq!(first(&c), 5i32.to_le_bytes());
+}
+
+#[test]
+fn an_allocation_beyond_the_device_limit_is_refused_before_the_driver_sees_it() {
+    let Some(rt) = runtime() else { return };
+    let too_big = rt.max_alloc_bytes().saturating_add(1) as usize;
+    match rt.alloc(too_big) {
+        Err(RuntimeError::TooLarge(m)) => assert!(m.contains("CL_DEVICE_MAX_MEM_ALLOC_SIZE")),
+        Err(e) => panic!("expected TooLarge, got {e}"),
+        Ok(_) => panic!("expected TooLarge"),
+    }
+}
+
+#[test]
+fn without_profiling_launches_run_and_report_no_time() {
+    let Some(mut rt) = runtime() else { return };
+    rt.set_profiling(false).unwrap();
+    assert!(!rt.profiling());
+    let p = rt
+        .build("kernel void sq(global int* o) { int i = get_global_id(0); o[i] = i * i; }")
+        .unwrap();
+    let buf = rt.alloc(4 * 64).unwrap();
+    // the kernel object made by the first launch serves the second
+    for _ in 0..2 {
+        let ev = rt.enqueue(&p, "sq", 1, 64, &[Arg::Buffer(&buf)]).unwrap();
+        assert!(ev.is_none());
+    }
+    rt.finish().unwrap();
+    assert_eq!(&rt.read(&buf).unwrap()[4 * 9..4 * 10], &81i32.to_le_bytes());
+}

@@ -1,7 +1,7 @@
 //! The compiler's commands: compile, exec, devices.
 
 use super::{read_source, CompileArgs, ExecArgs, Exit, Lang};
-use compiler::exec::{execute, ExecError};
+use compiler::exec::{execute_keeping_output, ExecError};
 use compiler::kir::{emit::emit_module, Module};
 use compiler::lower::LowerError;
 use compiler::runtime::{list_devices, DeviceInfo, Runtime, RuntimeError};
@@ -26,7 +26,9 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     if a.verify {
         return verify(lang, a);
     }
-    let rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
+    let mut rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
+    // profiling events only when their times are shown
+    rt.set_profiling(a.stats).map_err(|e| runtime_exit(&e))?;
     // without --block-size, the work-group size is sized from the device
     let fit = DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1));
     let (m, tail) = build(lang, &a.compile, fit, Some(&rt.device))?;
@@ -37,8 +39,9 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
         );
         return Err(Exit::Static);
     }
-    match execute(&m, &rt) {
-        Ok(report) => {
+    let (report, result) = execute_keeping_output(&m, &rt);
+    match result {
+        Ok(()) => {
             match &tail {
                 // a lowered TAIL program prints its result line the TAIL way
                 Some((l, file, src)) => match format_result(l, &report.stdout) {
@@ -73,12 +76,27 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
             }
             Ok(Exit::Ok)
         }
-        Err(ExecError::Runtime(e)) => Err(runtime_exit(&e)),
-        Err(e @ ExecError::Program(_)) => {
+        Err(e) => {
+            // what the program printed before it failed stays printed (a lowered TAIL
+            // program's output is its result line, which a failed run does not have)
+            if tail.is_none() {
+                print!("{}", report.stdout);
+            }
+            eprint!("{}", report.stderr);
+            failure_exit(e)
+        }
+    }
+}
+
+/// Reports a failed run and picks its exit status.
+fn failure_exit(e: ExecError) -> Result<Exit, Exit> {
+    match e {
+        ExecError::Runtime(e) => Err(runtime_exit(&e)),
+        e @ ExecError::Program(_) => {
             eprintln!("error: {e}");
             Err(Exit::RuntimeError)
         }
-        Err(e @ ExecError::Unsupported(_)) => {
+        e @ ExecError::Unsupported(_) => {
             eprintln!("{e}");
             Err(Exit::Unsupported)
         }
@@ -243,6 +261,7 @@ fn runtime_exit(e: &RuntimeError) -> Exit {
     eprintln!("error: {e}");
     match e {
         RuntimeError::NoPlatform(_) => Exit::NoDevice,
+        RuntimeError::TooLarge(_) => Exit::Limit,
         _ => Exit::Internal,
     }
 }

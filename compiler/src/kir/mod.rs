@@ -5,6 +5,7 @@
 
 pub mod emit;
 pub mod eval;
+pub mod linear;
 pub mod opt;
 
 use semantics::fcl::core::ScalarOp;
@@ -168,8 +169,8 @@ pub fn checks_errors(op: ScalarOp, args: &[Expr]) -> bool {
 pub enum HostStep {
     /// `name = value` (a host scalar).
     Set(Rc<str>, Ty, Expr),
-    /// A zero-filled global buffer of `len` elements.
-    Alloc(Rc<str>, Ty, Expr),
+    /// A global buffer of `len` elements, zero-filled unless [`Init::Overwritten`].
+    Alloc(Rc<str>, Ty, Expr, Init),
     /// Launch kernel `kernel` (index into the program's kernels) on `groups` work-groups
     /// (capped at run time); its parameters name the buffers and host scalars to pass.
     Launch { kernel: usize, groups: Expr },
@@ -209,6 +210,16 @@ pub enum HostStep {
         n: Expr,
         len: Expr,
     },
+}
+
+/// What a new global buffer holds before the launches that write it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Init {
+    /// Zeros (filled on the device): the launches may leave elements unwritten.
+    Zero,
+    /// Nothing defined: the lowering knows the launch that follows writes every element (a
+    /// `push<grid>`, or a concatenation of parts that each write all of theirs).
+    Overwritten,
 }
 
 /// A compiled program: kernels and the host plan that drives them.

@@ -7,7 +7,7 @@ use super::value::{Pull, Push, Val};
 use super::write::IndexedSink;
 use super::{Lower, LowerError, Res};
 use crate::kir::eval::{lit, Lit};
-use crate::kir::{Expr, HostStep, Param, Ty};
+use crate::kir::{Expr, HostStep, Init, Param, Ty};
 use semantics::fcl::core::Level;
 use std::rc::Rc;
 
@@ -30,8 +30,12 @@ impl Lower {
     pub(super) fn force_on_host(&mut self, a: &Push, len: Expr) -> Res<Val> {
         let name = self.fresh("g");
         let at = self.plan.len();
-        self.plan
-            .push(HostStep::Alloc(name.clone(), Ty::Int, len.clone()));
+        self.plan.push(HostStep::Alloc(
+            name.clone(),
+            Ty::Int,
+            len.clone(),
+            Init::Zero,
+        ));
         // the element type is known once the first element is written: int until then
         self.buf_tys.insert(name.clone(), Ty::Int);
         let mut elem = None;
@@ -39,7 +43,7 @@ impl Lower {
             lw.store(&name, &mut elem, d, v)
         })?;
         let ty = elem.unwrap_or(Ty::Int);
-        self.plan[at] = HostStep::Alloc(name.clone(), ty, len.clone());
+        self.plan[at] = HostStep::Alloc(name.clone(), ty, len.clone(), Init::Zero);
         self.buf_tys.insert(name.clone(), ty);
         for k in &mut self.kernels {
             for p in &mut k.params {

@@ -3,6 +3,7 @@
 //! launch, block programs run one per work-group (virtualised over the groups launched), thread
 //! programs one per work-item. Pull arrays are index functions, so map/generate chains fuse.
 
+mod coverage;
 mod eval;
 mod host_write;
 mod run;

@@ -5,7 +5,7 @@ use super::value::{Index, Prog, Pull, Push, Val};
 use super::{Lower, Res};
 use crate::kir::eval::lit;
 use crate::kir::eval::Lit;
-use crate::kir::{Expr, HostStep, Stmt, Ty};
+use crate::kir::{Expr, HostStep, Init, Stmt, Ty};
 use semantics::fcl::core::{Level, ScalarOp};
 use std::rc::Rc;
 
@@ -383,6 +383,11 @@ impl Lower {
         if Lower::writes_on_host(a) {
             return self.force_on_host(a, len);
         }
+        let init = if self.writes_every_element(a) {
+            Init::Overwritten
+        } else {
+            Init::Zero
+        };
         let name = self.fresh("g");
         self.begin_kernel()?;
         let mut elem = None;
@@ -398,7 +403,7 @@ impl Lower {
         self.buf_tys.insert(name.clone(), ty);
         let (kernel, groups) = self.end_kernel()?;
         self.plan
-            .push(HostStep::Alloc(name.clone(), ty, len.clone()));
+            .push(HostStep::Alloc(name.clone(), ty, len.clone(), init));
         self.plan.push(HostStep::Launch { kernel, groups });
         Ok(buffer_pull(name, ty, len))
     }

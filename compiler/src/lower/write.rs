@@ -67,8 +67,10 @@ impl Lower {
             }
             // (5.56, 5.78–5.80) seqfor: a private array filled sequentially, then written out
             Push::SeqFor { n, m, step } => {
-                let size = match lit(n) {
-                    Some(Lit::Int(s)) if (0..=4096).contains(&s) => s as usize,
+                // a size that mentions run-time values may still be constant (a `range` over a
+                // run-time start has a fixed length)
+                let size = match self.constant_size(n) {
+                    Some(s) if (0..=4096).contains(&s) => s as usize,
                     _ => {
                         return self.unsupported(
                             "seqfor whose size is not a compile-time constant of at most 4096",

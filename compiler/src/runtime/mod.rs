@@ -1,17 +1,23 @@
 //! The OpenCL runtime on opencl3: platforms and devices, program builds (a failure shows the
-//! build log and the offending source lines), byte buffers, 1-D launches timed by profiling
-//! events, and read-back.
+//! build log and the offending source lines), byte buffers filled on the device, 1-D launches
+//! enqueued without waiting (kernel objects made once per program; profiling events only when
+//! the queue profiles), and read-back.
 
 mod build_log;
+mod flags;
+mod pool;
 
 use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
 use opencl3::context::Context;
 use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
+use opencl3::event::Event;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::{cl_device_id, CL_BLOCKING};
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 /// `CL_LOCAL` of `CL_DEVICE_LOCAL_MEM_TYPE` (the OpenCL headers' value).
 const CL_LOCAL_MEM: u32 = 0x1;
@@ -19,6 +25,8 @@ use std::fmt;
 use std::ptr;
 
 pub use build_log::offending_lines;
+pub use flags::{ErrorFlags, FLAG_SLOTS};
+pub use pool::BufferPool;
 
 /// How to install an OpenCL platform, for the "no platform" message.
 pub const INSTALL_HINT: &str =
@@ -31,6 +39,9 @@ pub enum RuntimeError {
     NoPlatform(String),
     /// The generated program did not build: message with build log and source lines.
     Build(String),
+    /// An allocation larger than the device allows (`CL_DEVICE_MAX_MEM_ALLOC_SIZE`): a limit of
+    /// the device, not a fault of the program (exit 4).
+    TooLarge(String),
     /// Any other OpenCL error.
     Cl(String),
 }
@@ -40,6 +51,7 @@ impl fmt::Display for RuntimeError {
         match self {
             RuntimeError::NoPlatform(m) => write!(f, "no OpenCL device: {m}; {INSTALL_HINT}"),
             RuntimeError::Build(m) => write!(f, "OpenCL build failed:\n{m}"),
+            RuntimeError::TooLarge(m) => write!(f, "{m}"),
             RuntimeError::Cl(m) => write!(f, "OpenCL error: {m}"),
         }
     }
@@ -124,11 +136,13 @@ fn list_devices_locked() -> Result<Vec<DeviceInfo>, RuntimeError> {
     Ok(out)
 }
 
-/// A context and profiling queue on one device.
+/// A context and an in-order queue on one device. The queue profiles (launches give device
+/// times) unless [`Runtime::set_profiling`] turned that off.
 pub struct Runtime {
     pub device: DeviceInfo,
     context: Context,
     queue: CommandQueue,
+    profiling: bool,
 }
 
 /// A device buffer of raw bytes (element types are the caller's business).
@@ -138,9 +152,23 @@ pub struct DeviceBuffer {
     pub bytes: usize,
 }
 
-/// A built program with its kernels.
+/// A built program with its kernel objects, each made on its first launch and reused after
+/// (`clCreateKernel` per launch cost more than the launch itself on a GPU).
 pub struct BuiltProgram {
     program: Program,
+    kernels: Mutex<HashMap<String, Kernel>>,
+}
+
+/// A launch in flight: its profiling event (only on a profiling queue).
+pub struct LaunchEvent(Event);
+
+impl LaunchEvent {
+    /// The kernel's device time in nanoseconds; call after the queue has drained.
+    pub fn nanos(&self) -> u64 {
+        let start = self.0.profiling_command_start().unwrap_or(0);
+        let end = self.0.profiling_command_end().unwrap_or(start);
+        end.saturating_sub(start)
+    }
 }
 
 /// A kernel argument.
@@ -169,7 +197,37 @@ impl Runtime {
             device,
             context,
             queue,
+            profiling: true,
         })
+    }
+
+    /// Makes the queue profile launches (their device times) or not; call before any work is
+    /// enqueued (the queue is replaced). Without profiling, launches return no events.
+    pub fn set_profiling(&mut self, on: bool) -> Result<(), RuntimeError> {
+        if on != self.profiling {
+            let props = if on { CL_QUEUE_PROFILING_ENABLE } else { 0 };
+            self.queue = CommandQueue::create_default_with_properties(&self.context, props, 0)
+                .map_err(cl("command queue"))?;
+            self.profiling = on;
+        }
+        Ok(())
+    }
+
+    /// Whether launches are profiled.
+    pub fn profiling(&self) -> bool {
+        self.profiling
+    }
+
+    /// The largest single allocation the device allows (`CL_DEVICE_MAX_MEM_ALLOC_SIZE`).
+    pub fn max_alloc_bytes(&self) -> u64 {
+        Device::new(self.device.id)
+            .max_mem_alloc_size()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// Waits until every enqueued command has finished.
+    pub fn finish(&self) -> Result<(), RuntimeError> {
+        self.queue.finish().map_err(cl("device run"))
     }
 
     /// Builds OpenCL C source; a failure carries the build log and the source lines it names.
@@ -185,12 +243,30 @@ impl Runtime {
     ) -> Result<BuiltProgram, RuntimeError> {
         let _guard = driver_lock();
         Program::create_and_build_from_source(&self.context, src, options)
-            .map(|program| BuiltProgram { program })
+            .map(|program| BuiltProgram {
+                program,
+                kernels: Mutex::new(HashMap::new()),
+            })
             .map_err(|log| RuntimeError::Build(format!("{log}\n{}", offending_lines(&log, src))))
     }
 
-    /// A zero-filled buffer of `bytes` bytes (at least one byte is allocated).
+    /// A zero-filled buffer of `bytes` bytes (at least one byte is allocated), filled on the
+    /// device without waiting.
     pub fn alloc(&self, bytes: usize) -> Result<DeviceBuffer, RuntimeError> {
+        let mut dev = self.alloc_uninit(bytes)?;
+        self.fill_zero(&mut dev)?;
+        Ok(dev)
+    }
+
+    /// A buffer of `bytes` bytes whose contents are undefined: for one that a launch writes
+    /// completely before anything reads it. Larger than the device allows: [`RuntimeError::TooLarge`].
+    pub fn alloc_uninit(&self, bytes: usize) -> Result<DeviceBuffer, RuntimeError> {
+        let max = self.max_alloc_bytes();
+        if bytes as u64 > max {
+            return Err(RuntimeError::TooLarge(format!(
+                "an array of {bytes} bytes is larger than the device's largest allocation ({max} bytes, CL_DEVICE_MAX_MEM_ALLOC_SIZE)"
+            )));
+        }
         // SAFETY: no host pointer is passed; the size is positive.
         let buf = unsafe {
             Buffer::<u8>::create(
@@ -201,9 +277,19 @@ impl Runtime {
             )
         }
         .map_err(cl("allocation"))?;
-        let mut dev = DeviceBuffer { buf, bytes };
-        self.write(&mut dev, &vec![0u8; bytes.max(1)])?;
-        Ok(dev)
+        Ok(DeviceBuffer { buf, bytes })
+    }
+
+    /// Enqueues zeroing the whole buffer on the device (`clEnqueueFillBuffer`); does not wait.
+    pub fn fill_zero(&self, buf: &mut DeviceBuffer) -> Result<(), RuntimeError> {
+        let size = buf.bytes.max(1);
+        // SAFETY: the pattern is one byte and the range is the whole buffer.
+        unsafe {
+            self.queue
+                .enqueue_fill_buffer(&mut buf.buf, &[0u8], 0, size, &[])
+                .map_err(cl("fill"))?;
+        }
+        Ok(())
     }
 
     /// Copies `data` into the start of `buf` (blocking).
@@ -231,7 +317,8 @@ impl Runtime {
     }
 
     /// Launches `kernel` 1-D with `groups` work-groups of `local` work-items; waits and returns
-    /// the kernel's device time in nanoseconds (from its profiling event).
+    /// the kernel's device time in nanoseconds (from its profiling event; 0 when the queue does
+    /// not profile).
     pub fn launch(
         &self,
         program: &BuiltProgram,
@@ -240,8 +327,31 @@ impl Runtime {
         local: usize,
         args: &[Arg],
     ) -> Result<u64, RuntimeError> {
-        let k = Kernel::create(&program.program, kernel).map_err(cl("kernel"))?;
-        let mut exec = ExecuteKernel::new(&k);
+        let event = self.enqueue(program, kernel, groups, local, args)?;
+        self.finish()?;
+        Ok(event.map_or(0, |e| e.nanos()))
+    }
+
+    /// Enqueues a launch of `kernel` (as [`Runtime::launch`]) without waiting; its event when
+    /// the queue profiles. The kernel object is made once per program.
+    pub fn enqueue(
+        &self,
+        program: &BuiltProgram,
+        kernel: &str,
+        groups: usize,
+        local: usize,
+        args: &[Arg],
+    ) -> Result<Option<LaunchEvent>, RuntimeError> {
+        // a launch that failed with the lock held leaves the map whole
+        let mut kernels = program.kernels.lock().unwrap_or_else(|e| e.into_inner());
+        if !kernels.contains_key(kernel) {
+            let k = Kernel::create(&program.program, kernel).map_err(cl("kernel"))?;
+            kernels.insert(kernel.to_string(), k);
+        }
+        let Some(k) = kernels.get(kernel) else {
+            return Err(RuntimeError::Cl(format!("kernel {kernel} vanished")));
+        };
+        let mut exec = ExecuteKernel::new(k);
         // SAFETY: the argument kinds follow the kernel's signature, which the caller generated.
         unsafe {
             for a in args {
@@ -257,9 +367,6 @@ impl Runtime {
             .set_local_work_size(local);
         // SAFETY: every argument is set and the sizes are consistent.
         let event = unsafe { exec.enqueue_nd_range(&self.queue) }.map_err(cl("launch"))?;
-        event.wait().map_err(cl("kernel run"))?;
-        let start = event.profiling_command_start().unwrap_or(0);
-        let end = event.profiling_command_end().unwrap_or(start);
-        Ok(end.saturating_sub(start))
+        Ok(self.profiling.then_some(LaunchEvent(event)))
     }
 }

@@ -242,7 +242,7 @@ impl Dispatch {
         execute_with_launch(m, rt, &|k, groups, local, args| {
             let Some(Some((dispatcher, which))) = route.get(k) else {
                 let name = format!("u{i}_{}", m.kernels[k].name);
-                return rt.launch(program, &name, groups, local, args);
+                return rt.enqueue(program, &name, groups, local, args);
             };
             let Some((Arg::Buffer(err), params)) = args.split_first() else {
                 return Err(RuntimeError::Cl("a launch without the error flag".into()));
@@ -269,7 +269,7 @@ impl Dispatch {
             all.extend(buffers);
             all.extend(ints);
             all.extend(doubles);
-            rt.launch(program, &dispatcher_name(*dispatcher), groups, local, &all)
+            rt.enqueue(program, &dispatcher_name(*dispatcher), groups, local, &all)
         })
     }
 }
