@@ -44,7 +44,9 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         save: Some(a.save.clone()),
         config: FclConfig::default(),
         shrink_tries: 400,
-        device: Some(a.device),
+        // no platform at all: the campaign runs the oracles and says why the compiled side
+        // did not run; a device named but not there is an error
+        device: Some(device_or_none(&a.device)?),
         fault,
         batch: a.batch.max(1),
         opencl_options: match (a.cl_opt_disable, a.cl_optimize_o2) {
@@ -153,7 +155,7 @@ fn mutation_score(a: &FuzzArgs) -> Result<Exit, Exit> {
 /// One fault in this process; announces each program (`program K`) on stderr first, so a
 /// parent can tell which program crashed the process.
 fn score_in_process(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
-    let rt = Runtime::new(a.device).map_err(|e| {
+    let rt = Runtime::new(super::device::device_index(&a.device)?).map_err(|e| {
         eprintln!("error: the mutation score needs an OpenCL device: {e}");
         Exit::NoDevice
     })?;
@@ -180,7 +182,7 @@ fn score_in_child(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
             "--seed",
             &a.seed.to_string(),
         ])
-        .args(["--device", &a.device.to_string()])
+        .args(["--device", &a.device])
         .args([
             "--lang",
             match a.lang {
@@ -305,7 +307,7 @@ pub fn conform(a: &ConformArgs) -> Result<Exit, Exit> {
     {
         engines.push(match name {
             "oracle" => CliEngine::oracle(binary.clone()),
-            "opencl" => CliEngine::opencl(binary.clone(), a.device),
+            "opencl" => CliEngine::opencl(binary.clone(), device_or_none(&a.device)?),
             other => {
                 eprintln!("error: unknown engine {other:?} (known: oracle, opencl)");
                 return Err(Exit::Static);
@@ -342,4 +344,14 @@ pub fn conform(a: &ConformArgs) -> Result<Exit, Exit> {
     } else {
         Exit::Failures
     })
+}
+
+/// The index of the device `spec` names; with no OpenCL platform at all, 0, so that the run
+/// goes on and reports the compiled side as not run (as it always did). A name that matches
+/// no device of a platform that exists is an error (exit 5).
+fn device_or_none(spec: &str) -> Result<usize, Exit> {
+    match compiler::runtime::list_devices() {
+        Ok(_) => super::device::device_index(spec),
+        Err(_) => Ok(0),
+    }
 }

@@ -3,7 +3,7 @@
 use super::{read_source, CompileArgs, ExecArgs, Exit, Lang};
 use compiler::exec::{execute, ExecError};
 use compiler::kir::{emit::emit_module, Module};
-use compiler::runtime::{list_devices, DeviceInfo, Runtime, RuntimeError};
+use compiler::runtime::{find_device, list_devices, DeviceInfo, Runtime, RuntimeError};
 use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
 use compiler::{compile_fcl, compile_fcl_for_device, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::load;
@@ -25,7 +25,7 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     if a.verify {
         return verify(lang, a);
     }
-    let rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
+    let rt = open_device(&a.device)?;
     // without --block-size, the work-group size is sized from the device
     let fit = DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1));
     let (m, tail) = build(lang, &a.compile, fit, Some(&rt.device))?;
@@ -96,7 +96,7 @@ fn verify(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
         return Err(Exit::Static);
     }
     let src = read_source(path)?;
-    let rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
+    let rt = open_device(&a.device)?;
     let opt = if a.compile.opt == "0" {
         OptLevel::O0
     } else {
@@ -230,11 +230,23 @@ pub fn devices() -> Result<Exit, Exit> {
     }
 }
 
+/// The index of the device `spec` names (an index or a name fragment); none is exit 5.
+pub fn device_index(spec: &str) -> Result<usize, Exit> {
+    find_device(spec).map_err(|e| runtime_exit(&e))
+}
+
+/// Opens the device `spec` names.
+fn open_device(spec: &str) -> Result<Runtime, Exit> {
+    Runtime::new(device_index(spec)?).map_err(|e| runtime_exit(&e))
+}
+
 /// Reports a runtime error and picks its exit status.
-fn runtime_exit(e: &RuntimeError) -> Exit {
+pub fn runtime_exit(e: &RuntimeError) -> Exit {
     eprintln!("error: {e}");
     match e {
         RuntimeError::NoPlatform(_) => Exit::NoDevice,
+        // a launch the device cannot take: this program is beyond what runs there
+        RuntimeError::Limit(_) => Exit::Static,
         _ => Exit::Internal,
     }
 }

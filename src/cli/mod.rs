@@ -76,9 +76,10 @@ pub struct CompileArgs {
 pub struct ExecArgs {
     #[command(flatten)]
     pub compile: CompileArgs,
-    /// Index of the device, as `tailfcl devices` lists them.
-    #[arg(long, default_value_t = 0)]
-    pub device: usize,
+    /// The device: its index as `tailfcl devices` lists them, or a case-insensitive fragment
+    /// of its platform or name (`nvidia`, `pocl`, `oclgrind`; the first match).
+    #[arg(long, default_value = "0")]
+    pub device: String,
     /// Print kernel times and transfers to stderr.
     #[arg(long)]
     pub stats: bool,
@@ -108,9 +109,9 @@ pub struct FuzzArgs {
     /// Where failures are saved.
     #[arg(long, default_value = "fuzz-failures")]
     pub save: PathBuf,
-    /// Device index.
-    #[arg(long, default_value_t = 0)]
-    pub device: usize,
+    /// The device: an index or a name fragment, as for `exec`.
+    #[arg(long, default_value = "0")]
+    pub device: String,
     /// Inject one compiler fault into the compiled side, the oracle unchanged (testing the
     /// tester): store-off-by-one, missing-barrier, floored-mod, wrong-neutral,
     /// swapped-operands, assumed-block-size, dropped-bounds-guard, local-offset,
@@ -150,9 +151,9 @@ pub struct ConformArgs {
     /// Write the CSV report here.
     #[arg(long)]
     pub report: Option<PathBuf>,
-    /// Device index for the opencl engine.
-    #[arg(long, default_value_t = 0)]
-    pub device: usize,
+    /// The opencl engine's device: an index or a name fragment, as for `exec`.
+    #[arg(long, default_value = "0")]
+    pub device: String,
 }
 
 /// Which language a command reads.

@@ -33,6 +33,9 @@ pub enum RuntimeError {
     Build(String),
     /// Any other OpenCL error.
     Cl(String),
+    /// A launch the device cannot take (work-group size, local memory, argument bytes beyond
+    /// its limits), refused before it reaches the driver.
+    Limit(String),
 }
 
 impl fmt::Display for RuntimeError {
@@ -41,6 +44,7 @@ impl fmt::Display for RuntimeError {
             RuntimeError::NoPlatform(m) => write!(f, "no OpenCL device: {m}; {INSTALL_HINT}"),
             RuntimeError::Build(m) => write!(f, "OpenCL build failed:\n{m}"),
             RuntimeError::Cl(m) => write!(f, "OpenCL error: {m}"),
+            RuntimeError::Limit(m) => write!(f, "beyond the device's limits: {m}"),
         }
     }
 }
@@ -59,6 +63,12 @@ pub struct DeviceInfo {
     pub max_work_group_size: usize,
     pub local_mem_bytes: u64,
     pub global_mem_bytes: u64,
+    /// Largest single buffer (`CL_DEVICE_MAX_MEM_ALLOC_SIZE`).
+    pub max_alloc_bytes: u64,
+    /// Largest total size of a kernel's arguments (`CL_DEVICE_MAX_PARAMETER_SIZE`).
+    pub max_param_bytes: usize,
+    /// Parallel compute units (`CL_DEVICE_MAX_COMPUTE_UNITS`).
+    pub compute_units: u32,
     /// Whether local memory is dedicated on-chip memory (`CL_LOCAL`, split into banks, as on
     /// GPUs) rather than global memory standing in for it (CPU implementations such as PoCL).
     pub dedicated_local_mem: bool,
@@ -69,14 +79,82 @@ impl fmt::Display for DeviceInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}: {} / {} (max work-group {}, local {} KiB, global {} MiB)",
+            "{}: {} / {} (max work-group {}, local {} KiB, global {} MiB, max alloc {} MiB, \
+             parameters {} B, compute units {})",
             self.index,
             self.platform,
             self.name,
             self.max_work_group_size,
             self.local_mem_bytes / 1024,
-            self.global_mem_bytes / (1024 * 1024)
+            self.global_mem_bytes / (1024 * 1024),
+            self.max_alloc_bytes / (1024 * 1024),
+            self.max_param_bytes,
+            self.compute_units
         )
+    }
+}
+
+impl DeviceInfo {
+    /// PoCL, the OpenCL implementation on the CPU (by platform name): the only one the fuzzer's
+    /// batching dispatchers are meant for (see `conformance::fuzz::dispatch`).
+    pub fn is_pocl(&self) -> bool {
+        self.platform
+            .to_lowercase()
+            .contains("portable computing language")
+            || self.platform.to_lowercase().contains("pocl")
+    }
+
+    /// Oclgrind, the OpenCL simulator (by platform name).
+    pub fn is_oclgrind(&self) -> bool {
+        self.platform.to_lowercase().contains("oclgrind")
+    }
+
+    /// Whether `spec` names this device: its index, or a case-insensitive fragment of
+    /// "platform / name" (`nvidia`, `pocl`, `oclgrind`).
+    pub fn matches(&self, spec: &str) -> bool {
+        let spec = spec.trim();
+        if let Ok(i) = spec.parse::<usize>() {
+            return i == self.index;
+        }
+        let s = spec.to_lowercase();
+        !s.is_empty()
+            && (format!("{} / {}", self.platform, self.name)
+                .to_lowercase()
+                .contains(&s)
+                // "pocl" names PoCL although its platform calls itself by its long name
+                || (s == "pocl" && self.is_pocl()))
+    }
+}
+
+/// The index of the first device `spec` names (an index or a name fragment, see
+/// [`DeviceInfo::matches`]).
+pub fn find_device(spec: &str) -> Result<usize, RuntimeError> {
+    let devices = list_devices()?;
+    devices
+        .iter()
+        .find(|d| d.matches(spec))
+        .map(|d| d.index)
+        .ok_or_else(|| {
+            let names: Vec<String> = devices
+                .iter()
+                .map(|d| format!("{}: {} / {}", d.index, d.platform, d.name))
+                .collect();
+            RuntimeError::NoPlatform(format!(
+                "no device matches `{spec}` (devices: {})",
+                names.join("; ")
+            ))
+        })
+}
+
+/// The build options actually passed to `device`'s compiler. Oclgrind always gets
+/// `-cl-opt-disable`: its own Clang at -O2 turns `a < 0 ? -a : a` into `llvm.abs.i32` (and
+/// similar patterns into other intrinsics) that its interpreter does not implement ("Undefined
+/// external function"), and it checks the emitted code, not a C optimizer.
+pub fn device_build_options(device: &DeviceInfo, options: &str) -> String {
+    if device.is_oclgrind() && !options.split_whitespace().any(|o| o == "-cl-opt-disable") {
+        format!("{options} -cl-opt-disable").trim().to_string()
+    } else {
+        options.to_string()
     }
 }
 
@@ -113,6 +191,9 @@ fn list_devices_locked() -> Result<Vec<DeviceInfo>, RuntimeError> {
                 max_work_group_size: d.max_work_group_size().unwrap_or(1),
                 local_mem_bytes: d.local_mem_size().unwrap_or(0),
                 global_mem_bytes: d.global_mem_size().unwrap_or(0),
+                max_alloc_bytes: d.max_mem_alloc_size().unwrap_or(0),
+                max_param_bytes: d.max_parameter_size().unwrap_or(256),
+                compute_units: d.max_compute_units().unwrap_or(1),
                 dedicated_local_mem: d.local_mem_type().is_ok_and(|t| t == CL_LOCAL_MEM),
                 id,
             });
@@ -183,8 +264,9 @@ impl Runtime {
         src: &str,
         options: &str,
     ) -> Result<BuiltProgram, RuntimeError> {
+        let options = device_build_options(&self.device, options);
         let _guard = driver_lock();
-        Program::create_and_build_from_source(&self.context, src, options)
+        Program::create_and_build_from_source(&self.context, src, &options)
             .map(|program| BuiltProgram { program })
             .map_err(|log| RuntimeError::Build(format!("{log}\n{}", offending_lines(&log, src))))
     }
@@ -240,6 +322,7 @@ impl Runtime {
         local: usize,
         args: &[Arg],
     ) -> Result<u64, RuntimeError> {
+        self.check_launch(kernel, local, args)?;
         let k = Kernel::create(&program.program, kernel).map_err(cl("kernel"))?;
         let mut exec = ExecuteKernel::new(&k);
         // SAFETY: the argument kinds follow the kernel's signature, which the caller generated.
@@ -261,5 +344,47 @@ impl Runtime {
         let start = event.profiling_command_start().unwrap_or(0);
         let end = event.profiling_command_end().unwrap_or(start);
         Ok(end.saturating_sub(start))
+    }
+
+    /// Refuses a launch beyond the device's limits as queried at run time (a driver may
+    /// otherwise fail it with a bare error code, or, seen with some, misbehave).
+    pub fn check_launch(
+        &self,
+        kernel: &str,
+        local: usize,
+        args: &[Arg],
+    ) -> Result<(), RuntimeError> {
+        let d = &self.device;
+        if local > d.max_work_group_size {
+            return Err(RuntimeError::Limit(format!(
+                "kernel {kernel}: work-group of {local} work-items, the device takes at most {}",
+                d.max_work_group_size
+            )));
+        }
+        let local_bytes: usize = args
+            .iter()
+            .map(|a| if let Arg::Local(b) = a { *b } else { 0 })
+            .sum();
+        if local_bytes as u64 > d.local_mem_bytes {
+            return Err(RuntimeError::Limit(format!(
+                "kernel {kernel}: {local_bytes} bytes of local memory, the device has {}",
+                d.local_mem_bytes
+            )));
+        }
+        // a buffer argument is a pointer; scalars as their size; local memory as a pointer
+        let param_bytes: usize = args
+            .iter()
+            .map(|a| match a {
+                Arg::Int(_) => 4,
+                Arg::Double(_) | Arg::Buffer(_) | Arg::Local(_) => 8,
+            })
+            .sum();
+        if param_bytes > d.max_param_bytes {
+            return Err(RuntimeError::Limit(format!(
+                "kernel {kernel}: {param_bytes} bytes of arguments, the device takes at most {}",
+                d.max_param_bytes
+            )));
+        }
+        Ok(())
     }
 }

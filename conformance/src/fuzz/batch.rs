@@ -11,7 +11,7 @@
 //! ran, so a module seen in an earlier batch is not run again.
 
 use super::compiled::CompiledOutcome;
-use super::dispatch::{dispatch_source, Dispatch};
+use super::dispatch::{dispatch_source, plain_source, Dispatch};
 use super::profile::Profile;
 use super::tail::outputs_agree;
 use compiler::exec::{check_local_memory, execute_built, ExecError, ExecReport};
@@ -394,7 +394,11 @@ fn build_group(
             );
         }
         _ => {
-            let d = dispatch_source(modules, dispatches_barriers(options));
+            // dispatchers on PoCL only; other devices get plain kernels (see `dispatch`)
+            let d = match rt.device.is_pocl() {
+                true => dispatch_source(modules, dispatches_barriers(options)),
+                false => plain_source(modules),
+            };
             profile.builds += 1;
             if let Ok(program) = rt.build_with_options(&d.source, &quiet(options)) {
                 profile.generated += d.kernel_count() as u64;
