@@ -3,6 +3,7 @@
 //! events, and read-back.
 
 mod build_log;
+mod oclgrind;
 
 use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
 use opencl3::context::Context;
@@ -210,6 +211,8 @@ pub struct Runtime {
     pub device: DeviceInfo,
     context: Context,
     queue: CommandQueue,
+    /// On Oclgrind under `--log`: its log, read after each launch.
+    oclgrind_log: Option<oclgrind::ErrorLog>,
 }
 
 /// A device buffer of raw bytes (element types are the caller's business).
@@ -246,10 +249,15 @@ impl Runtime {
         let queue =
             CommandQueue::create_default_with_properties(&context, CL_QUEUE_PROFILING_ENABLE, 0)
                 .map_err(cl("command queue"))?;
+        let oclgrind_log = device
+            .is_oclgrind()
+            .then(oclgrind::ErrorLog::from_env)
+            .flatten();
         Ok(Runtime {
             device,
             context,
             queue,
+            oclgrind_log,
         })
     }
 
@@ -341,6 +349,9 @@ impl Runtime {
         // SAFETY: every argument is set and the sizes are consistent.
         let event = unsafe { exec.enqueue_nd_range(&self.queue) }.map_err(cl("launch"))?;
         event.wait().map_err(cl("kernel run"))?;
+        if let Some(log) = &self.oclgrind_log {
+            log.check(kernel)?;
+        }
         let start = event.profiling_command_start().unwrap_or(0);
         let end = event.profiling_command_end().unwrap_or(start);
         Ok(end.saturating_sub(start))
