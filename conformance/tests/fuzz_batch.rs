@@ -24,6 +24,9 @@ fn campaign(lang: FuzzLang, count: u64, seed: u64, batch: usize) -> Campaign {
         fault: None,
         batch,
         opencl_options: String::new(),
+        only: None,
+        fault_program: None,
+        live_report: None,
     }
 }
 

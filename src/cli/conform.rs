@@ -18,9 +18,21 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
     if a.mutation_score {
         return mutation_score(a);
     }
-    let fault = match &a.inject {
-        None => None,
-        Some(name) => Some(parse_fault(name)?),
+    // `NAME@K`: program K only
+    let (fault, fault_program) = match a
+        .inject
+        .as_deref()
+        .map(|i| i.split_once('@').unwrap_or((i, "")))
+    {
+        None => (None, None),
+        Some((name, "")) => (Some(parse_fault(name)?), None),
+        Some((name, k)) => {
+            let k = k.parse::<u64>().map_err(|_| {
+                eprintln!("error: bad --inject `{name}@{k}`: expected NAME@PROGRAM");
+                Exit::Static
+            })?;
+            (Some(parse_fault(name)?), Some(k))
+        }
     };
     // faults live in the FCL compiler, which also compiles TAIL programs lowered to FCL
     let shard = match &a.shard {
@@ -34,6 +46,20 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         Lang::Fcl => FuzzLang::Fcl,
         Lang::Tail => FuzzLang::Tail,
     };
+    let only = match &a.programs {
+        Some(path) => Some(read_programs(path)?),
+        None => None,
+    };
+    if !a.no_contain && only.is_none() {
+        let (i, n) = shard;
+        let mine = (0..a.count).filter(|k| k % n.max(1) == i).collect();
+        return super::contain::supervise(a, mine);
+    }
+    // the report grows row by row; a child appends to its parent's
+    let live_report = a.report.clone();
+    if let (Some(path), None) = (&live_report, &only) {
+        let _ = std::fs::remove_file(path);
+    }
     let campaign = Campaign {
         lang,
         checker: conformance::fuzz::check_fcl_on,
@@ -54,6 +80,9 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
             (false, true) => "-cl-opt-disable|".into(),
             (false, false) => String::new(),
         },
+        only,
+        fault_program,
+        live_report,
     };
     let progress = |done: u64, total: u64| {
         if done == total || done.is_multiple_of(10) {
@@ -91,7 +120,8 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
     for path in &result.saved {
         eprintln!("saved {}", path.display());
     }
-    if let Some(path) = &a.report {
+    // a child's rows are in the report already; its parent puts them in order
+    if let (Some(path), None) = (&a.report, &a.programs) {
         let written = std::fs::File::create(path)
             .map_err(|e| e.to_string())
             .and_then(|f| result.write_csv(f).map_err(|e| e.to_string()));
@@ -354,4 +384,20 @@ fn device_or_none(spec: &str) -> Result<usize, Exit> {
         Ok(_) => super::device::device_index(spec),
         Err(_) => Ok(0),
     }
+}
+
+/// The program indices listed in `path` (one per line), for a contained campaign's child.
+fn read_programs(path: &std::path::Path) -> Result<Vec<u64>, Exit> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", path.display());
+        Exit::Static
+    })?;
+    text.split_whitespace()
+        .map(|k| {
+            k.parse().map_err(|_| {
+                eprintln!("error: bad program index `{k}` in {}", path.display());
+                Exit::Static
+            })
+        })
+        .collect()
 }

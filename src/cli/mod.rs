@@ -1,6 +1,7 @@
 //! Argument parsing and dispatch. Each language's commands live in their own module.
 
 mod conform;
+mod contain;
 mod device;
 mod fcl;
 mod tail;
@@ -116,6 +117,8 @@ pub struct FuzzArgs {
     /// tester): store-off-by-one, missing-barrier, floored-mod, wrong-neutral,
     /// swapped-operands, assumed-block-size, dropped-bounds-guard, local-offset,
     /// loop-bound-plus-one, shared-buffer. With --mutation-score, score only this fault.
+    /// `NAME@K` injects it into program K only; planted-crash and planted-hang (the tester's
+    /// own tests) make a kernel crash the process or loop forever.
     #[arg(long)]
     pub inject: Option<String>,
     /// Inject each fault in turn and report how many programs it took to detect it.
@@ -138,6 +141,19 @@ pub struct FuzzArgs {
     /// a kernel of its own.
     #[arg(long)]
     pub cl_optimize_o2: bool,
+    /// Run the campaign in this process. By default it runs in a child process, so that a
+    /// crash or a hang of what is tested (an OpenCL compiler, a kernel, a driver) is reported
+    /// as that program's failure and the campaign goes on.
+    #[arg(long)]
+    pub no_contain: bool,
+    /// Seconds without progress after which the campaign's process counts as hung, is killed,
+    /// and the program it was on fails.
+    #[arg(long, default_value_t = 120)]
+    pub watchdog: u64,
+    /// (internal) Check only the programs listed in this file, appending to the report: the
+    /// child process of a contained campaign.
+    #[arg(long, hide = true)]
+    pub programs: Option<PathBuf>,
 }
 
 #[derive(Args, Debug, Clone)]

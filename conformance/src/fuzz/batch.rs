@@ -109,6 +109,8 @@ pub struct CompiledJob {
     /// Built with [`BuildOptions::optimized`]: true for a check of one program; a campaign's
     /// batches set it by [`optimized_program`].
     pub optimized: bool,
+    /// The program's index in its campaign (0 outside one), for the [`super::journal`].
+    pub index: u64,
 }
 
 /// How a compiled program's stdout is compared with the expected output.
@@ -161,6 +163,7 @@ pub fn compile_job(main: &Expr, expected: &str, fault: Option<Fault>) -> Compile
         expected: expected.to_string(),
         compare: Compare::Exact,
         optimized: true,
+        index: 0,
     }
 }
 
@@ -282,6 +285,7 @@ fn job_outcome(
         };
         let options = &cache.options.of(job)[level];
         let key = module_key(options, module);
+        super::journal::note(format_args!("run {}", job.index));
         let (result, alone) = match cache.runs.get(&key) {
             Some(r) => r.clone(),
             None => {

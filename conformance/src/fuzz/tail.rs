@@ -156,7 +156,7 @@ pub fn shrink_failure(
     };
     let side = rt.map(|runtime| CompiledSide {
         runtime,
-        fault: c.fault,
+        fault: c.fault_for(k),
         options: &c.opencl_options,
         optimized: optimized_program(k),
     });
