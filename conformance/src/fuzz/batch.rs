@@ -142,9 +142,20 @@ impl CompiledJob {
 /// Compiles `main` at each level of [`LEVELS`], stopping at the first level that cannot be
 /// compiled (the comparison never gets past it).
 pub fn compile_job(main: &Expr, expected: &str, fault: Option<Fault>) -> CompiledJob {
+    compile_job_sized(main, expected, fault, DEFAULT_BLOCK_SIZE)
+}
+
+/// [`compile_job`] with work-groups of `block` work-items (a device's limit may be lower than
+/// the default).
+pub fn compile_job_sized(
+    main: &Expr,
+    expected: &str,
+    fault: Option<Fault>,
+    block: usize,
+) -> CompiledJob {
     let mut levels = Vec::new();
     for (opt, name) in LEVELS {
-        let level = match compile_fcl_with_fault(main, opt, DEFAULT_BLOCK_SIZE, fault) {
+        let level = match compile_fcl_with_fault(main, opt, block, fault) {
             Ok((m, _)) => Ok(m),
             Err(LowerError::Unsupported(why, _)) => Err(CompiledOutcome::Unsupported(why)),
             Err(e) => Err(CompiledOutcome::Differs {
@@ -359,6 +370,8 @@ fn run_result(r: Result<ExecReport, ExecError>) -> RunResult {
     match r {
         Ok(report) => Ok(report.stdout),
         Err(ExecError::Unsupported(why)) => Err(why),
+        // a launch beyond this device's limits is not the compiler's fault: skipped, with why
+        Err(ExecError::Runtime(e @ RuntimeError::Limit(_))) => Err(e.to_string()),
         Err(e) => Ok(format!("error: {e}")),
     }
 }

@@ -20,9 +20,10 @@ pub mod tail;
 
 use crate::gen::{generate_fcl, print_program, FclConfig, FclProgram, Rng};
 use crate::shrink;
-use batch::{compile_job, optimized_program, run_jobs, Compare, CompiledJob, RunCache};
+use batch::{compile_job_sized, optimized_program, run_jobs, Compare, CompiledJob, RunCache};
 use compiled::CompiledOutcome;
 use compiler::runtime::Runtime;
+use compiler::DEFAULT_BLOCK_SIZE;
 pub use oracle::{check_fcl, check_fcl_on, Verdict};
 use profile::Profile;
 use report::save_failure;
@@ -310,8 +311,8 @@ fn one_batch(
         journal::note(format_args!("oracle {k}"));
         let seed = program_seed(c.seed, k);
         let (p, job) = match c.lang {
-            FuzzLang::Fcl => generate_and_check_fcl(c, k, seed, rt.is_some(), profile),
-            FuzzLang::Tail => generate_and_check_tail(c, k, seed, rt.is_some(), profile),
+            FuzzLang::Fcl => generate_and_check_fcl(c, k, seed, block_size(rt), profile),
+            FuzzLang::Tail => generate_and_check_tail(c, k, seed, block_size(rt), profile),
         };
         if let Some(job) = job {
             jobs.push((pending.len(), job));
@@ -383,13 +384,20 @@ fn one_batch(
         .collect()
 }
 
+/// The work-group size of a campaign's compiled side on `rt` (none without a device): the
+/// compiler's default, clamped to the device's largest work-group (1024 on an H100, 256 on
+/// some GPUs), so that every launch fits it.
+fn block_size(rt: Option<&Runtime>) -> Option<usize> {
+    rt.map(|rt| DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1)))
+}
+
 /// Generates FCL program `k` and checks it on the oracle; with a device, also gives its
 /// compiled side to run with the batch.
 fn generate_and_check_fcl(
     c: &Campaign,
     k: u64,
     seed: u64,
-    compiled: bool,
+    compiled: Option<usize>,
     profile: &mut Profile,
 ) -> (Pending, Option<CompiledJob>) {
     let t = Instant::now();
@@ -402,9 +410,9 @@ fn generate_and_check_fcl(
     profile.oracle += t.elapsed();
     let t = Instant::now();
     let mut job = None;
-    if compiled && checked.verdict == Verdict::Pass {
+    if let (Some(block), Verdict::Pass) = (compiled, &checked.verdict) {
         if let Ok(loaded) = load_program(&[("generated.fcl".to_string(), src.clone())]) {
-            let mut j = compile_job(&loaded.main, &checked.stdout, c.fault_for(k));
+            let mut j = compile_job_sized(&loaded.main, &checked.stdout, c.fault_for(k), block);
             j.optimized = optimized_program(k);
             j.index = k;
             job = Some(j);
@@ -429,7 +437,7 @@ fn generate_and_check_tail(
     c: &Campaign,
     k: u64,
     seed: u64,
-    compiled: bool,
+    compiled: Option<usize>,
     profile: &mut Profile,
 ) -> (Pending, Option<CompiledJob>) {
     let t = Instant::now();
@@ -444,9 +452,10 @@ fn generate_and_check_tail(
         match tail::check_lowered(&case.source, &checked.stdout) {
             tail::LoweredCheck::Unsupported(why) => checked.unsupported = Some(why),
             tail::LoweredCheck::Mismatch(v) => checked.verdict = v,
-            tail::LoweredCheck::Agrees(lowered, main) if compiled => {
+            tail::LoweredCheck::Agrees(lowered, main) if compiled.is_some() => {
                 let t = Instant::now();
-                let mut j = compile_job(&main, &checked.stdout, c.fault_for(k));
+                let block = compiled.unwrap_or(DEFAULT_BLOCK_SIZE);
+                let mut j = compile_job_sized(&main, &checked.stdout, c.fault_for(k), block);
                 j.compare = Compare::Tail(lowered);
                 j.optimized = optimized_program(k);
                 j.index = k;
@@ -480,7 +489,8 @@ fn check_one(c: &Campaign, p: &Pending, src: &str, rt: Option<&Runtime>) -> orac
     let Ok(loaded) = load_program(&[("generated.fcl".to_string(), src.to_string())]) else {
         return checked;
     };
-    let mut job = compile_job(&loaded.main, &checked.stdout, c.fault_for(p.k));
+    let block = block_size(Some(rt)).unwrap_or(DEFAULT_BLOCK_SIZE);
+    let mut job = compile_job_sized(&loaded.main, &checked.stdout, c.fault_for(p.k), block);
     job.optimized = optimized_program(p.k);
     job.index = p.k;
     let mut cache = RunCache::with_build_options(&c.opencl_options);
