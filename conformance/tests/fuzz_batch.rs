@@ -243,3 +243,50 @@ fn default_build_options_optimize_a_sample_of_o2_builds() {
     assert!(!optimized_program(OPTIMIZED_RUN));
     assert!(optimized_program(OPTIMIZED_RUN * OPTIMIZED_EVERY));
 }
+
+/// Off PoCL, a batch is plain kernels, one per module's kernel, in one program; on PoCL the
+/// dispatchers take their `__local` block as an argument (no `__local` variable at a kernel's
+/// scope used only through functions: a newer PoCL's compiler asserted on that) and the
+/// dispatched functions carry no `restrict`. Both forms print what each module prints alone.
+#[test]
+fn plain_batches_and_dispatchers_are_portable_and_agree() {
+    use conformance::fuzz::dispatch::{dispatch_source, plain_source, DISPATCHER};
+    let src = "sig main : Program <grid> [int]\nval main = forceAndPrint 3 (push<grid> (generate 3 (fn i => i * 2)))\n";
+    let program = semantics::fcl::lower::load_program(&[("t.fcl".into(), src.into())])
+        .unwrap_or_else(|(_, d)| panic!("{}", d.message));
+    let job = compile_job(&program.main, "[0,2,4]\n", None);
+    let modules: Vec<&compiler::kir::Module> = job
+        .levels
+        .iter()
+        .filter_map(|(_, l)| l.as_ref().ok())
+        .collect();
+    let total: usize = modules.iter().map(|m| m.kernels.len()).sum();
+    let plain = plain_source(&modules);
+    assert!(!plain.source.contains(DISPATCHER), "{}", plain.source);
+    assert_eq!(plain.kernel_count(), total);
+    assert_eq!(plain.source.matches("__kernel void ").count(), total);
+    let dispatched = dispatch_source(&modules, true);
+    assert!(dispatched.source.contains("__local ulong* fcl_lmem"));
+    assert!(!dispatched.source.contains("__local ulong fcl_lmem["));
+    let functions = dispatched
+        .source
+        .split("__kernel void")
+        .next()
+        .unwrap_or_default();
+    assert!(!functions.contains("restrict"), "{}", dispatched.source);
+    let Ok(rt) = Runtime::new(0) else {
+        println!("skipped: no OpenCL device");
+        return;
+    };
+    for d in [&plain, &dispatched] {
+        let built = rt
+            .build_with_options(&d.source, "-cl-opt-disable")
+            .unwrap_or_else(|e| panic!("{e}\n{}", d.source));
+        for (i, m) in modules.iter().enumerate() {
+            let report = d
+                .execute(i, m, &rt, &built)
+                .unwrap_or_else(|e| panic!("{e}\n{}", d.source));
+            assert_eq!(report.stdout, "[0,2,4]\n");
+        }
+    }
+}
