@@ -9,6 +9,22 @@ use conformance::fuzz::profile::Profile;
 use conformance::fuzz::{run_fcl_campaign, Campaign, FuzzLang, Verdict};
 use conformance::gen::FclConfig;
 
+/// The compiled side of a program printing `[0,2,4]`.
+fn doubling_job() -> conformance::fuzz::batch::CompiledJob {
+    let src = "sig main : Program <grid> [int]\nval main = forceAndPrint 3 (push<grid> (generate 3 (fn i => i * 2)))\n";
+    let program = semantics::fcl::lower::load_program(&[("t.fcl".into(), src.into())])
+        .unwrap_or_else(|(_, d)| panic!("{}", d.message));
+    compile_job(&program.main, "[0,2,4]\n", None)
+}
+
+/// The modules of a job's levels that compiled.
+fn job_modules(job: &conformance::fuzz::batch::CompiledJob) -> Vec<&compiler::kir::Module> {
+    job.levels
+        .iter()
+        .filter_map(|(_, l)| l.as_ref().ok())
+        .collect()
+}
+
 fn campaign(lang: FuzzLang, count: u64, seed: u64, batch: usize) -> Campaign {
     Campaign {
         lang,
@@ -120,15 +136,8 @@ fn a_module_that_does_not_build_fails_alone() {
 #[test]
 fn barrier_free_kernels_share_the_dispatcher() {
     use conformance::fuzz::dispatch::{dispatch_source, DISPATCHER};
-    let src = "sig main : Program <grid> [int]\nval main = forceAndPrint 3 (push<grid> (generate 3 (fn i => i * 2)))\n";
-    let program = semantics::fcl::lower::load_program(&[("t.fcl".into(), src.into())])
-        .unwrap_or_else(|(_, d)| panic!("{}", d.message));
-    let job = compile_job(&program.main, "[0,2,4]\n", None);
-    let modules: Vec<&compiler::kir::Module> = job
-        .levels
-        .iter()
-        .filter_map(|(_, l)| l.as_ref().ok())
-        .collect();
+    let job = doubling_job();
+    let modules = job_modules(&job);
     assert_eq!(modules.len(), 2);
     let all = dispatch_source(&modules, true);
     assert_eq!(
@@ -251,15 +260,8 @@ fn default_build_options_optimize_a_sample_of_o2_builds() {
 #[test]
 fn plain_batches_and_dispatchers_are_portable_and_agree() {
     use conformance::fuzz::dispatch::{dispatch_source, plain_source, DISPATCHER};
-    let src = "sig main : Program <grid> [int]\nval main = forceAndPrint 3 (push<grid> (generate 3 (fn i => i * 2)))\n";
-    let program = semantics::fcl::lower::load_program(&[("t.fcl".into(), src.into())])
-        .unwrap_or_else(|(_, d)| panic!("{}", d.message));
-    let job = compile_job(&program.main, "[0,2,4]\n", None);
-    let modules: Vec<&compiler::kir::Module> = job
-        .levels
-        .iter()
-        .filter_map(|(_, l)| l.as_ref().ok())
-        .collect();
+    let job = doubling_job();
+    let modules = job_modules(&job);
     let total: usize = modules.iter().map(|m| m.kernels.len()).sum();
     let plain = plain_source(&modules);
     assert!(!plain.source.contains(DISPATCHER), "{}", plain.source);
