@@ -94,6 +94,13 @@ pub fn supervise(a: &FuzzArgs, mine: Vec<u64>) -> Result<Exit, Exit> {
             .copied()
             .filter(|k| !pos.done.contains(k))
             .collect();
+        if unfinished.is_empty() {
+            // every program was checked and reported; it died on its way out (a driver's
+            // teardown, say): no program to blame, but the campaign does not pass silently
+            eprintln!("note: the campaign's process ended ({why}) after checking all its programs");
+            last_code = last_code.max(1);
+            continue;
+        }
         let open: Vec<u64> = pos
             .open
             .iter()
