@@ -255,3 +255,46 @@ fn tail_programs_run_lowered_and_fail_like_run() {
         assert_eq!(last(&err), last(&want_err), "{f}");
     }
 }
+
+/// `devices` prints each device's limits; `--device` takes an index or a case-insensitive
+/// fragment of the platform or device name, and one that names nothing is exit 5, listing the
+/// devices there are.
+#[test]
+fn devices_show_limits_and_device_takes_a_name_fragment() {
+    if !have_device() {
+        return;
+    }
+    let (code, out, err) = tailfcl(&["devices"]);
+    assert_eq!(code, 0, "{err}");
+    let first = out.lines().next().unwrap_or_default();
+    for limit in [
+        "max work-group ",
+        "local ",
+        "max alloc ",
+        "parameters ",
+        "compute units ",
+    ] {
+        assert!(first.contains(limit), "{first}");
+    }
+    // a fragment of the first device's name, in other case
+    let name = first
+        .split(" / ")
+        .nth(1)
+        .and_then(|n| n.split(" (").next())
+        .unwrap_or_default();
+    let fragment: String = name.chars().take(6).collect::<String>().to_uppercase();
+    for device in ["0", fragment.as_str()] {
+        let (code, out, err) = tailfcl(&["exec", "examples/fcl/reverse.fcl", "--device", device]);
+        assert_eq!(code, 0, "--device {device}: {err}");
+        assert!(out.starts_with("[15,14,13,"), "{out}");
+    }
+    let (code, _, err) = tailfcl(&[
+        "exec",
+        "examples/fcl/reverse.fcl",
+        "--device",
+        "no-such-gpu",
+    ]);
+    assert_eq!(code, 5, "{err}");
+    assert!(err.contains("no device matches `no-such-gpu`"), "{err}");
+    assert!(err.contains(name), "{err}");
+}

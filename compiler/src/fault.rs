@@ -38,6 +38,14 @@ pub enum Fault {
     LoopBoundPlusOne,
     /// Two global buffers of the same type share one allocation although both are live.
     SharedBuffer,
+    /// Not a compiler bug but a planted failure of the thing under test (not in
+    /// [`Fault::ALL`]): the first kernel with a buffer first stores far below its start, which
+    /// kills the process on a CPU device (a segmentation fault), as a faulting kernel or a
+    /// crashing OpenCL compiler would. Tests the tester's containment.
+    PlantedCrash,
+    /// A planted hang (not in [`Fault::ALL`]): the first kernel first loops forever (a loop
+    /// whose step is 0, around a barrier every work-item reaches). Tests the watchdog.
+    PlantedHang,
 }
 
 impl Fault {
@@ -55,6 +63,9 @@ impl Fault {
         Fault::SharedBuffer,
     ];
 
+    /// The planted failures of the tester's own tests, not compiler bugs.
+    pub const PLANTED: [Fault; 2] = [Fault::PlantedCrash, Fault::PlantedHang];
+
     /// The command-line name (`--inject NAME`).
     pub fn name(self) -> &'static str {
         match self {
@@ -68,12 +79,17 @@ impl Fault {
             Fault::LocalOffset => "local-offset",
             Fault::LoopBoundPlusOne => "loop-bound-plus-one",
             Fault::SharedBuffer => "shared-buffer",
+            Fault::PlantedCrash => "planted-crash",
+            Fault::PlantedHang => "planted-hang",
         }
     }
 
     /// The fault named `name`, if any.
     pub fn parse(name: &str) -> Option<Fault> {
-        Fault::ALL.into_iter().find(|f| f.name() == name)
+        Fault::ALL
+            .into_iter()
+            .chain(Fault::PLANTED)
+            .find(|f| f.name() == name)
     }
 }
 
@@ -82,6 +98,32 @@ impl Fault {
 pub fn inject(m: &mut Module, fault: Fault) -> bool {
     match fault {
         Fault::SharedBuffer => share_buffer(m),
+        Fault::PlantedCrash => first_kernel(m, |k| {
+            let Some(b) = k.params.iter().find_map(|p| match p {
+                Param::Buffer(n, _) => Some(n.clone()),
+                Param::Scalar(..) => None,
+            }) else {
+                return false;
+            };
+            // 2^30 elements below the buffer: gigabytes away from any mapping
+            let value = Expr::Load(b.clone(), Box::new(Expr::Int(0)));
+            k.body
+                .insert(0, Stmt::Store(b, Expr::Int(-(1 << 30)), value));
+            true
+        }),
+        Fault::PlantedHang => first_kernel(m, |k| {
+            k.body.insert(
+                0,
+                Stmt::For {
+                    var: "fcl_planted_hang".into(),
+                    start: Expr::Int(0),
+                    end: Expr::Int(1),
+                    step: Expr::Int(0),
+                    body: vec![Stmt::Barrier],
+                },
+            );
+            true
+        }),
         Fault::AssumedBlockSize => assume_block_size(m),
         Fault::LocalOffset => first_kernel(m, |k| {
             let locals: Vec<(Rc<str>, usize)> =

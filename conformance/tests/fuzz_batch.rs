@@ -9,6 +9,22 @@ use conformance::fuzz::profile::Profile;
 use conformance::fuzz::{run_fcl_campaign, Campaign, FuzzLang, Verdict};
 use conformance::gen::FclConfig;
 
+/// The compiled side of a program printing `[0,2,4]`.
+fn doubling_job() -> conformance::fuzz::batch::CompiledJob {
+    let src = "sig main : Program <grid> [int]\nval main = forceAndPrint 3 (push<grid> (generate 3 (fn i => i * 2)))\n";
+    let program = semantics::fcl::lower::load_program(&[("t.fcl".into(), src.into())])
+        .unwrap_or_else(|(_, d)| panic!("{}", d.message));
+    compile_job(&program.main, "[0,2,4]\n", None)
+}
+
+/// The modules of a job's levels that compiled.
+fn job_modules(job: &conformance::fuzz::batch::CompiledJob) -> Vec<&compiler::kir::Module> {
+    job.levels
+        .iter()
+        .filter_map(|(_, l)| l.as_ref().ok())
+        .collect()
+}
+
 fn campaign(lang: FuzzLang, count: u64, seed: u64, batch: usize) -> Campaign {
     Campaign {
         lang,
@@ -24,6 +40,9 @@ fn campaign(lang: FuzzLang, count: u64, seed: u64, batch: usize) -> Campaign {
         fault: None,
         batch,
         opencl_options: String::new(),
+        only: None,
+        fault_program: None,
+        live_report: None,
     }
 }
 
@@ -117,15 +136,8 @@ fn a_module_that_does_not_build_fails_alone() {
 #[test]
 fn barrier_free_kernels_share_the_dispatcher() {
     use conformance::fuzz::dispatch::{dispatch_source, DISPATCHER};
-    let src = "sig main : Program <grid> [int]\nval main = forceAndPrint 3 (push<grid> (generate 3 (fn i => i * 2)))\n";
-    let program = semantics::fcl::lower::load_program(&[("t.fcl".into(), src.into())])
-        .unwrap_or_else(|(_, d)| panic!("{}", d.message));
-    let job = compile_job(&program.main, "[0,2,4]\n", None);
-    let modules: Vec<&compiler::kir::Module> = job
-        .levels
-        .iter()
-        .filter_map(|(_, l)| l.as_ref().ok())
-        .collect();
+    let job = doubling_job();
+    let modules = job_modules(&job);
     assert_eq!(modules.len(), 2);
     let all = dispatch_source(&modules, true);
     assert_eq!(
@@ -239,4 +251,44 @@ fn default_build_options_optimize_a_sample_of_o2_builds() {
     assert!(optimized_program(0) && optimized_program(OPTIMIZED_RUN - 1));
     assert!(!optimized_program(OPTIMIZED_RUN));
     assert!(optimized_program(OPTIMIZED_RUN * OPTIMIZED_EVERY));
+}
+
+/// Off PoCL, a batch is plain kernels, one per module's kernel, in one program; on PoCL the
+/// dispatchers take their `__local` block as an argument (no `__local` variable at a kernel's
+/// scope used only through functions: a newer PoCL's compiler asserted on that) and the
+/// dispatched functions carry no `restrict`. Both forms print what each module prints alone.
+#[test]
+fn plain_batches_and_dispatchers_are_portable_and_agree() {
+    use conformance::fuzz::dispatch::{dispatch_source, plain_source, DISPATCHER};
+    let job = doubling_job();
+    let modules = job_modules(&job);
+    let total: usize = modules.iter().map(|m| m.kernels.len()).sum();
+    let plain = plain_source(&modules);
+    assert!(!plain.source.contains(DISPATCHER), "{}", plain.source);
+    assert_eq!(plain.kernel_count(), total);
+    assert_eq!(plain.source.matches("__kernel void ").count(), total);
+    let dispatched = dispatch_source(&modules, true);
+    assert!(dispatched.source.contains("__local ulong* fcl_lmem"));
+    assert!(!dispatched.source.contains("__local ulong fcl_lmem["));
+    let functions = dispatched
+        .source
+        .split("__kernel void")
+        .next()
+        .unwrap_or_default();
+    assert!(!functions.contains("restrict"), "{}", dispatched.source);
+    let Ok(rt) = Runtime::new(0) else {
+        println!("skipped: no OpenCL device");
+        return;
+    };
+    for d in [&plain, &dispatched] {
+        let built = rt
+            .build_with_options(&d.source, "-cl-opt-disable")
+            .unwrap_or_else(|e| panic!("{e}\n{}", d.source));
+        for (i, m) in modules.iter().enumerate() {
+            let report = d
+                .execute(i, m, &rt, &built)
+                .unwrap_or_else(|e| panic!("{e}\n{}", d.source));
+            assert_eq!(report.stdout, "[0,2,4]\n");
+        }
+    }
 }

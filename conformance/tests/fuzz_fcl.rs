@@ -20,6 +20,9 @@ fn campaign(count: u64, seed: u64) -> Campaign {
         fault: None,
         batch: conformance::fuzz::DEFAULT_BATCH,
         opencl_options: String::new(),
+        only: None,
+        fault_program: None,
+        live_report: None,
     }
 }
 

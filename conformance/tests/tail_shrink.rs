@@ -70,6 +70,9 @@ fn a_tail_campaign_saves_and_shrinks_injected_failures() {
         fault: Some(Fault::SwappedOperands),
         batch: 8,
         opencl_options: String::new(),
+        only: None,
+        fault_program: None,
+        live_report: None,
     };
     let r = run_fcl_campaign(&c, &|_, _| {});
     if let Some(note) = &r.compiled_note {

@@ -18,9 +18,21 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
     if a.mutation_score {
         return mutation_score(a);
     }
-    let fault = match &a.inject {
-        None => None,
-        Some(name) => Some(parse_fault(name)?),
+    // `NAME@K`: program K only
+    let (fault, fault_program) = match a
+        .inject
+        .as_deref()
+        .map(|i| i.split_once('@').unwrap_or((i, "")))
+    {
+        None => (None, None),
+        Some((name, "")) => (Some(parse_fault(name)?), None),
+        Some((name, k)) => {
+            let k = k.parse::<u64>().map_err(|_| {
+                eprintln!("error: bad --inject `{name}@{k}`: expected NAME@PROGRAM");
+                Exit::Static
+            })?;
+            (Some(parse_fault(name)?), Some(k))
+        }
     };
     // faults live in the FCL compiler, which also compiles TAIL programs lowered to FCL
     let shard = match &a.shard {
@@ -34,6 +46,20 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         Lang::Fcl => FuzzLang::Fcl,
         Lang::Tail => FuzzLang::Tail,
     };
+    let only = match &a.programs {
+        Some(path) => Some(read_programs(path)?),
+        None => None,
+    };
+    if !a.no_contain && only.is_none() {
+        let (i, n) = shard;
+        let mine = (0..a.count).filter(|k| k % n.max(1) == i).collect();
+        return super::contain::supervise(a, mine);
+    }
+    // the report grows row by row; a child appends to its parent's
+    let live_report = a.report.clone();
+    if let (Some(path), None) = (&live_report, &only) {
+        let _ = std::fs::remove_file(path);
+    }
     let campaign = Campaign {
         lang,
         checker: conformance::fuzz::check_fcl_on,
@@ -44,7 +70,9 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         save: Some(a.save.clone()),
         config: FclConfig::default(),
         shrink_tries: 400,
-        device: Some(a.device),
+        // no platform at all: the campaign runs the oracles and says why the compiled side
+        // did not run; a device named but not there is an error
+        device: Some(device_or_none(&a.device)?),
         fault,
         batch: a.batch.max(1),
         opencl_options: match (a.cl_opt_disable, a.cl_optimize_o2) {
@@ -52,6 +80,9 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
             (false, true) => "-cl-opt-disable|".into(),
             (false, false) => String::new(),
         },
+        only,
+        fault_program,
+        live_report,
     };
     let progress = |done: u64, total: u64| {
         if done == total || done.is_multiple_of(10) {
@@ -89,7 +120,8 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
     for path in &result.saved {
         eprintln!("saved {}", path.display());
     }
-    if let Some(path) = &a.report {
+    // a child's rows are in the report already; its parent puts them in order
+    if let (Some(path), None) = (&a.report, &a.programs) {
         let written = std::fs::File::create(path)
             .map_err(|e| e.to_string())
             .and_then(|f| result.write_csv(f).map_err(|e| e.to_string()));
@@ -153,7 +185,7 @@ fn mutation_score(a: &FuzzArgs) -> Result<Exit, Exit> {
 /// One fault in this process; announces each program (`program K`) on stderr first, so a
 /// parent can tell which program crashed the process.
 fn score_in_process(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
-    let rt = Runtime::new(a.device).map_err(|e| {
+    let rt = Runtime::new(super::device::device_index(&a.device)?).map_err(|e| {
         eprintln!("error: the mutation score needs an OpenCL device: {e}");
         Exit::NoDevice
     })?;
@@ -180,7 +212,7 @@ fn score_in_child(fault: Fault, a: &FuzzArgs) -> Result<FaultScore, Exit> {
             "--seed",
             &a.seed.to_string(),
         ])
-        .args(["--device", &a.device.to_string()])
+        .args(["--device", &a.device])
         .args([
             "--lang",
             match a.lang {
@@ -305,7 +337,7 @@ pub fn conform(a: &ConformArgs) -> Result<Exit, Exit> {
     {
         engines.push(match name {
             "oracle" => CliEngine::oracle(binary.clone()),
-            "opencl" => CliEngine::opencl(binary.clone(), a.device),
+            "opencl" => CliEngine::opencl(binary.clone(), device_or_none(&a.device)?),
             other => {
                 eprintln!("error: unknown engine {other:?} (known: oracle, opencl)");
                 return Err(Exit::Static);
@@ -342,4 +374,30 @@ pub fn conform(a: &ConformArgs) -> Result<Exit, Exit> {
     } else {
         Exit::Failures
     })
+}
+
+/// The index of the device `spec` names; with no OpenCL platform at all, 0, so that the run
+/// goes on and reports the compiled side as not run (as it always did). A name that matches
+/// no device of a platform that exists is an error (exit 5).
+fn device_or_none(spec: &str) -> Result<usize, Exit> {
+    match compiler::runtime::list_devices() {
+        Ok(_) => super::device::device_index(spec),
+        Err(_) => Ok(0),
+    }
+}
+
+/// The program indices listed in `path` (one per line), for a contained campaign's child.
+fn read_programs(path: &std::path::Path) -> Result<Vec<u64>, Exit> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", path.display());
+        Exit::Static
+    })?;
+    text.split_whitespace()
+        .map(|k| {
+            k.parse().map_err(|_| {
+                eprintln!("error: bad program index `{k}` in {}", path.display());
+                Exit::Static
+            })
+        })
+        .collect()
 }

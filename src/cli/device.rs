@@ -4,7 +4,7 @@ use super::{read_source, CompileArgs, ExecArgs, Exit, Lang};
 use compiler::exec::{execute_keeping_output, ExecError};
 use compiler::kir::{emit::emit_module, Module};
 use compiler::lower::LowerError;
-use compiler::runtime::{list_devices, DeviceInfo, Runtime, RuntimeError};
+use compiler::runtime::{find_device, list_devices, DeviceInfo, Runtime, RuntimeError};
 use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
 use compiler::{compile_fcl, compile_fcl_for_device, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::load;
@@ -26,7 +26,7 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     if a.verify {
         return verify(lang, a);
     }
-    let mut rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
+    let mut rt = open_device(&a.device)?;
     // profiling events only when their times are shown
     rt.set_profiling(a.stats).map_err(|e| runtime_exit(&e))?;
     // without --block-size, the work-group size is sized from the device
@@ -115,7 +115,7 @@ fn verify(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
         return Err(Exit::Static);
     }
     let src = read_source(path)?;
-    let rt = Runtime::new(a.device).map_err(|e| runtime_exit(&e))?;
+    let rt = open_device(&a.device)?;
     let opt = if a.compile.opt == "0" {
         OptLevel::O0
     } else {
@@ -256,12 +256,24 @@ pub fn devices() -> Result<Exit, Exit> {
     }
 }
 
+/// The index of the device `spec` names (an index or a name fragment); none is exit 5.
+pub fn device_index(spec: &str) -> Result<usize, Exit> {
+    find_device(spec).map_err(|e| runtime_exit(&e))
+}
+
+/// Opens the device `spec` names.
+fn open_device(spec: &str) -> Result<Runtime, Exit> {
+    Runtime::new(device_index(spec)?).map_err(|e| runtime_exit(&e))
+}
+
 /// Reports a runtime error and picks its exit status.
-fn runtime_exit(e: &RuntimeError) -> Exit {
+pub fn runtime_exit(e: &RuntimeError) -> Exit {
     eprintln!("error: {e}");
     match e {
         RuntimeError::NoPlatform(_) => Exit::NoDevice,
         RuntimeError::TooLarge(_) => Exit::Limit,
+        // a launch the device cannot take: this program is beyond what runs there
+        RuntimeError::Limit(_) => Exit::Unsupported,
         _ => Exit::Internal,
     }
 }

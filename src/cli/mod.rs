@@ -1,6 +1,7 @@
 //! Argument parsing and dispatch. Each language's commands live in their own module.
 
 mod conform;
+mod contain;
 mod device;
 mod fcl;
 mod tail;
@@ -79,9 +80,10 @@ pub struct CompileArgs {
 pub struct ExecArgs {
     #[command(flatten)]
     pub compile: CompileArgs,
-    /// Index of the device, as `tailfcl devices` lists them.
-    #[arg(long, default_value_t = 0)]
-    pub device: usize,
+    /// The device: its index as `tailfcl devices` lists them, or a case-insensitive fragment
+    /// of its platform or name (`nvidia`, `pocl`, `oclgrind`; the first match).
+    #[arg(long, default_value = "0")]
+    pub device: String,
     /// Print kernel times and transfers to stderr.
     #[arg(long)]
     pub stats: bool,
@@ -111,13 +113,15 @@ pub struct FuzzArgs {
     /// Where failures are saved.
     #[arg(long, default_value = "fuzz-failures")]
     pub save: PathBuf,
-    /// Device index.
-    #[arg(long, default_value_t = 0)]
-    pub device: usize,
+    /// The device: an index or a name fragment, as for `exec`.
+    #[arg(long, default_value = "0")]
+    pub device: String,
     /// Inject one compiler fault into the compiled side, the oracle unchanged (testing the
     /// tester): store-off-by-one, missing-barrier, floored-mod, wrong-neutral,
     /// swapped-operands, assumed-block-size, dropped-bounds-guard, local-offset,
     /// loop-bound-plus-one, shared-buffer. With --mutation-score, score only this fault.
+    /// `NAME@K` injects it into program K only; planted-crash and planted-hang (the tester's
+    /// own tests) make a kernel crash the process or loop forever.
     #[arg(long)]
     pub inject: Option<String>,
     /// Inject each fault in turn and report how many programs it took to detect it.
@@ -140,6 +144,19 @@ pub struct FuzzArgs {
     /// a kernel of its own.
     #[arg(long)]
     pub cl_optimize_o2: bool,
+    /// Run the campaign in this process. By default it runs in a child process, so that a
+    /// crash or a hang of what is tested (an OpenCL compiler, a kernel, a driver) is reported
+    /// as that program's failure and the campaign goes on.
+    #[arg(long)]
+    pub no_contain: bool,
+    /// Seconds without progress after which the campaign's process counts as hung, is killed,
+    /// and the program it was on fails.
+    #[arg(long, default_value_t = 120)]
+    pub watchdog: u64,
+    /// (internal) Check only the programs listed in this file, appending to the report: the
+    /// child process of a contained campaign.
+    #[arg(long, hide = true)]
+    pub programs: Option<PathBuf>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -153,9 +170,9 @@ pub struct ConformArgs {
     /// Write the CSV report here.
     #[arg(long)]
     pub report: Option<PathBuf>,
-    /// Device index for the opencl engine.
-    #[arg(long, default_value_t = 0)]
-    pub device: usize,
+    /// The opencl engine's device: an index or a name fragment, as for `exec`.
+    #[arg(long, default_value = "0")]
+    pub device: String,
 }
 
 /// Which language a command reads.

@@ -163,10 +163,15 @@ struct Case<'a> {
 }
 
 fn example_defs(name: &str) -> String {
+    // the build's own tree, else `examples/` under the working directory (a binary carried to
+    // another machine, scripts/gpu-check, finds no build tree there)
+    let file = format!("examples/fcl/{name}.fcl");
     let src = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../examples/fcl/{name}.fcl")),
+            .join("..")
+            .join(&file),
     )
+    .or_else(|_| std::fs::read_to_string(&file))
     .expect("example");
     src[..src.find("sig main").unwrap_or(src.len())].to_string()
 }

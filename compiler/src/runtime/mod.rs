@@ -6,6 +6,7 @@
 mod build_log;
 mod flags;
 mod pool;
+mod oclgrind;
 
 use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
 use opencl3::context::Context;
@@ -44,6 +45,9 @@ pub enum RuntimeError {
     TooLarge(String),
     /// Any other OpenCL error.
     Cl(String),
+    /// A launch the device cannot take (work-group size, local memory, argument bytes beyond
+    /// its limits), refused before it reaches the driver.
+    Limit(String),
 }
 
 impl fmt::Display for RuntimeError {
@@ -53,6 +57,7 @@ impl fmt::Display for RuntimeError {
             RuntimeError::Build(m) => write!(f, "OpenCL build failed:\n{m}"),
             RuntimeError::TooLarge(m) => write!(f, "{m}"),
             RuntimeError::Cl(m) => write!(f, "OpenCL error: {m}"),
+            RuntimeError::Limit(m) => write!(f, "beyond the device's limits: {m}"),
         }
     }
 }
@@ -71,6 +76,12 @@ pub struct DeviceInfo {
     pub max_work_group_size: usize,
     pub local_mem_bytes: u64,
     pub global_mem_bytes: u64,
+    /// Largest single buffer (`CL_DEVICE_MAX_MEM_ALLOC_SIZE`).
+    pub max_alloc_bytes: u64,
+    /// Largest total size of a kernel's arguments (`CL_DEVICE_MAX_PARAMETER_SIZE`).
+    pub max_param_bytes: usize,
+    /// Parallel compute units (`CL_DEVICE_MAX_COMPUTE_UNITS`).
+    pub compute_units: u32,
     /// Whether local memory is dedicated on-chip memory (`CL_LOCAL`, split into banks, as on
     /// GPUs) rather than global memory standing in for it (CPU implementations such as PoCL).
     pub dedicated_local_mem: bool,
@@ -81,14 +92,82 @@ impl fmt::Display for DeviceInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}: {} / {} (max work-group {}, local {} KiB, global {} MiB)",
+            "{}: {} / {} (max work-group {}, local {} KiB, global {} MiB, max alloc {} MiB, \
+             parameters {} B, compute units {})",
             self.index,
             self.platform,
             self.name,
             self.max_work_group_size,
             self.local_mem_bytes / 1024,
-            self.global_mem_bytes / (1024 * 1024)
+            self.global_mem_bytes / (1024 * 1024),
+            self.max_alloc_bytes / (1024 * 1024),
+            self.max_param_bytes,
+            self.compute_units
         )
+    }
+}
+
+impl DeviceInfo {
+    /// PoCL, the OpenCL implementation on the CPU (by platform name): the only one the fuzzer's
+    /// batching dispatchers are meant for (see `conformance::fuzz::dispatch`).
+    pub fn is_pocl(&self) -> bool {
+        self.platform
+            .to_lowercase()
+            .contains("portable computing language")
+            || self.platform.to_lowercase().contains("pocl")
+    }
+
+    /// Oclgrind, the OpenCL simulator (by platform name).
+    pub fn is_oclgrind(&self) -> bool {
+        self.platform.to_lowercase().contains("oclgrind")
+    }
+
+    /// Whether `spec` names this device: its index, or a case-insensitive fragment of
+    /// "platform / name" (`nvidia`, `pocl`, `oclgrind`).
+    pub fn matches(&self, spec: &str) -> bool {
+        let spec = spec.trim();
+        if let Ok(i) = spec.parse::<usize>() {
+            return i == self.index;
+        }
+        let s = spec.to_lowercase();
+        !s.is_empty()
+            && (format!("{} / {}", self.platform, self.name)
+                .to_lowercase()
+                .contains(&s)
+                // "pocl" names PoCL although its platform calls itself by its long name
+                || (s == "pocl" && self.is_pocl()))
+    }
+}
+
+/// The index of the first device `spec` names (an index or a name fragment, see
+/// [`DeviceInfo::matches`]).
+pub fn find_device(spec: &str) -> Result<usize, RuntimeError> {
+    let devices = list_devices()?;
+    devices
+        .iter()
+        .find(|d| d.matches(spec))
+        .map(|d| d.index)
+        .ok_or_else(|| {
+            let names: Vec<String> = devices
+                .iter()
+                .map(|d| format!("{}: {} / {}", d.index, d.platform, d.name))
+                .collect();
+            RuntimeError::NoPlatform(format!(
+                "no device matches `{spec}` (devices: {})",
+                names.join("; ")
+            ))
+        })
+}
+
+/// The build options actually passed to `device`'s compiler. Oclgrind always gets
+/// `-cl-opt-disable`: its own Clang at -O2 turns `a < 0 ? -a : a` into `llvm.abs.i32` (and
+/// similar patterns into other intrinsics) that its interpreter does not implement ("Undefined
+/// external function"), and it checks the emitted code, not a C optimizer.
+pub fn device_build_options(device: &DeviceInfo, options: &str) -> String {
+    if device.is_oclgrind() && !options.split_whitespace().any(|o| o == "-cl-opt-disable") {
+        format!("{options} -cl-opt-disable").trim().to_string()
+    } else {
+        options.to_string()
     }
 }
 
@@ -125,6 +204,9 @@ fn list_devices_locked() -> Result<Vec<DeviceInfo>, RuntimeError> {
                 max_work_group_size: d.max_work_group_size().unwrap_or(1),
                 local_mem_bytes: d.local_mem_size().unwrap_or(0),
                 global_mem_bytes: d.global_mem_size().unwrap_or(0),
+                max_alloc_bytes: d.max_mem_alloc_size().unwrap_or(0),
+                max_param_bytes: d.max_parameter_size().unwrap_or(256),
+                compute_units: d.max_compute_units().unwrap_or(1),
                 dedicated_local_mem: d.local_mem_type().is_ok_and(|t| t == CL_LOCAL_MEM),
                 id,
             });
@@ -143,6 +225,8 @@ pub struct Runtime {
     context: Context,
     queue: CommandQueue,
     profiling: bool,
+    /// On Oclgrind under `--log`: its log, read after each launch.
+    oclgrind_log: Option<oclgrind::ErrorLog>,
 }
 
 /// A device buffer of raw bytes (element types are the caller's business).
@@ -193,11 +277,16 @@ impl Runtime {
         let queue =
             CommandQueue::create_default_with_properties(&context, CL_QUEUE_PROFILING_ENABLE, 0)
                 .map_err(cl("command queue"))?;
+        let oclgrind_log = device
+            .is_oclgrind()
+            .then(oclgrind::ErrorLog::from_env)
+            .flatten();
         Ok(Runtime {
             device,
             context,
             queue,
             profiling: true,
+            oclgrind_log,
         })
     }
 
@@ -241,8 +330,9 @@ impl Runtime {
         src: &str,
         options: &str,
     ) -> Result<BuiltProgram, RuntimeError> {
+        let options = device_build_options(&self.device, options);
         let _guard = driver_lock();
-        Program::create_and_build_from_source(&self.context, src, options)
+        Program::create_and_build_from_source(&self.context, src, &options)
             .map(|program| BuiltProgram {
                 program,
                 kernels: Mutex::new(HashMap::new()),
@@ -343,6 +433,7 @@ impl Runtime {
         args: &[Arg],
     ) -> Result<Option<LaunchEvent>, RuntimeError> {
         // a launch that failed with the lock held leaves the map whole
+        self.check_launch(kernel, local, args)?;
         let mut kernels = program.kernels.lock().unwrap_or_else(|e| e.into_inner());
         if !kernels.contains_key(kernel) {
             let k = Kernel::create(&program.program, kernel).map_err(cl("kernel"))?;
@@ -367,6 +458,54 @@ impl Runtime {
             .set_local_work_size(local);
         // SAFETY: every argument is set and the sizes are consistent.
         let event = unsafe { exec.enqueue_nd_range(&self.queue) }.map_err(cl("launch"))?;
+        if let Some(log) = &self.oclgrind_log {
+            // Oclgrind (a simulator) gains nothing from overlap: wait, so its report is read
+            // against the launch that made it.
+            event.wait().map_err(cl("kernel run"))?;
+            log.check(kernel)?;
+        }
         Ok(self.profiling.then_some(LaunchEvent(event)))
+    }
+
+    /// Refuses a launch beyond the device's limits as queried at run time (a driver may
+    /// otherwise fail it with a bare error code, or, seen with some, misbehave).
+    pub fn check_launch(
+        &self,
+        kernel: &str,
+        local: usize,
+        args: &[Arg],
+    ) -> Result<(), RuntimeError> {
+        let d = &self.device;
+        if local > d.max_work_group_size {
+            return Err(RuntimeError::Limit(format!(
+                "kernel {kernel}: work-group of {local} work-items, the device takes at most {}",
+                d.max_work_group_size
+            )));
+        }
+        let local_bytes: usize = args
+            .iter()
+            .map(|a| if let Arg::Local(b) = a { *b } else { 0 })
+            .sum();
+        if local_bytes as u64 > d.local_mem_bytes {
+            return Err(RuntimeError::Limit(format!(
+                "kernel {kernel}: {local_bytes} bytes of local memory, the device has {}",
+                d.local_mem_bytes
+            )));
+        }
+        // a buffer argument is a pointer; scalars as their size; local memory as a pointer
+        let param_bytes: usize = args
+            .iter()
+            .map(|a| match a {
+                Arg::Int(_) => 4,
+                Arg::Double(_) | Arg::Buffer(_) | Arg::Local(_) => 8,
+            })
+            .sum();
+        if param_bytes > d.max_param_bytes {
+            return Err(RuntimeError::Limit(format!(
+                "kernel {kernel}: {param_bytes} bytes of arguments, the device takes at most {}",
+                d.max_param_bytes
+            )));
+        }
+        Ok(())
     }
 }

@@ -134,6 +134,9 @@ fn main() {
             fault: None,
             batch,
             opencl_options: options.clone(),
+            only: None,
+            fault_program: None,
+            live_report: None,
         };
         let cpu = cpu_seconds();
         let r = run_fcl_campaign(&c, &|_, _| {});

@@ -11,7 +11,7 @@
 //! ran, so a module seen in an earlier batch is not run again.
 
 use super::compiled::CompiledOutcome;
-use super::dispatch::{dispatch_source, Dispatch};
+use super::dispatch::{dispatch_source, plain_source, Dispatch};
 use super::profile::Profile;
 use super::tail::outputs_agree;
 use compiler::exec::{check_local_memory, execute_built, ExecError, ExecReport};
@@ -109,6 +109,8 @@ pub struct CompiledJob {
     /// Built with [`BuildOptions::optimized`]: true for a check of one program; a campaign's
     /// batches set it by [`optimized_program`].
     pub optimized: bool,
+    /// The program's index in its campaign (0 outside one), for the [`super::journal`].
+    pub index: u64,
 }
 
 /// How a compiled program's stdout is compared with the expected output.
@@ -140,9 +142,20 @@ impl CompiledJob {
 /// Compiles `main` at each level of [`LEVELS`], stopping at the first level that cannot be
 /// compiled (the comparison never gets past it).
 pub fn compile_job(main: &Expr, expected: &str, fault: Option<Fault>) -> CompiledJob {
+    compile_job_sized(main, expected, fault, DEFAULT_BLOCK_SIZE)
+}
+
+/// [`compile_job`] with work-groups of `block` work-items (a device's limit may be lower than
+/// the default).
+pub fn compile_job_sized(
+    main: &Expr,
+    expected: &str,
+    fault: Option<Fault>,
+    block: usize,
+) -> CompiledJob {
     let mut levels = Vec::new();
     for (opt, name) in LEVELS {
-        let level = match compile_fcl_with_fault(main, opt, DEFAULT_BLOCK_SIZE, fault) {
+        let level = match compile_fcl_with_fault(main, opt, block, fault) {
             Ok((m, _)) => Ok(m),
             Err(LowerError::Unsupported(why, _)) => Err(CompiledOutcome::Unsupported(why)),
             Err(e) => Err(CompiledOutcome::Differs {
@@ -161,6 +174,7 @@ pub fn compile_job(main: &Expr, expected: &str, fault: Option<Fault>) -> Compile
         expected: expected.to_string(),
         compare: Compare::Exact,
         optimized: true,
+        index: 0,
     }
 }
 
@@ -282,6 +296,7 @@ fn job_outcome(
         };
         let options = &cache.options.of(job)[level];
         let key = module_key(options, module);
+        super::journal::note(format_args!("run {}", job.index));
         let (result, alone) = match cache.runs.get(&key) {
             Some(r) => r.clone(),
             None => {
@@ -355,6 +370,8 @@ fn run_result(r: Result<ExecReport, ExecError>) -> RunResult {
     match r {
         Ok(report) => Ok(report.stdout),
         Err(ExecError::Unsupported(why)) => Err(why),
+        // a launch beyond this device's limits is not the compiler's fault: skipped, with why
+        Err(ExecError::Runtime(e @ RuntimeError::Limit(_))) => Err(e.to_string()),
         Err(e) => Ok(format!("error: {e}")),
     }
 }
@@ -394,7 +411,11 @@ fn build_group(
             );
         }
         _ => {
-            let d = dispatch_source(modules, dispatches_barriers(options));
+            // dispatchers on PoCL only; other devices get plain kernels (see `dispatch`)
+            let d = match rt.device.is_pocl() {
+                true => dispatch_source(modules, dispatches_barriers(options)),
+                false => plain_source(modules),
+            };
             profile.builds += 1;
             if let Ok(program) = rt.build_with_options(&d.source, &quiet(options)) {
                 profile.generated += d.kernel_count() as u64;

@@ -1,7 +1,7 @@
 //! The compiled side of the differential check: the program compiled at -O0 and -O2 and run on
 //! an OpenCL device must print what the oracle printed.
 
-use super::batch::{compile_job, run_jobs, RunCache};
+use super::batch::{compile_job_sized, run_jobs, RunCache};
 use super::profile::Profile;
 use compiler::fault::Fault;
 use compiler::runtime::Runtime;
@@ -34,7 +34,8 @@ pub fn compare_compiled_with(
     rt: &Runtime,
     fault: Option<Fault>,
 ) -> CompiledOutcome {
-    let job = compile_job(main, expected, fault);
+    let block = compiler::DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1));
+    let job = compile_job_sized(main, expected, fault, block);
     let mut outcomes = run_jobs(
         &[job],
         rt,

@@ -11,9 +11,18 @@
 //!
 //! The dispatcher takes the error flag, `fcl_which`, then enough `__global uchar*`, `int` and
 //! `double` slots for any dispatched kernel; a launch fills the kernel's buffers, ints and
-//! doubles into the slots in order and pads the rest. A dispatched kernel's `__local` arrays
-//! become pointers into one `__local` block at the dispatcher's scope (OpenCL C allows `__local`
-//! variables only there), sized for the kernel that needs the most.
+//! doubles into the slots in order and pads the rest (with the error flag's buffer: padding is
+//! never passed on, so no two pointers a function receives alias, and the functions carry no
+//! `restrict`). A dispatched kernel's `__local` arrays become pointers into one `__local` block,
+//! the dispatcher's last argument (`__local ulong* fcl_lmem`, sized at launch for the kernel
+//! that needs the most). It used to be a `__local` array at the dispatcher's scope, used only
+//! through the functions it was passed to: a newer PoCL (on a 16-core Xeon) aborted in its
+//! compiler on that (`pocl::isAutomaticLocal`: `isGVarUsedByFunction` assertion).
+//!
+//! Dispatchers are a PoCL device's remedy ([`compiler::runtime::DeviceInfo::is_pocl`]). Other
+//! devices get the batch as plain kernels, one per module's kernel (renamed `uN_…`), in one
+//! program: still one build per batch, and nothing an optimizing GPU compiler could read
+//! differently from the modules alone.
 
 use compiler::exec::{execute_with_launch, ExecError, ExecReport};
 use compiler::kir::emit::{emit_kernel, ERROR_FLAG, PRELUDE};
@@ -77,12 +86,25 @@ pub struct Dispatch {
     /// dispatching kernel `d`, `None` when it is a kernel of its own named `u{module}_{name}`.
     routes: Vec<Vec<Option<(usize, usize)>>>,
     slots: Slots,
+    /// Per dispatching kernel, the bytes of its `__local` block.
+    local_bytes: Vec<usize>,
 }
 
 /// The batch source for `modules`; kernels with barriers go behind dispatchers too when
 /// `barriers` (see the module documentation; at most [`BARRIER_CASES`] of them per
 /// dispatcher), else they stay kernels of their own.
 pub fn dispatch_source(modules: &[&Module], barriers: bool) -> Dispatch {
+    batch_source(modules, barriers, true)
+}
+
+/// The batch source for `modules` as plain kernels of their own (no dispatcher): the form for
+/// devices other than PoCL.
+pub fn plain_source(modules: &[&Module]) -> Dispatch {
+    batch_source(modules, false, false)
+}
+
+/// [`dispatch_source`], or with `dispatch` false [`plain_source`].
+fn batch_source(modules: &[&Module], barriers: bool, dispatch: bool) -> Dispatch {
     let mut functions = String::new();
     let mut kernels = String::new();
     let mut dispatchers: Vec<Cases> = Vec::new();
@@ -97,12 +119,12 @@ pub fn dispatch_source(modules: &[&Module], barriers: bool) -> Dispatch {
             let text = emit_kernel(k);
             let (call, used, words) = call(k, id);
             let fits = 8
-                * (2 + slots.buffers.max(used.buffers)
+                * (3 + slots.buffers.max(used.buffers)
                     + slots.ints.max(used.ints)
                     + slots.doubles.max(used.doubles))
                 <= MAX_ARG_BYTES;
             let has_barriers = text.contains("barrier(");
-            let function = ((barriers || !has_barriers) && fits)
+            let function = (dispatch && (barriers || !has_barriers) && fits)
                 .then(|| as_function(k, &text, &format!("fcl_k{id}")))
                 .flatten();
             let Some(function) = function else {
@@ -151,13 +173,13 @@ pub fn dispatch_source(modules: &[&Module], barriers: bool) -> Dispatch {
     params.extend((0..slots.buffers).map(|i| format!("__global uchar* fcl_b{i}")));
     params.extend((0..slots.ints).map(|i| format!("const int fcl_i{i}")));
     params.extend((0..slots.doubles).map(|i| format!("const double fcl_d{i}")));
+    params.push("__local ulong* fcl_lmem".to_string());
     for (n, cases) in dispatchers.iter().enumerate().filter(|d| d.1.count > 0) {
         let _ = writeln!(
             source,
-            "\n__kernel void {}({}) {{\n  __local ulong fcl_lmem[{}];\n  switch (fcl_which) {{\n{}  }}\n}}",
+            "\n__kernel void {}({}) {{\n  switch (fcl_which) {{\n{}  }}\n}}",
             dispatcher_name(n),
             params.join(", "),
-            cases.local_words.max(1),
             cases.text
         );
     }
@@ -166,6 +188,10 @@ pub fn dispatch_source(modules: &[&Module], barriers: bool) -> Dispatch {
         source,
         routes,
         slots,
+        local_bytes: dispatchers
+            .iter()
+            .map(|c| c.local_words.max(1) * 8)
+            .collect(),
     }
 }
 
@@ -175,7 +201,8 @@ pub fn dispatch_source(modules: &[&Module], barriers: bool) -> Dispatch {
 fn as_function(k: &Kernel, text: &str, name: &str) -> Option<String> {
     let rest = text.strip_prefix(&format!("__kernel void {}(", k.name))?;
     let (params, mut rest) = rest.split_once(") {\n")?;
-    let mut all = vec![params.to_string()];
+    // no `restrict` on a function: whether its pointers may alias is the dispatcher's business
+    let mut all = vec![params.replace("* restrict ", "* ")];
     for (n, t, len) in &k.locals {
         rest = rest.strip_prefix(&format!("  __local {} {n}[{len}];\n", t.c_elem()))?;
         all.push(format!("__local {}* {n}", t.c_elem()));
@@ -269,6 +296,9 @@ impl Dispatch {
             all.extend(buffers);
             all.extend(ints);
             all.extend(doubles);
+            all.push(Arg::Local(
+                self.local_bytes.get(*dispatcher).copied().unwrap_or(8),
+            ));
             rt.enqueue(program, &dispatcher_name(*dispatcher), groups, local, &all)
         })
     }

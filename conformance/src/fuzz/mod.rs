@@ -10,19 +10,24 @@
 pub mod batch;
 pub mod compiled;
 pub mod dispatch;
+pub mod journal;
 pub mod mutation;
 pub mod oracle;
 pub mod profile;
+pub mod report;
 pub mod stats;
 pub mod tail;
 
 use crate::gen::{generate_fcl, print_program, FclConfig, FclProgram, Rng};
 use crate::shrink;
-use batch::{compile_job, optimized_program, run_jobs, Compare, CompiledJob, RunCache};
+use batch::{compile_job_sized, optimized_program, run_jobs, Compare, CompiledJob, RunCache};
 use compiled::CompiledOutcome;
 use compiler::runtime::Runtime;
+use compiler::DEFAULT_BLOCK_SIZE;
 pub use oracle::{check_fcl, check_fcl_on, Verdict};
 use profile::Profile;
+use report::save_failure;
+pub use report::{append_csv_row, program_source, save_contained, sort_report, CSV_HEADER};
 use semantics::fcl::lower::load_program;
 use stats::Stats;
 use std::path::{Path, PathBuf};
@@ -77,6 +82,23 @@ pub struct Campaign {
     /// build (slower), `-cl-opt-disable` none (the bugs only the C compiler's optimizations
     /// would expose go unseen).
     pub opencl_options: String,
+    /// Only these programs (in this order), instead of the shard's: a containing parent
+    /// restarts a campaign after a crash with the programs still to check.
+    pub only: Option<Vec<u64>>,
+    /// Apply [`Campaign::fault`] to this program only (the planted crash and hang of the
+    /// containment tests).
+    pub fault_program: Option<u64>,
+    /// Append each program's CSV row here as soon as it is known (with the header when the
+    /// file is new), so that a killed campaign keeps what it found.
+    pub live_report: Option<PathBuf>,
+}
+
+impl Campaign {
+    /// The fault program `k` is compiled with.
+    pub fn fault_for(&self, k: u64) -> Option<compiler::fault::Fault> {
+        self.fault
+            .filter(|_| self.fault_program.is_none_or(|only| only == k))
+    }
 }
 
 /// The default [`Campaign::batch`]. Larger batches build less often and share dispatching
@@ -120,29 +142,36 @@ impl CampaignResult {
     /// Writes `index,seed,status,bytes,millis,detail` rows.
     pub fn write_csv<W: std::io::Write>(&self, w: W) -> Result<(), csv::Error> {
         let mut out = csv::Writer::from_writer(w);
-        out.write_record(["index", "seed", "status", "bytes", "millis", "detail"])?;
+        out.write_record(CSV_HEADER)?;
         for r in &self.results {
-            let (status, detail) = match &r.verdict {
-                Verdict::Pass => (
-                    "pass",
-                    r.unsupported
-                        .as_ref()
-                        .map_or(String::new(), |why| format!("unsupported: {why}")),
-                ),
-                Verdict::Invalid(why) => ("invalid", why.clone()),
-                Verdict::Mismatch { config, .. } => ("fail", config.clone()),
-            };
-            out.write_record([
-                r.index.to_string(),
-                r.seed.to_string(),
-                status.to_string(),
-                r.bytes.to_string(),
-                r.millis.to_string(),
-                detail,
-            ])?;
+            out.write_record(r.csv_row())?;
         }
         out.flush()?;
         Ok(())
+    }
+}
+
+impl ProgramResult {
+    /// The program's CSV row (see [`CSV_HEADER`]).
+    pub fn csv_row(&self) -> [String; 6] {
+        let (status, detail) = match &self.verdict {
+            Verdict::Pass => (
+                "pass",
+                self.unsupported
+                    .as_ref()
+                    .map_or(String::new(), |why| format!("unsupported: {why}")),
+            ),
+            Verdict::Invalid(why) => ("invalid", why.clone()),
+            Verdict::Mismatch { config, .. } => ("fail", config.clone()),
+        };
+        [
+            self.index.to_string(),
+            self.seed.to_string(),
+            status.to_string(),
+            self.bytes.to_string(),
+            self.millis.to_string(),
+            detail,
+        ]
     }
 }
 
@@ -150,9 +179,12 @@ impl CampaignResult {
 pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> CampaignResult {
     let start = std::time::Instant::now();
     let (shard, shards) = c.shard;
-    let mine: Vec<u64> = (0..c.count)
-        .filter(|k| k % shards.max(1) == shard)
-        .collect();
+    let mine: Vec<u64> = match &c.only {
+        Some(only) => only.clone(),
+        None => (0..c.count)
+            .filter(|k| k % shards.max(1) == shard)
+            .collect(),
+    };
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let stats = Stats {
@@ -233,6 +265,10 @@ fn worker(
                 }
                 Verdict::Invalid(_) => {}
             }
+            if let Some(path) = &c.live_report {
+                append_csv_row(path, &result.csv_row());
+            }
+            journal::note(format_args!("done {}", result.index));
             g.0.push(result);
             g.2.extend(saved);
             drop(g);
@@ -269,11 +305,14 @@ fn one_batch(
 ) -> Vec<OneProgram> {
     let mut pending = Vec::with_capacity(ks.len());
     let mut jobs = Vec::new();
+    let list: Vec<String> = ks.iter().map(u64::to_string).collect();
+    journal::note(format_args!("start {}", list.join(" ")));
     for &k in ks {
+        journal::note(format_args!("oracle {k}"));
         let seed = program_seed(c.seed, k);
         let (p, job) = match c.lang {
-            FuzzLang::Fcl => generate_and_check_fcl(c, k, seed, rt.is_some(), profile),
-            FuzzLang::Tail => generate_and_check_tail(c, k, seed, rt.is_some(), profile),
+            FuzzLang::Fcl => generate_and_check_fcl(c, k, seed, block_size(rt), profile),
+            FuzzLang::Tail => generate_and_check_tail(c, k, seed, block_size(rt), profile),
         };
         if let Some(job) = job {
             jobs.push((pending.len(), job));
@@ -283,6 +322,7 @@ fn one_batch(
     if let Some(rt) = rt {
         let t = Instant::now();
         let (at, compiled): (Vec<usize>, Vec<CompiledJob>) = jobs.into_iter().unzip();
+        journal::note(format_args!("build"));
         let outcomes = run_jobs(&compiled, rt, cache, profile);
         let share = t.elapsed() / (at.len().max(1) as u32);
         for (i, outcome) in at.into_iter().zip(outcomes) {
@@ -344,13 +384,20 @@ fn one_batch(
         .collect()
 }
 
+/// The work-group size of a campaign's compiled side on `rt` (none without a device): the
+/// compiler's default, clamped to the device's largest work-group (1024 on an H100, 256 on
+/// some GPUs), so that every launch fits it.
+fn block_size(rt: Option<&Runtime>) -> Option<usize> {
+    rt.map(|rt| DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1)))
+}
+
 /// Generates FCL program `k` and checks it on the oracle; with a device, also gives its
 /// compiled side to run with the batch.
 fn generate_and_check_fcl(
     c: &Campaign,
     k: u64,
     seed: u64,
-    compiled: bool,
+    compiled: Option<usize>,
     profile: &mut Profile,
 ) -> (Pending, Option<CompiledJob>) {
     let t = Instant::now();
@@ -363,10 +410,11 @@ fn generate_and_check_fcl(
     profile.oracle += t.elapsed();
     let t = Instant::now();
     let mut job = None;
-    if compiled && checked.verdict == Verdict::Pass {
+    if let (Some(block), Verdict::Pass) = (compiled, &checked.verdict) {
         if let Ok(loaded) = load_program(&[("generated.fcl".to_string(), src.clone())]) {
-            let mut j = compile_job(&loaded.main, &checked.stdout, c.fault);
+            let mut j = compile_job_sized(&loaded.main, &checked.stdout, c.fault_for(k), block);
             j.optimized = optimized_program(k);
+            j.index = k;
             job = Some(j);
         }
     }
@@ -389,7 +437,7 @@ fn generate_and_check_tail(
     c: &Campaign,
     k: u64,
     seed: u64,
-    compiled: bool,
+    compiled: Option<usize>,
     profile: &mut Profile,
 ) -> (Pending, Option<CompiledJob>) {
     let t = Instant::now();
@@ -404,11 +452,13 @@ fn generate_and_check_tail(
         match tail::check_lowered(&case.source, &checked.stdout) {
             tail::LoweredCheck::Unsupported(why) => checked.unsupported = Some(why),
             tail::LoweredCheck::Mismatch(v) => checked.verdict = v,
-            tail::LoweredCheck::Agrees(lowered, main) if compiled => {
+            tail::LoweredCheck::Agrees(lowered, main) if compiled.is_some() => {
                 let t = Instant::now();
-                let mut j = compile_job(&main, &checked.stdout, c.fault);
+                let block = compiled.unwrap_or(DEFAULT_BLOCK_SIZE);
+                let mut j = compile_job_sized(&main, &checked.stdout, c.fault_for(k), block);
                 j.compare = Compare::Tail(lowered);
                 j.optimized = optimized_program(k);
+                j.index = k;
                 job = Some(j);
                 compiling = t.elapsed();
             }
@@ -439,8 +489,10 @@ fn check_one(c: &Campaign, p: &Pending, src: &str, rt: Option<&Runtime>) -> orac
     let Ok(loaded) = load_program(&[("generated.fcl".to_string(), src.to_string())]) else {
         return checked;
     };
-    let mut job = compile_job(&loaded.main, &checked.stdout, c.fault);
+    let block = block_size(Some(rt)).unwrap_or(DEFAULT_BLOCK_SIZE);
+    let mut job = compile_job_sized(&loaded.main, &checked.stdout, c.fault_for(p.k), block);
     job.optimized = optimized_program(p.k);
+    job.index = p.k;
     let mut cache = RunCache::with_build_options(&c.opencl_options);
     if let Some(outcome) = run_jobs(&[job], rt, &mut cache, &mut Profile::default()).pop() {
         apply_compiled(&mut checked, outcome);
@@ -489,38 +541,4 @@ fn shrink_failure(
         p.seed,
         &verdict,
     )
-}
-
-/// Writes `STEM.EXT` (the program) and `STEM.txt` (seed and both outputs) under `dir`.
-fn save_failure(
-    dir: &Path,
-    stem: &str,
-    ext: &str,
-    src: &str,
-    seed: u64,
-    v: &Verdict,
-) -> Vec<PathBuf> {
-    let mut written = Vec::new();
-    if std::fs::create_dir_all(dir).is_err() {
-        return written;
-    }
-    let prog = dir.join(format!("{stem}.{ext}"));
-    if std::fs::write(&prog, src).is_ok() {
-        written.push(prog);
-    }
-    let detail = match v {
-        Verdict::Mismatch {
-            config,
-            expected,
-            got,
-        } => format!(
-            "seed: {seed}\nmismatch on: {config}\nreference (oracle 1x1 in-order):\n{expected}\n\n{config}:\n{got}\n"
-        ),
-        other => format!("seed: {seed}\n{other:?}\n"),
-    };
-    let info = dir.join(format!("{stem}.txt"));
-    if std::fs::write(&info, detail).is_ok() {
-        written.push(info);
-    }
-    written
 }

@@ -6,7 +6,7 @@
 //! A failure is saved, then shrunk ([`crate::shrink::tail`]) with [`check_tail_program`], the
 //! same check on one program with the TAIL oracle's own output as the reference.
 
-use super::batch::{compile_job, optimized_program, run_jobs, Compare, RunCache};
+use super::batch::{compile_job_sized, optimized_program, run_jobs, Compare, RunCache};
 use super::oracle::{Checked, Verdict, MAX_STEPS};
 use super::profile::Profile;
 use super::{apply_compiled, save_failure, Campaign};
@@ -118,7 +118,9 @@ pub fn check_tail_program(
         LoweredCheck::Mismatch(v) => checked.verdict = v,
         LoweredCheck::Agrees(lowered, main) => {
             if let Some(side) = compiled {
-                let mut job = compile_job(&main, &checked.stdout, side.fault);
+                let block = compiler::DEFAULT_BLOCK_SIZE
+                    .min(side.runtime.device.max_work_group_size.max(1));
+                let mut job = compile_job_sized(&main, &checked.stdout, side.fault, block);
                 job.compare = Compare::Tail(lowered);
                 job.optimized = side.optimized;
                 let mut cache = RunCache::with_build_options(side.options);
@@ -156,7 +158,7 @@ pub fn shrink_failure(
     };
     let side = rt.map(|runtime| CompiledSide {
         runtime,
-        fault: c.fault,
+        fault: c.fault_for(k),
         options: &c.opencl_options,
         optimized: optimized_program(k),
     });

@@ -1,0 +1,120 @@
+//! A campaign's files as it runs: the CSV report, appended to row by row (so that a killed
+//! campaign keeps what it found) and put in program order at the end, and the saved failures.
+
+use super::{program_seed, FuzzLang, Verdict};
+use crate::gen::{generate_fcl, print_program, FclConfig, Rng};
+use std::path::{Path, PathBuf};
+
+/// The CSV header of a campaign's report.
+pub const CSV_HEADER: [&str; 6] = ["index", "seed", "status", "bytes", "millis", "detail"];
+
+/// Appends `row` to the CSV file at `path`, with the header first when the file is new or
+/// empty. Errors are ignored: the final report is written again in full at the end.
+pub fn append_csv_row(path: &Path, row: &[String]) {
+    let new = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
+    let Ok(f) = std::fs::File::options()
+        .create(true)
+        .append(true)
+        .open(path)
+    else {
+        return;
+    };
+    let mut w = csv::Writer::from_writer(f);
+    if new {
+        let _ = w.write_record(CSV_HEADER);
+    }
+    let _ = w.write_record(row);
+    let _ = w.flush();
+}
+
+/// Rewrites the CSV report at `path` with its rows in program order; the numbers of passed
+/// and failed programs in it.
+pub fn sort_report(path: &Path) -> (usize, usize) {
+    let Ok(mut reader) = csv::Reader::from_path(path) else {
+        return (0, 0);
+    };
+    let mut rows: Vec<csv::StringRecord> = reader.records().filter_map(Result::ok).collect();
+    rows.sort_by_key(|r| {
+        r.get(0)
+            .and_then(|k| k.parse::<u64>().ok())
+            .unwrap_or(u64::MAX)
+    });
+    let count = |s: &str| rows.iter().filter(|r| r.get(2) == Some(s)).count();
+    let (passed, failed) = (count("pass"), count("fail"));
+    if let Ok(mut w) = csv::Writer::from_path(path) {
+        let _ = w.write_record(CSV_HEADER);
+        for r in &rows {
+            let _ = w.write_record(r);
+        }
+        let _ = w.flush();
+    }
+    (passed, failed)
+}
+
+/// The source of program `k` of a campaign of `lang` seeded `seed` (FCL with `config`), as the
+/// campaign generates it.
+pub fn program_source(lang: FuzzLang, config: &FclConfig, seed: u64, k: u64) -> String {
+    let mut rng = Rng::new(program_seed(seed, k));
+    match lang {
+        FuzzLang::Fcl => print_program(&generate_fcl(&mut rng, config)),
+        FuzzLang::Tail => crate::gen::tail_gen::generate_tail(&mut rng, 8).source,
+    }
+}
+
+/// Saves program `k`, which took the checking process down (`why`: a crash or a hang), as a
+/// failure `LANG-SEED-K` under `dir`; the files written.
+pub fn save_contained(
+    dir: &Path,
+    lang: FuzzLang,
+    config: &FclConfig,
+    seed: u64,
+    k: u64,
+    why: &str,
+) -> Vec<PathBuf> {
+    let ext = match lang {
+        FuzzLang::Fcl => "fcl",
+        FuzzLang::Tail => "tail",
+    };
+    let verdict = Verdict::Mismatch {
+        config: why.to_string(),
+        expected: "(the oracle's output: the checking process died before it was kept)".into(),
+        got: why.to_string(),
+    };
+    let src = program_source(lang, config, seed, k);
+    let stem = format!("{ext}-{seed}-{k}");
+    save_failure(dir, &stem, ext, &src, program_seed(seed, k), &verdict)
+}
+
+/// Writes `STEM.EXT` (the program) and `STEM.txt` (seed and both outputs) under `dir`.
+pub(super) fn save_failure(
+    dir: &Path,
+    stem: &str,
+    ext: &str,
+    src: &str,
+    seed: u64,
+    v: &Verdict,
+) -> Vec<PathBuf> {
+    let mut written = Vec::new();
+    if std::fs::create_dir_all(dir).is_err() {
+        return written;
+    }
+    let prog = dir.join(format!("{stem}.{ext}"));
+    if std::fs::write(&prog, src).is_ok() {
+        written.push(prog);
+    }
+    let detail = match v {
+        Verdict::Mismatch {
+            config,
+            expected,
+            got,
+        } => format!(
+            "seed: {seed}\nmismatch on: {config}\nreference (oracle 1x1 in-order):\n{expected}\n\n{config}:\n{got}\n"
+        ),
+        other => format!("seed: {seed}\n{other:?}\n"),
+    };
+    let info = dir.join(format!("{stem}.txt"));
+    if std::fs::write(&info, detail).is_ok() {
+        written.push(info);
+    }
+    written
+}
