@@ -30,7 +30,7 @@ fn check_prints_every_binding_prelude_first() {
 
 #[test]
 fn check_without_the_prelude_and_with_several_files() {
-    let dir = std::env::temp_dir().join(format!("tailfcl-check-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("tailfcl-fcl-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let lib = dir.join("lib.fcl");
     let main = dir.join("main.fcl");

@@ -4,7 +4,7 @@
 use std::process::{Command, Output};
 
 fn check_text(name: &str, text: &str) -> Output {
-    let dir = std::env::temp_dir().join(format!("tailfcl-check-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("tailfcl-tail-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
