@@ -137,8 +137,12 @@ impl Lower {
                 let body = c.body.clone();
                 self.eval(&env, &body)
             }
-            Val::ReadPrivate(p, ty) => {
-                let j = self.scalar(a)?;
+            Val::ReadPrivate(p, ty, one_cell) => {
+                let j = if *one_cell {
+                    Expr::Int(0)
+                } else {
+                    self.scalar(a)?
+                };
                 Ok(Val::Scalar(Expr::Load(p.clone(), Box::new(j)), *ty))
             }
             _ => self.internal("application of a non-function"),

@@ -14,8 +14,9 @@ pub enum Val {
     Str(Rc<str>),
     Pair(Rc<Val>, Rc<Val>),
     Fun(Rc<Closure>),
-    /// `read` of a `seqfor`: reads element `j` of private array `name`.
-    ReadPrivate(Rc<str>, Ty),
+    /// `read` of a `seqfor`: reads element `j` of private array `name`; of a size-1 `seqfor`
+    /// (`true`), always its one cell, whatever `j` is (the original's quirk, as the oracle does).
+    ReadPrivate(Rc<str>, Ty, bool),
     Pull(Rc<Pull>),
     Push(Rc<Push>),
     Prog(Rc<Prog>),

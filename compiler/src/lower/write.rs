@@ -84,7 +84,8 @@ impl Lower {
                     let counter = self.counter;
                     let locals = self.kernel.as_ref().map(|k| k.locals.len());
                     let probe = self.in_block(|lw| {
-                        let f = lw.apply(step, Val::ReadPrivate(name.clone(), Ty::Int))?;
+                        let f =
+                            lw.apply(step, Val::ReadPrivate(name.clone(), Ty::Int, size == 1))?;
                         lw.apply(&f, Val::Scalar(Expr::Int(0), Ty::Int))
                     });
                     if let Ok((Val::Pair(_, v), _)) = probe {
@@ -99,7 +100,19 @@ impl Lower {
                     ty
                 };
                 self.emit(Stmt::Private(name.clone(), ty, size.max(1)));
-                let reader = Val::ReadPrivate(name.clone(), ty);
+                // (5.56) the array starts as n zeros, which a step may read before it writes
+                let zero = match ty {
+                    Ty::Int => Expr::Int(0),
+                    Ty::Double => Expr::Double(0.0),
+                    Ty::Bool => Expr::Bool(false),
+                };
+                self.seq_loop(Expr::Int(size.max(1) as i32), &mut |lw: &mut Lower, i| {
+                    lw.emit(Stmt::Store(name.clone(), i, zero.clone()));
+                    Ok(())
+                })?;
+                // size 1: [O]'s quirk (the oracle's too): one cell, the step's write and read
+                // indices ignored
+                let reader = Val::ReadPrivate(name.clone(), ty, size == 1);
                 let step = step.clone();
                 self.seq_loop(m.clone(), &mut |lw: &mut Lower, i| {
                     let f = lw.apply(&step, reader.clone())?;
@@ -107,7 +120,11 @@ impl Lower {
                     let Val::Pair(ix, v) = r else {
                         return lw.internal("seqfor step did not give a pair");
                     };
-                    let ix = lw.scalar((*ix).clone())?;
+                    let ix = if size == 1 {
+                        Expr::Int(0)
+                    } else {
+                        lw.scalar((*ix).clone())?
+                    };
                     let v = lw.scalar((*v).clone())?;
                     lw.emit(Stmt::Store(name.clone(), ix, v));
                     Ok(())

@@ -5,8 +5,8 @@
 
 mod build_log;
 mod flags;
-mod pool;
 mod oclgrind;
+mod pool;
 
 use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
 use opencl3::context::Context;
