@@ -76,6 +76,17 @@ impl Par {
         })
     }
 
+    /// For the teaching view: per sub-location, the part it runs and that part's task; the
+    /// parts' results so far (the cells each part has written); the group's level.
+    pub(crate) fn progress(&self) -> (Vec<Option<(usize, &Task)>>, &[Option<Rc<Cells>>], Level) {
+        let subs = self
+            .subs
+            .iter()
+            .map(|s| s.current.as_ref().map(|(p, t)| (*p, &**t)))
+            .collect();
+        (subs, &self.results, self.level)
+    }
+
     /// The task of part p at sub-location `loc`.
     fn start(&self, p: usize, loc: Loc) -> Task {
         let below = Level(self.level.0 - 1);

@@ -10,6 +10,7 @@ pub mod machine;
 pub mod rules;
 pub mod show;
 pub mod term;
+pub mod view;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
