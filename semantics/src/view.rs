@@ -8,7 +8,7 @@
 //! contractum pushed new frames, e.g. a decomposition into applications) marks the deepest node
 //! it reached, which is the redex in the thesis's sense.
 
-use pretty::{Render, RenderAnnotated, RcDoc};
+use pretty::{RcDoc, Render, RenderAnnotated};
 
 /// Line width of rendered configurations.
 pub const WIDTH: usize = 80;
@@ -30,6 +30,9 @@ pub enum Item {
 #[derive(Clone, Debug, Default)]
 pub struct Tree {
     pub items: Vec<Item>,
+    /// Lay the items out without indenting continuation lines (a `let` chain reads down the
+    /// page rather than stepping right).
+    pub no_indent: bool,
 }
 
 impl Tree {
@@ -37,6 +40,7 @@ impl Tree {
     pub fn atom(s: impl Into<String>) -> Tree {
         Tree {
             items: vec![Item::Text(s.into())],
+            no_indent: false,
         }
     }
 
@@ -56,7 +60,10 @@ impl Tree {
             items.push(Item::Child(e));
         }
         items.push(Item::Text(close.to_string()));
-        Tree { items }
+        Tree {
+            items,
+            no_indent: false,
+        }
     }
 
     /// `(f) (a)`: an application with the function and the argument as children 0 and 1.
@@ -71,6 +78,7 @@ impl Tree {
                 Item::Child(a),
                 Item::Text(")".into()),
             ],
+            no_indent: false,
         }
     }
 
@@ -90,6 +98,17 @@ impl Tree {
     pub fn line(mut self) -> Tree {
         self.items.push(Item::Line);
         self
+    }
+
+    /// `let x = rhs in` and the body on the next line when it does not fit, unindented.
+    pub fn let_in(name: &str, rhs: Tree, body: Tree) -> Tree {
+        let mut t = Tree::atom(format!("let {name} = "))
+            .child(rhs)
+            .text(" in")
+            .line()
+            .child(body);
+        t.no_indent = true;
+        t
     }
 
     /// The tree as flat text (no line breaks).
@@ -121,11 +140,7 @@ fn doc<'a>(tree: &'a Tree, targets: &[&[usize]]) -> Doc<'a> {
     let here = targets
         .iter()
         .any(|p| p.first().is_none_or(|&k| k >= n_children));
-    let inner: Vec<&[usize]> = if here {
-        Vec::new()
-    } else {
-        targets.to_vec()
-    };
+    let inner: Vec<&[usize]> = if here { Vec::new() } else { targets.to_vec() };
     let mut k = 0;
     let parts = tree.items.iter().map(|item| match item {
         Item::Text(s) => RcDoc::text(s.as_str()),
@@ -141,7 +156,8 @@ fn doc<'a>(tree: &'a Tree, targets: &[&[usize]]) -> Doc<'a> {
             doc(c, &sub)
         }
     });
-    let d = RcDoc::concat(parts).nest(2).group();
+    let d = RcDoc::concat(parts);
+    let d = if tree.no_indent { d } else { d.nest(2) }.group();
     if here {
         d.annotate(())
     } else {
@@ -188,7 +204,10 @@ mod tests {
     fn sample() -> Tree {
         Tree::call(
             "addi",
-            vec![Tree::atom("l1"), Tree::call("subi", vec![Tree::atom("l2"), Tree::atom("3")])],
+            vec![
+                Tree::atom("l1"),
+                Tree::call("subi", vec![Tree::atom("l2"), Tree::atom("3")]),
+            ],
         )
     }
 
@@ -217,6 +236,9 @@ mod tests {
         assert!(text.lines().all(|l| l.chars().count() <= 20), "{text}");
         assert_eq!(&text[spans[0].0..spans[0].1], "l17");
         assert_eq!(&text[spans[1].0..spans[1].1], "l99");
-        assert_eq!(t.flat().replace(',', ""), text.split_whitespace().collect::<String>().replace(',', ""));
+        assert_eq!(
+            t.flat().replace(',', ""),
+            text.split_whitespace().collect::<String>().replace(',', "")
+        );
     }
 }

@@ -3,4 +3,4 @@
 
 mod drive;
 
-pub use drive::{drive, run, run_source, trace, Outcome, Report, RunOptions, Stats};
+pub use drive::{drive, record, run, run_source, trace, Outcome, Report, RunOptions, Stats};

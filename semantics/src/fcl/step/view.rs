@@ -237,17 +237,13 @@ pub fn term_tree(t: &Term) -> Tree {
     match &t.kind {
         TermKind::Var(_, x) => Tree::atom(x.to_string()),
         TermKind::Lit(v) => value_tree(v),
-        TermKind::Lam { name, body, .. } => {
-            Tree::atom(format!("fn {name} =>")).line().child(term_tree(body))
-        }
+        TermKind::Lam { name, body, .. } => Tree::atom(format!("fn {name} =>"))
+            .line()
+            .child(term_tree(body)),
         TermKind::App(a, b) => Tree::app(term_tree(a), term_tree(b)),
         TermKind::Let {
             name, bound, body, ..
-        } => Tree::atom(format!("let {name} = "))
-            .child(term_tree(bound))
-            .line()
-            .text("in ")
-            .child(term_tree(body)),
+        } => Tree::let_in(name, term_tree(bound), term_tree(body)),
         TermKind::If(c, a, b) => Tree::atom("if ")
             .child(term_tree(c))
             .line()

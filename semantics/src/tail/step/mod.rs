@@ -10,7 +10,6 @@ pub mod machine;
 pub mod rules;
 pub mod show;
 pub mod term;
-pub mod view;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -21,6 +20,7 @@ mod tests_differential;
 mod tests_programs;
 #[cfg(test)]
 mod tests_rules;
+pub mod view;
 
 pub use machine::{Machine, StepError, StepInfo, Stepped, TraceInfo};
 pub use rules::Rule;

@@ -106,7 +106,10 @@ impl<'a> Printer<'a> {
         let prog = self.prog;
         Some(match frame {
             Frame::LetBody { node } => {
-                let Node::Let { name, slot, body, .. } = prog.node(*node) else {
+                let Node::Let {
+                    name, slot, body, ..
+                } = prog.node(*node)
+                else {
                     return Some((inner, 0));
                 };
                 let env = Env {
@@ -180,9 +183,12 @@ impl<'a> Printer<'a> {
             Kind::Each | Kind::ZipWith => {
                 let done = format!("‹{} done›,", it.i);
                 let left = it.n.saturating_sub(it.i + 1);
-                Tree::atom(format!("reshape0([{}],[{done}", super::show::shape(&it.shape)))
-                    .child(inner)
-                    .text(format!(",‹{left} more›])"))
+                Tree::atom(format!(
+                    "reshape0([{}],[{done}",
+                    super::show::shape(&it.shape)
+                ))
+                .child(inner)
+                .text(format!(",‹{left} more›])"))
             }
             Kind::Reduce | Kind::Scan => Tree::atom(format!(
                 "{}⟨row {}/{}, element {}/{}⟩(",
@@ -206,7 +212,11 @@ impl<'a> Printer<'a> {
             // the whole operator is the redex (3.59/3.60, or the final reshape0)
             let text = match it.kind {
                 Kind::Power => format!("{}({},{},{})", it.name, f.flat(), it.n, src.flat()),
-                _ => format!("reshape0([{}],[‹{} values›])", super::show::shape(&it.shape), it.n),
+                _ => format!(
+                    "reshape0([{}],[‹{} values›])",
+                    super::show::shape(&it.shape),
+                    it.n
+                ),
             };
             return Tree::atom(text);
         }
@@ -247,7 +257,9 @@ impl<'a> Printer<'a> {
                     captured: Some(&captured),
                 };
                 let body = self.node(lam.body, env);
-                Tree::atom(format!("fn {} =>", lam.param)).line().child(body)
+                Tree::atom(format!("fn {} =>", lam.param))
+                    .line()
+                    .child(body)
             }
             Value::Tuple(parts) => {
                 let ps = parts.iter().map(|p| self.value(p)).collect();
@@ -285,7 +297,9 @@ impl<'a> Printer<'a> {
         match self.prog.node(id) {
             Node::Lit(x, _) => Tree::atom(scalar_lit(*x)),
             Node::Var { slot, name, .. } => self.var(*slot, name, env),
-            Node::Let { name, rhs, body, .. } => {
+            Node::Let {
+                name, rhs, body, ..
+            } => {
                 let rhs = self.node(*rhs, env);
                 let body = self.node(*body, env);
                 let_tree(name, rhs, body)
@@ -300,7 +314,9 @@ impl<'a> Printer<'a> {
                     captured: Some(&captured),
                 };
                 let body = self.node(lam.body, inner);
-                Tree::atom(format!("fn {} =>", lam.param)).line().child(body)
+                Tree::atom(format!("fn {} =>", lam.param))
+                    .line()
+                    .child(body)
             }
             Node::Op { name, args, .. } => Tree::call(name, list(self, args)),
             Node::Vector { elems, .. } => Tree::wrap("[", list(self, elems), "]"),
@@ -323,13 +339,9 @@ impl<'a> Printer<'a> {
     }
 }
 
-/// `let x = rhs in body`, breaking before `in` when it does not fit.
+/// `let x = rhs in body`.
 fn let_tree(name: &str, rhs: Tree, body: Tree) -> Tree {
-    Tree::atom(format!("let {name} = "))
-        .child(rhs)
-        .line()
-        .text("in ")
-        .child(body)
+    Tree::let_in(name, rhs, body)
 }
 
 fn if_tree(c: Tree, t: Tree, e: Tree) -> Tree {
