@@ -82,6 +82,11 @@ impl Tree {
         }
     }
 
+    /// `(f) a`: an application as TAIL traces write it (the argument is a value).
+    pub fn app_value(f: Tree, a: Tree) -> Tree {
+        Tree::atom("(").child(f).text(")").line().child(a)
+    }
+
     /// Appends literal text.
     pub fn text(mut self, s: impl Into<String>) -> Tree {
         self.items.push(Item::Text(s.into()));

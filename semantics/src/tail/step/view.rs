@@ -169,8 +169,12 @@ impl<'a> Printer<'a> {
                 (if_tree(inner, t, e), 0)
             }
             Frame::Scope { .. } | Frame::Activation { .. } => return None,
-            Frame::ApplyTo { arg } => (Tree::app(inner, self.value(arg)), 0),
-            Frame::Iter(it) => (self.iter_around(it, inner), 0),
+            Frame::ApplyTo { arg } => (Tree::app_value(inner, self.value(arg)), 0),
+            // power(f, n, [·]) has its hole third; the others' only child is the hole
+            Frame::Iter(it) => {
+                let k = if it.kind == Kind::Power { 2 } else { 0 };
+                (self.iter_around(it, inner), k)
+            }
         })
     }
 
@@ -221,17 +225,20 @@ impl<'a> Printer<'a> {
             return Tree::atom(text);
         }
         let app = match it.kind {
-            Kind::Each => Tree::app(f, elem(it.i)),
+            Kind::Each => Tree::app_value(f, elem(it.i)),
             Kind::ZipWith => {
                 let b = it.src2.as_ref().map(|l| format!("{l}[{}]", it.i));
-                Tree::app(Tree::app(f, elem(it.i)), Tree::atom(b.unwrap_or_default()))
+                Tree::app_value(
+                    Tree::app_value(f, elem(it.i)),
+                    Tree::atom(b.unwrap_or_default()),
+                )
             }
             _ => {
                 let acc = match &it.acc {
                     Some(a) => self.value(a),
                     None => elem(it.i * it.m),
                 };
-                Tree::app(Tree::app(f, elem(it.i * it.m + it.j)), acc)
+                Tree::app_value(Tree::app_value(f, elem(it.i * it.m + it.j)), acc)
             }
         };
         self.iter_around(it, app)
