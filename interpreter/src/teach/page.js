@@ -261,6 +261,7 @@
   $("rule-prev").onclick = () => ruleUse(-1);
   $("play").onclick = play;
   $("jump").onchange = () => show(Number($("jump").value) - 1);
+  $("jump").onkeydown = (e) => { if (e.key === "Enter") show(Number($("jump").value) - 1); };
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     const k = e.key;
