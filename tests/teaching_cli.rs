@@ -24,13 +24,7 @@ fn gallery() -> Vec<PathBuf> {
 
 /// The page's embedded data.
 fn page_data(html: &str) -> Value {
-    let start = html
-        .find(r#"<script id="trace-data" type="application/json">"#)
-        .expect("the data element");
-    let rest = &html[start..];
-    let open = rest.find('>').unwrap() + 1;
-    let close = rest.find("</script>").unwrap();
-    serde_json::from_str(&rest[open..close]).expect("the data is JSON")
+    interpreter::teach::html::unpack(html).expect("the page holds its data")
 }
 
 /// Text `i` of a keyframe/diff column, replayed as the page's script does (UTF-16 offsets).

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chrome import start_chrome, wait_ready  # noqa: E402  (tests/browser/chrome.py)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys

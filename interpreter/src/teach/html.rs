@@ -65,19 +65,46 @@ impl HtmlTrace {
             "schedule": self.info.schedule,
             "rules": rules,
         });
-        let data = self.enc.finish(meta, summary).to_string();
-        // `</` would end the script element early; `<\/` is the same JSON string
-        let data = data.replace("</", "<\\/");
+        let data = pack(&self.enc.finish(meta, summary).to_string())?;
         let title = escape(&self.info.title);
         write!(
             out,
             "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
              <meta name=\"viewport\" content=\"width=device-width\">\
              <title>{title} — tailfcl stepper</title><style>{STYLE}</style></head>\n<body>\n{BODY}\n\
-             <script id=\"trace-data\" type=\"application/json\">{data}</script>\n\
+             <script id=\"trace-data\" type=\"application/octet-stream\" \
+             data-encoding=\"gzip+base64\">{data}</script>\n\
              <script>{SCRIPT}</script>\n</body></html>\n"
         )
     }
+}
+
+/// The page's data as gzip in base64: JSON of a long trace repeats itself (locations, rule
+/// names, diffs of one shape), so it shrinks about tenfold; browsers inflate it with their
+/// built-in `DecompressionStream`. Base64 never contains `</`, so it cannot end the element.
+fn pack(json: &str) -> io::Result<String> {
+    use base64::Engine;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(json.as_bytes())?;
+    Ok(base64::engine::general_purpose::STANDARD.encode(gz.finish()?))
+}
+
+/// The data of a page [`HtmlTrace::finish`] wrote, as JSON (for tests and tools).
+pub fn unpack(html: &str) -> Option<serde_json::Value> {
+    use base64::Engine;
+    use std::io::Read;
+    let start = html.find("data-encoding=\"gzip+base64\">")?;
+    let rest = &html[start..];
+    let open = rest.find('>')? + 1;
+    let close = rest.find("</script>")?;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(rest[open..close].trim())
+        .ok()?;
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(&bytes[..])
+        .read_to_string(&mut text)
+        .ok()?;
+    serde_json::from_str(&text).ok()
 }
 
 /// Escapes text for HTML.

@@ -1,8 +1,13 @@
 "use strict";
 // The teaching page: decodes the trace data (keyframes and diffs, see encode.rs), shows one step
 // at a time and wires the controls. No libraries, no network.
-(function () {
-  const D = JSON.parse(document.getElementById("trace-data").textContent);
+(async function () {
+  // the data is gzip in base64 (html.rs): inflate it with the browser's own decompressor
+  const packed = atob(document.getElementById("trace-data").textContent.trim());
+  const bytes = new Uint8Array(packed.length);
+  for (let i = 0; i < packed.length; i++) bytes[i] = packed.charCodeAt(i);
+  const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const D = JSON.parse(await new Response(inflated).text());
   const S = D.steps, N = S.count, str = D.strings, meta = D.meta;
   const $ = (id) => document.getElementById(id);
   const names = Object.keys(S.costs);
@@ -283,5 +288,6 @@
   if (N > 0) pick.value = S.rule[0];
   show(0);
   fromHash();
+  window.stepperReadyMs = performance.now();
   document.body.dataset.ready = "1";
 })();

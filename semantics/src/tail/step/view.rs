@@ -13,8 +13,9 @@ use super::iterate::{Iter, Kind};
 use super::machine::{Focus, Frame, Machine};
 use super::show::scalar_lit;
 use super::term::{Lambda, Node, NodeId, Program, Value};
-use crate::tail::print_value::flat_text;
+use crate::tail::print_value::{flat_text, scalar_text};
 use crate::tail::store::Loc;
+use crate::tail::value::Array;
 use crate::view::Tree;
 use std::collections::BTreeMap;
 
@@ -85,7 +86,7 @@ impl Machine {
         let store = p
             .locs
             .values()
-            .map(|l| (l.to_string(), flat_text(&l.get())))
+            .map(|l| (l.to_string(), store_text(&l.get())))
             .collect();
         View { term, hole, store }
     }
@@ -344,6 +345,21 @@ impl<'a> Printer<'a> {
             }
         }
     }
+}
+
+/// How many elements of an array the store view lists.
+const STORE_ELEMS: usize = 24;
+
+/// An array as `flat_text` writes it, cut after [`STORE_ELEMS`] elements (`…`): showing the
+/// store at every step must not cost the size of its arrays.
+fn store_text(a: &Array) -> String {
+    if a.size() <= STORE_ELEMS {
+        return flat_text(a);
+    }
+    let elems: Vec<String> = (0..STORE_ELEMS)
+        .map(|i| scalar_text(a.elems.get(i)))
+        .collect();
+    format!("[{}]({},…)", super::show::shape(&a.shape), elems.join(","))
 }
 
 /// `let x = rhs in body`.
