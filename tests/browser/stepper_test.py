@@ -150,10 +150,14 @@ def test_page(driver, page, trace, name):
     if target in rules[first_use:]:
         driver.find_element(By.ID, "rule-next").click()
         check_step(driver, trace, rules.index(target, first_use) + 1, name)
-    # a link to a step
+    # a link to a step, followed on the open page and when the page is opened with it
     k = max(1, (2 * n) // 3)
     driver.get(url + f"#step={k}")
     check_step(driver, trace, k, name)
+    driver.get("about:blank")
+    driver.get(url + f"#step={k - 1 or 1}")
+    wait_ready(driver)
+    check_step(driver, trace, k - 1 or 1, name)
     # play at 20 steps a second, then pause
     driver.find_element(By.ID, "first").click()
     Select(driver.find_element(By.ID, "speed")).select_by_value("50")

@@ -147,16 +147,13 @@ pub fn trace(main: &Expr, cfg: &Config, on_step: &mut dyn FnMut(StepRecord) -> b
 
 /// Runs like [`trace`], showing the task as well: `on_step` sees the initial configuration
 /// (with `None`), then the configuration after each step with the step and its record.
-pub fn trace_tasks(
-    main: &Expr,
-    cfg: &Config,
-    on_step: &mut dyn FnMut(&Task, Option<(&Fired, StepRecord)>) -> bool,
-) -> RunOutput {
+pub fn trace_tasks(main: &Expr, cfg: &Config, on_step: OnStep) -> RunOutput {
     drive(main, cfg, Some(on_step), None)
 }
 
-/// The step callback of [`drive`]: the task, and the step just taken (none before the first).
-type OnStep<'a> = &'a mut dyn FnMut(&Task, Option<(&Fired, StepRecord)>) -> bool;
+/// The step callback of [`trace_tasks`]: the task, and the step just taken (none before the
+/// first).
+pub type OnStep<'a> = &'a mut dyn FnMut(&Task, Option<(&Fired, StepRecord)>) -> bool;
 
 fn drive(
     main: &Expr,

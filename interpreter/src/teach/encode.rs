@@ -86,6 +86,7 @@ impl Strings {
 }
 
 /// Builds the page's data one step at a time.
+#[derive(Default)]
 pub struct Encoder {
     strings: Strings,
     cost_names: Vec<String>,
@@ -104,26 +105,6 @@ pub struct Encoder {
 
 /// How many cells of a part the machine view lists.
 const CELLS_SHOWN: usize = 16;
-
-impl Default for Encoder {
-    fn default() -> Self {
-        Encoder {
-            strings: Strings::default(),
-            cost_names: Vec::new(),
-            rule: Vec::new(),
-            costs: Vec::new(),
-            loc: Vec::new(),
-            result: Vec::new(),
-            effects: Vec::new(),
-            term: TextDiffs::default(),
-            spans: Vec::new(),
-            store: TextDiffs::default(),
-            fired: Vec::new(),
-            groups: Vec::new(),
-            prev_groups: Vec::new(),
-        }
-    }
-}
 
 impl Encoder {
     /// Adds one step.

@@ -286,8 +286,9 @@
   }
   window.addEventListener("hashchange", fromHash);
   if (N > 0) pick.value = S.rule[0];
-  show(0);
-  fromHash();
+  // a #step=N link opens at that step (read before show() rewrites the fragment)
+  const linked = /^#step=(\d+)$/.exec(location.hash);
+  show(linked ? Number(linked[1]) - 1 : 0);
   window.stepperReadyMs = performance.now();
   document.body.dataset.ready = "1";
 })();
