@@ -116,6 +116,18 @@ impl Tree {
         t
     }
 
+    /// `if c then a else b`, the three parts as children 0, 1, 2.
+    pub fn if_then_else(c: Tree, a: Tree, b: Tree) -> Tree {
+        Tree::atom("if ")
+            .child(c)
+            .line()
+            .text("then ")
+            .child(a)
+            .line()
+            .text("else ")
+            .child(b)
+    }
+
     /// The tree as flat text (no line breaks).
     pub fn flat(&self) -> String {
         render(self, usize::MAX / 4, &[]).0

@@ -157,14 +157,7 @@ fn frame_tree(frame: &Frame, inner: Tree) -> (Tree, Option<usize>) {
             Some(1),
         ),
         Frame::If(a, b, _, _) => (
-            Tree::atom("if ")
-                .child(inner)
-                .line()
-                .text("then ")
-                .child(term_tree(a))
-                .line()
-                .text("else ")
-                .child(term_tree(b)),
+            Tree::if_then_else(inner, term_tree(a), term_tree(b)),
             Some(0),
         ),
         Frame::PairFst(b, _) => (Tree::wrap("(", vec![inner, term_tree(b)], ")"), Some(0)),
@@ -244,14 +237,7 @@ pub fn term_tree(t: &Term) -> Tree {
         TermKind::Let {
             name, bound, body, ..
         } => Tree::let_in(name, term_tree(bound), term_tree(body)),
-        TermKind::If(c, a, b) => Tree::atom("if ")
-            .child(term_tree(c))
-            .line()
-            .text("then ")
-            .child(term_tree(a))
-            .line()
-            .text("else ")
-            .child(term_tree(b)),
+        TermKind::If(c, a, b) => Tree::if_then_else(term_tree(c), term_tree(a), term_tree(b)),
         TermKind::Pair(a, b) => Tree::wrap("(", vec![term_tree(a), term_tree(b)], ")"),
         TermKind::Fst(a) => Tree::wrap("fst (", vec![term_tree(a)], ")"),
         TermKind::Snd(a) => Tree::wrap("snd (", vec![term_tree(a)], ")"),

@@ -9,6 +9,7 @@
 //! thesis's `reshape0(δ, [v_f a_0, …])`, shown with the application in progress as its only
 //! sub-term and the others counted.
 
+use super::config::{slot_value, Env};
 use super::iterate::{Iter, Kind};
 use super::machine::{Focus, Frame, Machine};
 use super::show::scalar_lit;
@@ -18,16 +19,6 @@ use crate::tail::store::Loc;
 use crate::tail::value::Array;
 use crate::view::Tree;
 use std::collections::BTreeMap;
-
-/// How variables resolve while printing (as in the type-preservation printer, `config.rs`).
-#[derive(Clone, Copy)]
-struct Env<'a> {
-    base: usize,
-    /// Slots at or above this are bound inside the printed term (printed by name).
-    limit: i32,
-    /// Inside a closure's body: its captured values (slot −1−k).
-    captured: Option<&'a [Option<Value>]>,
-}
 
 struct Printer<'a> {
     prog: &'a Program,
@@ -167,7 +158,7 @@ impl<'a> Printer<'a> {
                 };
                 let env = self.env(base, *node);
                 let (t, e) = (self.node(*then_, env), self.node(*else_, env));
-                (if_tree(inner, t, e), 0)
+                (Tree::if_then_else(inner, t, e), 0)
             }
             Frame::Scope { .. } | Frame::Activation { .. } => return None,
             Frame::ApplyTo { arg } => (Tree::app_value(inner, self.value(arg)), 0),
@@ -284,18 +275,8 @@ impl<'a> Printer<'a> {
         }
     }
 
-    /// The value of slot `s` in `env`, if it has one (not bound inside the printed term).
     fn lookup(&self, s: i32, env: Env<'_>) -> Option<Value> {
-        if let Some(captured) = env.captured {
-            return (s < 0)
-                .then(|| captured.get((-1 - s) as usize).cloned().flatten())
-                .flatten();
-        }
-        if s >= env.limit {
-            return None;
-        }
-        let i: usize = (env.base as isize + s as isize).try_into().ok()?;
-        self.locals.get(i).cloned()
+        slot_value(self.locals, s, env)
     }
 
     fn node(&mut self, id: NodeId, env: Env<'_>) -> Tree {
@@ -341,7 +322,7 @@ impl<'a> Printer<'a> {
                     self.node(*then_, env),
                     self.node(*else_, env),
                 );
-                if_tree(c, t, e)
+                Tree::if_then_else(c, t, e)
             }
         }
     }
@@ -365,15 +346,4 @@ fn store_text(a: &Array) -> String {
 /// `let x = rhs in body`.
 fn let_tree(name: &str, rhs: Tree, body: Tree) -> Tree {
     Tree::let_in(name, rhs, body)
-}
-
-fn if_tree(c: Tree, t: Tree, e: Tree) -> Tree {
-    Tree::atom("if ")
-        .child(c)
-        .line()
-        .text("then ")
-        .child(t)
-        .line()
-        .text("else ")
-        .child(e)
 }
