@@ -160,3 +160,37 @@ fn dash_o_writes_what_stdout_would_get() {
     assert!(!written.is_empty());
     assert!(direct.stdout.starts_with(&written));
 }
+
+#[test]
+fn a_run_that_errs_shows_its_err_step_and_exits_3() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/oracle_errors_iota.tail");
+    let page = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("errs.html");
+    let html_run = tailfcl()
+        .args(["step", "--format", "html", "-o"])
+        .arg(&page)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(html_run.status.code(), Some(3));
+    let json = tailfcl()
+        .args(["step", "--format", "json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(json.status.code(), Some(3));
+    let last: Value = serde_json::from_str(
+        String::from_utf8(json.stdout)
+            .unwrap()
+            .lines()
+            .last()
+            .unwrap(),
+    )
+    .unwrap();
+    let d = page_data(&std::fs::read_to_string(&page).unwrap());
+    let n = d["steps"]["count"].as_u64().unwrap();
+    assert_eq!(n, last["step"].as_u64().unwrap());
+    let strings = d["strings"].as_array().unwrap();
+    let rule = &strings[d["steps"]["rule"][n as usize - 1].as_u64().unwrap() as usize];
+    assert_eq!(rule, &last["rule"]);
+    assert!(d["outcome"].as_str().unwrap().starts_with("err: 3.35"));
+}

@@ -105,7 +105,7 @@ pub fn exit_of(summary: &Summary, limited: bool) -> Result<Exit, Exit> {
         Ended::Value => Ok(Exit::Ok),
         Ended::Limit if limited => Ok(Exit::Ok),
         other => {
-            eprintln!("error: {}", summary.outcome);
+            eprintln!("error: {}", summary.outcome.trim_start_matches("err: "));
             Err(match other {
                 Ended::Error => Exit::RuntimeError,
                 Ended::Static => Exit::Static,

@@ -198,7 +198,14 @@ pub fn run(lang: Lang, a: &StepArgs) -> Result<Exit, Exit> {
     })?;
     let status = exit_of(&summary, a.limit.is_some());
     let mut app = App::new(steps, summary, lang);
-    let mut terminal = ratatui::init();
+    if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        eprintln!("error: --interactive needs a terminal (use --format html -o FILE instead)");
+        return Err(Exit::Static);
+    }
+    let mut terminal = ratatui::try_init().map_err(|e| {
+        eprintln!("error: cannot set up the terminal: {e}");
+        Exit::Static
+    })?;
     let result = (|| -> std::io::Result<()> {
         loop {
             terminal.draw(|f| draw(f, &app))?;

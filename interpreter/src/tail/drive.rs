@@ -133,16 +133,7 @@ pub fn trace(
     if let Outcome::Err(e) = &outcome {
         let n = stats.steps + 1;
         if n >= from && last.is_none_or(|l| n < l) {
-            let t = m.last_trace();
-            emit(&StepRecord {
-                step: n,
-                rule: e.rule.to_string(),
-                costs: vec![("work", 0), ("span", 0)],
-                location: None,
-                redex: t.redex.clone(),
-                result: format!("err: {}", e.reason),
-                effects: t.effects.clone(),
-            })?;
+            emit(&err_record(n, e, m.last_trace()))?;
         }
     }
     Ok((outcome, stats, output))
@@ -157,6 +148,19 @@ pub fn record(n: u64, info: StepInfo, t: &TraceInfo) -> StepRecord {
         location: None,
         redex: t.redex.clone(),
         result: t.result.clone(),
+        effects: t.effects.clone(),
+    }
+}
+
+/// The record of step `n`, the step to `err` (3.28/3.53) that ended the run.
+pub fn err_record(n: u64, e: &StepError, t: &TraceInfo) -> StepRecord {
+    StepRecord {
+        step: n,
+        rule: e.rule.to_string(),
+        costs: vec![("work", 0), ("span", 0)],
+        location: None,
+        redex: t.redex.clone(),
+        result: format!("err: {}", e.reason),
         effects: t.effects.clone(),
     }
 }

@@ -99,6 +99,20 @@ pub fn tail(
             Ok(())
         },
     )?;
+    // A step to err is a step too (3.28/3.53), as `tailfcl step` shows it: its redex is where
+    // the machine's context now has its hole.
+    if let Outcome::Err(e) = &outcome {
+        let view = m.view();
+        let (text, redexes) = before(&prev, &[view.hole]);
+        on_step(TeachStep {
+            record: crate::tail::err_record(stats.steps + 1, e, m.last_trace()),
+            before: text,
+            redexes,
+            store: view.store,
+            fired: Vec::new(),
+            groups: Vec::new(),
+        })?;
+    }
     let last = before(&prev, &[]).0;
     let (outcome, ended) = match outcome {
         Outcome::Value(v) => (format!("value: {v}"), Ended::Value),
