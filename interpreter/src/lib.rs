@@ -2,6 +2,7 @@
 
 pub mod fcl;
 pub mod tail;
+pub mod teach;
 pub mod trace;
 
 pub use trace::{StepRecord, TraceFormat, TraceWriter};

@@ -8,3 +8,4 @@ pub mod span;
 pub use diagnostic::{Diagnostic, Phase};
 pub use span::Span;
 pub mod tail;
+pub mod view;

@@ -105,8 +105,7 @@ pub fn step(a: &StepArgs) -> Result<Exit, Exit> {
     })?;
     let (files, program) = load(&a.run)?;
     let cfg = config(&a.run)?;
-    let stdout = std::io::stdout();
-    let mut writer = TraceWriter::new(format, std::io::BufWriter::new(stdout.lock()));
+    let mut writer = TraceWriter::new(format, super::teach::sink(a)?);
     let last = a.limit.map(|l| a.from.saturating_add(l).saturating_sub(1));
     let mut io_error = None;
     let mut on_step = |r: interpreter::StepRecord| {
@@ -158,7 +157,7 @@ fn check_core_type(program: &Program) -> Result<(), Exit> {
 }
 
 /// Reads, checks and lowers the input files; a static error is rendered against its file (exit 2).
-fn load(a: &RunArgs) -> Result<(Vec<(String, String)>, Program), Exit> {
+pub(super) fn load(a: &RunArgs) -> Result<(Vec<(String, String)>, Program), Exit> {
     let mut files = Vec::new();
     for path in &a.input.files {
         files.push((path.display().to_string(), read_source(path)?));
@@ -183,7 +182,7 @@ fn source_of<'a>(files: &'a [(String, String)], name: &str) -> &'a str {
         })
 }
 
-fn config(a: &RunArgs) -> Result<Config, Exit> {
+pub(super) fn config(a: &RunArgs) -> Result<Config, Exit> {
     let bad = |e: String| {
         eprintln!("error: {e}");
         Exit::Static
@@ -206,7 +205,11 @@ fn print_stats(out: &RunOutput, cfg: &Config) {
 }
 
 /// The exit status of a finished run: 0, 3 (`file:line:col: error: RULE: reason`), 4 (a limit).
-fn outcome(out: &RunOutput, program: &Program, files: &[(String, String)]) -> Result<Exit, Exit> {
+pub(super) fn outcome(
+    out: &RunOutput,
+    program: &Program,
+    files: &[(String, String)],
+) -> Result<Exit, Exit> {
     match &out.result {
         Ok(_) => Ok(Exit::Ok),
         Err(Failure::Error(e)) => {

@@ -5,6 +5,8 @@ mod contain;
 mod device;
 mod fcl;
 mod tail;
+mod teach;
+mod tui;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -224,9 +226,17 @@ pub struct RunArgs {
 pub struct StepArgs {
     #[command(flatten)]
     pub run: RunArgs,
-    /// text, json or csv.
+    /// text, json, csv or html (one self-contained page: the whole term with the redex marked,
+    /// store or machine, navigation, cost plot; see README).
     #[arg(long, default_value = "text")]
     pub format: String,
+    /// Write the trace to this file instead of standard output.
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
+    /// Step through the run in the terminal: n/p next/previous, g/G first/last, r next use of
+    /// the rule, q quit.
+    #[arg(long, conflicts_with = "output")]
+    pub interactive: bool,
     /// First step to print (1-based).
     #[arg(long, default_value_t = 1)]
     pub from: u64,
@@ -276,6 +286,9 @@ pub fn main(cli: Cli) -> Exit {
             Lang::Tail => tail::run(&a),
             Lang::Fcl => fcl::run(&a),
         }),
+        Command::Step(a) if a.interactive || a.format == "html" => {
+            with_lang(&a.run.input, |l| teach::step(l, &a))
+        }
         Command::Step(a) => with_lang(&a.run.input, |l| match l {
             Lang::Tail => tail::step(&a),
             Lang::Fcl => fcl::step(&a),

@@ -30,7 +30,7 @@ pub fn check(a: &CheckArgs) -> Result<Exit, Exit> {
 }
 
 /// Reads, parses, type checks and compiles one TAIL file; static errors are rendered (exit 2).
-fn load(path: &Path) -> Result<(String, Rc<Program>), Exit> {
+pub(super) fn load(path: &Path) -> Result<(String, Rc<Program>), Exit> {
     let src = read_source(path)?;
     let file = path.display().to_string();
     match semantics::tail::step::load(&src) {
@@ -42,7 +42,7 @@ fn load(path: &Path) -> Result<(String, Rc<Program>), Exit> {
     }
 }
 
-fn single_file(files: &[std::path::PathBuf]) -> Result<&Path, Exit> {
+pub(super) fn single_file(files: &[std::path::PathBuf]) -> Result<&Path, Exit> {
     match files {
         [f] => Ok(f),
         _ => {
@@ -136,8 +136,7 @@ pub fn step(a: &StepArgs) -> Result<Exit, Exit> {
     })?;
     let path = single_file(&a.run.input.files)?;
     let (src, prog) = load(path)?;
-    let stdout = io::stdout();
-    let mut w = TraceWriter::new(format, io::BufWriter::new(stdout.lock()));
+    let mut w = TraceWriter::new(format, super::teach::sink(a)?);
     let opts = RunOptions {
         max_steps: a.run.max_steps,
     };

@@ -11,7 +11,7 @@ use semantics::fcl::machine::{Machine, Schedule, Scheduler};
 use semantics::fcl::step::rules::{self, RunError};
 use semantics::fcl::step::soundness::{check_task, Verdict};
 use semantics::fcl::step::term::resolve;
-use semantics::fcl::step::{Ctx, Outcome, Task};
+use semantics::fcl::step::{Ctx, Fired, Outcome, Task};
 use semantics::fcl::value::{peak_cells, render_full, reset_peak_cells, Value};
 use semantics::Diagnostic;
 
@@ -137,13 +137,28 @@ fn check_config(task: &Task, ty: &Type, step: u64, report: &mut Soundness) {
 /// Runs like [`run`], handing each step's record to `on_step`; a `false` answer stops the run
 /// (the result is then the step limit).
 pub fn trace(main: &Expr, cfg: &Config, on_step: &mut dyn FnMut(StepRecord) -> bool) -> RunOutput {
+    drive(
+        main,
+        cfg,
+        Some(&mut |_, s| s.is_none_or(|(_, r)| on_step(r))),
+        None,
+    )
+}
+
+/// Runs like [`trace`], showing the task as well: `on_step` sees the initial configuration
+/// (with `None`), then the configuration after each step with the step and its record.
+pub fn trace_tasks(main: &Expr, cfg: &Config, on_step: OnStep) -> RunOutput {
     drive(main, cfg, Some(on_step), None)
 }
+
+/// The step callback of [`trace_tasks`]: the task, and the step just taken (none before the
+/// first).
+pub type OnStep<'a> = &'a mut dyn FnMut(&Task, Option<(&Fired, StepRecord)>) -> bool;
 
 fn drive(
     main: &Expr,
     cfg: &Config,
-    mut on_step: Option<&mut dyn FnMut(StepRecord) -> bool>,
+    mut on_step: Option<OnStep>,
     mut soundness: Option<(&Type, u64, &mut Soundness)>,
 ) -> RunOutput {
     let mut ctx = Ctx::new(Scheduler::new(cfg.schedule), on_step.is_some());
@@ -155,6 +170,9 @@ fn drive(
             let mut task = Task::new(term, cfg.machine.grid());
             if let Some((ty, _, report)) = soundness.as_mut() {
                 check_config(&task, ty, 0, report);
+            }
+            if let Some(cb) = on_step.as_mut() {
+                cb(&task, None);
             }
             loop {
                 if stats.steps >= cfg.max_steps {
@@ -175,8 +193,11 @@ fn drive(
                             }
                         }
                         if let Some(cb) = on_step.as_mut() {
-                            let (redex, result) =
-                                f.trace.map(|t| (t.redex, t.result)).unwrap_or_default();
+                            let (redex, result) = f
+                                .trace
+                                .as_ref()
+                                .map(|t| (t.redex.clone(), t.result.clone()))
+                                .unwrap_or_default();
                             let record = StepRecord {
                                 step: stats.steps,
                                 rule: f.rule.to_string(),
@@ -186,7 +207,7 @@ fn drive(
                                 result,
                                 effects: Vec::new(),
                             };
-                            if !cb(record) {
+                            if !cb(&task, Some((&f, record))) {
                                 break Err(Failure::StepLimit(stats.steps));
                             }
                         }

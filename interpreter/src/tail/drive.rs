@@ -3,7 +3,7 @@
 
 use crate::trace::StepRecord;
 use semantics::tail::step::show::value_text;
-use semantics::tail::step::{Machine, Program, StepError, StepInfo, Stepped, Value};
+use semantics::tail::step::{Machine, Program, StepError, StepInfo, Stepped, TraceInfo, Value};
 use std::io::{self, Write};
 use std::rc::Rc;
 
@@ -122,16 +122,7 @@ pub fn trace(
             if n < from || last.is_some_and(|l| n >= l) {
                 return Ok(());
             }
-            let t = m.last_trace();
-            emit(&StepRecord {
-                step: n,
-                rule: info.rule.to_string(),
-                costs: vec![("work", info.work), ("span", info.span)],
-                location: None,
-                redex: t.redex.clone(),
-                result: t.result.clone(),
-                effects: t.effects.clone(),
-            })
+            emit(&record(n, info, m.last_trace()))
         },
         |s| {
             output.push_str(s);
@@ -142,19 +133,36 @@ pub fn trace(
     if let Outcome::Err(e) = &outcome {
         let n = stats.steps + 1;
         if n >= from && last.is_none_or(|l| n < l) {
-            let t = m.last_trace();
-            emit(&StepRecord {
-                step: n,
-                rule: e.rule.to_string(),
-                costs: vec![("work", 0), ("span", 0)],
-                location: None,
-                redex: t.redex.clone(),
-                result: format!("err: {}", e.reason),
-                effects: t.effects.clone(),
-            })?;
+            emit(&err_record(n, e, m.last_trace()))?;
         }
     }
     Ok((outcome, stats, output))
+}
+
+/// The record of step `n`, which did `info` and printed as `t`.
+pub fn record(n: u64, info: StepInfo, t: &TraceInfo) -> StepRecord {
+    StepRecord {
+        step: n,
+        rule: info.rule.to_string(),
+        costs: vec![("work", info.work), ("span", info.span)],
+        location: None,
+        redex: t.redex.clone(),
+        result: t.result.clone(),
+        effects: t.effects.clone(),
+    }
+}
+
+/// The record of step `n`, the step to `err` (3.28/3.53) that ended the run.
+pub fn err_record(n: u64, e: &StepError, t: &TraceInfo) -> StepRecord {
+    StepRecord {
+        step: n,
+        rule: e.rule.to_string(),
+        costs: vec![("work", 0), ("span", 0)],
+        location: None,
+        redex: t.redex.clone(),
+        result: format!("err: {}", e.reason),
+        effects: t.effects.clone(),
+    }
 }
 
 /// What [`run_source`] produced: the program's standard output (the `pr*` output followed by the

@@ -3,4 +3,6 @@
 
 mod drive;
 
-pub use drive::{drive, run, run_source, trace, Outcome, Report, RunOptions, Stats};
+pub use drive::{
+    drive, err_record, record, run, run_source, trace, Outcome, Report, RunOptions, Stats,
+};

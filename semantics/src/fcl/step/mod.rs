@@ -16,6 +16,7 @@ pub mod rules;
 pub mod scalar;
 pub mod soundness;
 pub mod term;
+pub mod view;
 
 #[cfg(test)]
 mod tests;

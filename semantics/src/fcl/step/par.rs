@@ -36,6 +36,9 @@ pub(crate) enum ParKind {
     Programs { k: i32, f: Value, ps: Rc<Pull> },
 }
 
+/// A sub-location's part in progress: the part's index and its task.
+pub(crate) type Running<'a> = Option<(usize, &'a Task)>;
+
 #[derive(Debug)]
 struct Sub {
     next: usize,
@@ -74,6 +77,17 @@ impl Par {
             ready: Vec::new(),
             chosen: Vec::new(),
         })
+    }
+
+    /// For the teaching view: per sub-location, the part it runs and that part's task; the
+    /// parts' results so far (the cells each part has written); the group's level.
+    pub(crate) fn progress(&self) -> (Vec<Running<'_>>, &[Option<Rc<Cells>>], Level) {
+        let subs = self
+            .subs
+            .iter()
+            .map(|s| s.current.as_ref().map(|(p, t)| (*p, &**t)))
+            .collect();
+        (subs, &self.results, self.level)
     }
 
     /// The task of part p at sub-location `loc`.

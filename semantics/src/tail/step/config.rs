@@ -23,16 +23,33 @@ use crate::tail::value::{Array, BaseType, Scalar};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// How the variables of a term being printed are resolved.
+/// How the variables of a term being printed are resolved (also by the teaching view).
 #[derive(Clone, Copy)]
-struct Env<'a> {
+pub(super) struct Env<'a> {
     /// Slots are relative to this activation base.
-    base: usize,
+    pub(super) base: usize,
     /// Slots at or above this are bound inside the term (printed by name).
-    limit: i32,
+    pub(super) limit: i32,
     /// For a lambda body: the captured values (slot −1−k; `None` for a variable bound inside
     /// the printed term, printed by name), and no locals.
-    captured: Option<&'a [Option<Value>]>,
+    pub(super) captured: Option<&'a [Option<Value>]>,
+}
+
+/// The value of slot `s` in `env` over the machine's `locals`, if it has one (not bound inside
+/// the printed term).
+pub(super) fn slot_value(locals: &[Value], s: i32, env: Env<'_>) -> Option<Value> {
+    if let Some(captured) = env.captured {
+        return if s < 0 {
+            captured.get((-1 - s) as usize).cloned().flatten()
+        } else {
+            None
+        };
+    }
+    if s >= env.limit {
+        return None;
+    }
+    let i: usize = (env.base as isize + s as isize).try_into().ok()?;
+    locals.get(i).cloned()
 }
 
 struct Printer<'a> {
@@ -287,18 +304,7 @@ impl<'a> Printer<'a> {
 
     /// The value of slot `s` in `env`, if it has one (not bound inside the printed term).
     fn lookup(&self, s: i32, env: Env<'_>) -> Option<Value> {
-        if let Some(captured) = env.captured {
-            return if s < 0 {
-                captured.get((-1 - s) as usize).cloned().flatten()
-            } else {
-                None
-            };
-        }
-        if s >= env.limit {
-            return None;
-        }
-        let i: usize = (env.base as isize + s as isize).try_into().ok()?;
-        self.locals.get(i).cloned()
+        slot_value(self.locals, s, env)
     }
 }
 

@@ -39,19 +39,19 @@ pub(super) struct Iter {
     pub(super) f: Rc<Closure>,
     /// The argument array (the first one for `zipWith`); for `power`, the current value.
     pub(super) src: Value,
-    src2: Option<Loc>,
+    pub(super) src2: Option<Loc>,
     /// The result's shape.
-    shape: Vec<usize>,
+    pub(super) shape: Vec<usize>,
     /// Number of applications (each, zipWith) or rows (reduce, scan); remaining count (power).
     pub(super) n: usize,
     /// Row length (reduce, scan).
-    m: usize,
+    pub(super) m: usize,
     /// Next application (each, zipWith) or row (reduce, scan).
-    i: usize,
+    pub(super) i: usize,
     /// Next element within the row (reduce, scan).
-    j: usize,
+    pub(super) j: usize,
     /// The accumulator of the current row (reduce, scan).
-    acc: Option<Value>,
+    pub(super) acc: Option<Value>,
     out: ElemsBuilder,
     out_ty: Option<BaseType>,
     /// The enclosing strand's span, restored when the operator finishes.

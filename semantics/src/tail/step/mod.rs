@@ -20,6 +20,7 @@ mod tests_differential;
 mod tests_programs;
 #[cfg(test)]
 mod tests_rules;
+pub mod view;
 
 pub use machine::{Machine, StepError, StepInfo, Stepped, TraceInfo};
 pub use rules::Rule;
