@@ -39,7 +39,9 @@ impl std::str::FromStr for TraceFormat {
             "text" => Ok(TraceFormat::Text),
             "json" => Ok(TraceFormat::Json),
             "csv" => Ok(TraceFormat::Csv),
-            _ => Err(format!("unknown format `{s}` (expected text, json, csv or html)")),
+            _ => Err(format!(
+                "unknown format `{s}` (expected text, json, csv or html)"
+            )),
         }
     }
 }
