@@ -432,8 +432,8 @@ impl Runtime {
         local: usize,
         args: &[Arg],
     ) -> Result<Option<LaunchEvent>, RuntimeError> {
-        // a launch that failed with the lock held leaves the map whole
         self.check_launch(kernel, local, args)?;
+        // a launch that failed with the lock held leaves the map whole
         let mut kernels = program.kernels.lock().unwrap_or_else(|e| e.into_inner());
         if !kernels.contains_key(kernel) {
             let k = Kernel::create(&program.program, kernel).map_err(cl("kernel"))?;

@@ -35,6 +35,17 @@ pub(super) struct Env<'a> {
     pub(super) captured: Option<&'a [Option<Value>]>,
 }
 
+impl<'a> Env<'a> {
+    /// The environment of a lambda body: its captured values, and no locals.
+    pub(super) fn lambda_body(captured: &'a [Option<Value>]) -> Env<'a> {
+        Env {
+            base: 0,
+            limit: 0,
+            captured: Some(captured),
+        }
+    }
+}
+
 /// The value of slot `s` in `env` over the machine's `locals`, if it has one (not bound inside
 /// the printed term).
 pub(super) fn slot_value(locals: &[Value], s: i32, env: Env<'_>) -> Option<Value> {
@@ -200,11 +211,7 @@ impl<'a> Printer<'a> {
             }
             Value::Closure(c) => {
                 let captured: Vec<Option<Value>> = c.captured.iter().cloned().map(Some).collect();
-                let env = Env {
-                    base: 0,
-                    limit: 0,
-                    captured: Some(&captured),
-                };
+                let env = Env::lambda_body(&captured);
                 // The lambda node itself, printed with its captured values substituted.
                 let Node::Lam(lam) = self.prog.node(c.lam) else {
                     return None;
@@ -279,11 +286,7 @@ impl<'a> Printer<'a> {
                 // Inside the lambda, its captures refer to this environment's slots.
                 let captured: Vec<Option<Value>> =
                     lam.captures.iter().map(|&s| self.lookup(s, env)).collect();
-                let inner = Env {
-                    base: 0,
-                    limit: 0,
-                    captured: Some(&captured),
-                };
+                let inner = Env::lambda_body(&captured);
                 let body = self.node(lam.body, inner)?;
                 format!("fn {}:{} => {body}", lam.param, lam.ann.as_deref()?)
             }

@@ -250,11 +250,7 @@ impl<'a> Printer<'a> {
                     return Tree::atom(op);
                 }
                 let captured: Vec<Option<Value>> = c.captured.iter().cloned().map(Some).collect();
-                let env = Env {
-                    base: 0,
-                    limit: 0,
-                    captured: Some(&captured),
-                };
+                let env = Env::lambda_body(&captured);
                 let body = self.node(lam.body, env);
                 Tree::atom(format!("fn {} =>", lam.param))
                     .line()
@@ -297,11 +293,7 @@ impl<'a> Printer<'a> {
             Node::Lam(lam) => {
                 let captured: Vec<Option<Value>> =
                     lam.captures.iter().map(|&s| self.lookup(s, env)).collect();
-                let inner = Env {
-                    base: 0,
-                    limit: 0,
-                    captured: Some(&captured),
-                };
+                let inner = Env::lambda_body(&captured);
                 let body = self.node(lam.body, inner);
                 Tree::atom(format!("fn {} =>", lam.param))
                     .line()
