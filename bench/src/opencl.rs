@@ -6,7 +6,7 @@
 use compiler::exec::{execute, ExecError};
 use compiler::kir::emit::emit_module;
 use compiler::runtime::Runtime;
-use compiler::tail::{lower_tail, LowerTailError};
+use compiler::tail::{device_prober, lower_tail_probing, LowerTailError};
 use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::lower::load_program;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -85,7 +85,7 @@ pub fn run(src: &str, rt: &Runtime, runs: usize) -> Outcome {
 
 fn run_inner(src: &str, rt: &Runtime, runs: usize) -> Outcome {
     let t = Instant::now();
-    let lowered = match lower_tail(src) {
+    let lowered = match lower_tail_probing(src, &mut device_prober(rt, DEFAULT_BLOCK_SIZE)) {
         Ok(l) => l,
         Err(LowerTailError::Unsupported(why)) => return Outcome::Unsupported(why),
         Err(e) => return Outcome::Failed(format!("lowering: {e}")),

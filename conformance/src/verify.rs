@@ -6,7 +6,7 @@
 use crate::fuzz::tail::outputs_agree;
 use compiler::exec::execute;
 use compiler::runtime::Runtime;
-use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
+use compiler::tail::{device_prober, format_result, lower_tail_probing, LowerTailError, Lowered};
 use compiler::{compile_fcl, OptLevel};
 use interpreter::fcl::Failure;
 use interpreter::tail::{run_source, Outcome, RunOptions};
@@ -49,7 +49,8 @@ pub fn verify_tail(
         Outcome::Err(e) => reference.push_str(&format!("error: {}\n", e.reason)),
         Outcome::Limit => reference.push_str("error: step limit\n"),
     }
-    let lowered = lower_tail(src)?;
+    // sizes computed from data are computed on the device under test
+    let lowered = lower_tail_probing(src, &mut device_prober(rt, block_size))?;
     // a program the lowering knows to fail prints its output, then fails
     let failure = lowered
         .failure

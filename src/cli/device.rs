@@ -4,8 +4,8 @@ use super::{read_source, CompileArgs, ExecArgs, Exit, Lang};
 use compiler::exec::{execute_keeping_output, ExecError};
 use compiler::kir::{emit::emit_module, Module};
 use compiler::lower::LowerError;
-use compiler::runtime::{find_device, list_devices, DeviceInfo, Runtime, RuntimeError};
-use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
+use compiler::runtime::{find_device, list_devices, Runtime, RuntimeError};
+use compiler::tail::{device_prober, format_result, lower_tail_probing, LowerTailError, Lowered};
 use compiler::{compile_fcl, compile_fcl_for_device, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::load;
 use semantics::fcl::lower::load_program;
@@ -13,7 +13,7 @@ use semantics::fcl::lower::load_program;
 /// `tailfcl compile FILE.fcl [-O0|-O2]`: prints the generated OpenCL C.
 pub fn compile(lang: Lang, a: &CompileArgs) -> Result<Exit, Exit> {
     if lang == Lang::Tail && a.emit == "fcl" {
-        print!("{}", lower_tail_file(a)?.0.fcl);
+        print!("{}", lower_tail_file(a, None, DEFAULT_BLOCK_SIZE)?.0.fcl);
         return Ok(Exit::Ok);
     }
     let (m, _) = build(lang, a, DEFAULT_BLOCK_SIZE, None)?;
@@ -31,7 +31,7 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     rt.set_profiling(a.stats).map_err(|e| runtime_exit(&e))?;
     // without --block-size, the work-group size is sized from the device
     let fit = DEFAULT_BLOCK_SIZE.min(rt.device.max_work_group_size.max(1));
-    let (m, tail) = build(lang, &a.compile, fit, Some(&rt.device))?;
+    let (m, tail) = build(lang, &a.compile, fit, Some(&rt))?;
     if m.block_size > rt.device.max_work_group_size {
         eprintln!(
             "error: block size {} exceeds the device's largest work-group ({})",
@@ -73,6 +73,10 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
                     total as f64 / 1e6,
                     report.read_bytes
                 );
+                if let Some((l, _, _)) = &tail {
+                    // each a run of the program's statements before it (compiler::tail::probe)
+                    eprintln!("values read back while lowering: {}", l.probes);
+                }
             }
             Ok(Exit::Ok)
         }
@@ -136,17 +140,25 @@ fn verify(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
                 Exit::Failures
             })
         }
-        Err(LowerTailError::Static(d)) => {
-            eprint!("{}", d.render(&path.display().to_string(), &src));
-            Err(Exit::Static)
+        Err(e) => Err(lowering_exit(e, &path.display().to_string(), &src)),
+    }
+}
+
+/// Reports why a TAIL program was not lowered and picks the exit status: static errors 2,
+/// unsupported programs 6, a failure found at compile time 3.
+fn lowering_exit(e: LowerTailError, file: &str, src: &str) -> Exit {
+    match e {
+        LowerTailError::Static(d) => {
+            eprint!("{}", d.render(file, src));
+            Exit::Static
         }
-        Err(LowerTailError::Unsupported(why)) => {
-            eprintln!("unsupported: {why}");
-            Err(Exit::Unsupported)
-        }
-        Err(e @ LowerTailError::Fails(_)) => {
+        e @ (LowerTailError::Unsupported(_) | LowerTailError::Probe(_)) => {
             eprintln!("{e}");
-            Err(Exit::RuntimeError)
+            Exit::Unsupported
+        }
+        e @ LowerTailError::Fails(_) => {
+            eprintln!("{e}");
+            Exit::RuntimeError
         }
     }
 }
@@ -155,28 +167,37 @@ fn verify(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
 type LoweredFile = (Lowered, String, String);
 
 /// Lowers a TAIL file to FCL (`compiler::tail`), returned with the file's name and text;
-/// static errors exit 2, unsupported programs 6.
-fn lower_tail_file(a: &CompileArgs) -> Result<LoweredFile, Exit> {
+/// static errors exit 2, unsupported programs 6. Sizes computed from data are computed on `rt`
+/// (work-groups of `block`), or, without one, on the first device, opened when the lowering
+/// first needs one.
+fn lower_tail_file(
+    a: &CompileArgs,
+    rt: Option<&Runtime>,
+    block: usize,
+) -> Result<LoweredFile, Exit> {
     let [path] = a.input.files.as_slice() else {
         eprintln!("error: compiling TAIL takes exactly one file");
         return Err(Exit::Static);
     };
     let src = read_source(path)?;
     let file = path.display().to_string();
-    match lower_tail(&src) {
+    // `compile` has no device of its own: the first one, opened when a size needs it
+    let opened: std::cell::OnceCell<Runtime> = std::cell::OnceCell::new();
+    let lowered = match rt {
+        Some(rt) => lower_tail_probing(&src, &mut device_prober(rt, block)),
+        None => lower_tail_probing(&src, &mut |fcl: &str| {
+            if opened.get().is_none() {
+                let _ = opened.set(Runtime::new(0).map_err(|e| e.to_string())?);
+            }
+            match opened.get() {
+                Some(rt) => device_prober(rt, block)(fcl),
+                None => Err("no OpenCL device".into()),
+            }
+        }),
+    };
+    match lowered {
         Ok(l) => Ok((l, file, src)),
-        Err(LowerTailError::Static(d)) => {
-            eprint!("{}", d.render(&file, &src));
-            Err(Exit::Static)
-        }
-        Err(e @ LowerTailError::Unsupported(_)) => {
-            eprintln!("{e}");
-            Err(Exit::Unsupported)
-        }
-        Err(e @ LowerTailError::Fails(_)) => {
-            eprintln!("{e}");
-            Err(Exit::RuntimeError)
-        }
+        Err(e) => Err(lowering_exit(e, &file, &src)),
     }
 }
 
@@ -187,12 +208,14 @@ fn build(
     lang: Lang,
     a: &CompileArgs,
     default_block: usize,
-    device: Option<&DeviceInfo>,
+    rt: Option<&Runtime>,
 ) -> Result<(Module, Option<LoweredFile>), Exit> {
+    let device = rt.map(|rt| &rt.device);
+    let bs = a.block_size.unwrap_or(default_block).max(1);
     let mut files = Vec::new();
     let mut tail = None;
     if lang == Lang::Tail {
-        let l = lower_tail_file(a)?;
+        let l = lower_tail_file(a, rt, bs)?;
         files.push((
             format!("{}.fcl", a.input.files[0].display()),
             l.0.fcl.clone(),
@@ -220,7 +243,6 @@ fn build(
     } else {
         OptLevel::O2
     };
-    let bs = a.block_size.unwrap_or(default_block).max(1);
     let compiled = match device {
         Some(d) => compile_fcl_for_device(&program.main, opt, bs, d),
         None => compile_fcl(&program.main, opt, bs),

@@ -6,6 +6,7 @@
 use super::ops::{known_int, known_vec};
 use super::program::{element_text, fails, Lowerer};
 use super::value::{index_by_coords, unsupported, Arr, At, Fresh, Fun, Ty, Val, R};
+use super::LowerTailError;
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::select::update_position;
 use semantics::tail::syntax::{Expr, ExprKind};
@@ -49,7 +50,12 @@ impl Lowerer {
             // (3.36) each: element i is f(a_i)
             Prim::Each => {
                 let a = args[1].arr()?.clone();
-                let ty = scalar_result(&fresh, &f, &[a.ty])?;
+                let ty = match scalar_result(&fresh, &f, &[a.ty]) {
+                    Ok(ty) => ty,
+                    // a function with statements (a print, a sort, a filter) runs element by
+                    // element at the top level, in order
+                    Err(why) => return self.map_unrolled(&f, &[&a], why),
+                };
                 let (ta, index) = (a.ty, a.index.clone());
                 let g = f.clone();
                 let mut out = Arr::new(ty, a.shape.clone(), move |i| {
@@ -79,7 +85,10 @@ impl Lowerer {
                     }
                     return Err(fails(p, name, e, reason));
                 }
-                let ty = scalar_result(&fresh, &f, &[a.ty, b.ty])?;
+                let ty = match scalar_result(&fresh, &f, &[a.ty, b.ty]) {
+                    Ok(ty) => ty,
+                    Err(why) => return self.map_unrolled(&f, &[&a, &b], why),
+                };
                 let known = known_map(&fresh, &f, ty, &[&a, &b]);
                 let (ta, tb, ia, ib) = (a.ty, b.ty, a.index.clone(), b.index.clone());
                 let mut out = Arr::new(ty, a.shape.clone(), {
@@ -103,7 +112,9 @@ impl Lowerer {
             }
             // (3.59)/(3.60) power: f applied n times
             Prim::Power | Prim::PowerScl | Prim::Bench => {
-                let n = known_int(args[1].arr()?, "a power count")?;
+                let count =
+                    self.probe(args[1].arr()?, "a power count not known at compile time")?;
+                let n = known_int(&count, "a power count")?;
                 if n < 0 {
                     return unsupported("power with a negative count");
                 }
@@ -123,7 +134,12 @@ impl Lowerer {
                         Some(_) => Ok(Val::Arr(x)),
                         None => {
                             same_type?;
-                            unsupported("condScl whose function has no scalar lowering")
+                            let why = "the condition of a condScl whose function has no scalar \
+                                       lowering, not known at compile time";
+                            match self.probe(&b, why)?.known_scalar() {
+                                Some(Scalar::Bool(true)) => self.apply_fun(&f, vec![Val::Arr(x)]),
+                                _ => Ok(Val::Arr(x)),
+                            }
                         }
                     };
                 }
@@ -164,16 +180,28 @@ impl Lowerer {
         let s = self.fresh.name("s");
         let state = rebuild(x, &reading(&s, &parts, &offsets, doubles))?;
         let mut k = Lowerer::kernel(&self.fresh);
-        let step = k.apply_fun(f, vec![state])?;
-        let next = components(&step)?;
-        if next.len() != parts.len()
-            || next
-                .iter()
-                .zip(&parts)
-                .any(|(a, b)| a.shape != b.shape || a.ty != b.ty)
+        let next = match k
+            .apply_fun(f, vec![state])
+            .and_then(|step| components(&step))
         {
-            return unsupported("power whose function changes the shape or type of its state");
-        }
+            Ok(next)
+                if next.len() == parts.len()
+                    && next
+                        .iter()
+                        .zip(&parts)
+                        .all(|(a, b)| a.shape == b.shape && a.ty == b.ty) =>
+            {
+                next
+            }
+            // a step that changes the state's shape, or that has statements (prints, sorts,
+            // filters): the trips run one after another at the top level
+            Ok(_) => {
+                let why = "power whose function changes the shape or type of its state";
+                return self.power_unrolled(f, n, x, why.into());
+            }
+            Err(LowerTailError::Unsupported(why)) => return self.power_unrolled(f, n, x, why),
+            Err(e) => return Err(e),
+        };
         let w = self.fresh.name("w");
         self.helpers.insert(super::program::TABULATE);
         self.stmt(format!(
@@ -209,6 +237,66 @@ impl Lowerer {
         let stored = self.materialize(&updated, &format!("{var} after idxassign"));
         self.store.insert(var.clone(), Val::Arr(stored));
         Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))?))
+    }
+}
+
+/// The most `power` trips run one after another at the top level.
+const MAX_TRIPS: i64 = 4096;
+/// The most elements of an `each`/`zipWith` whose function runs element by element.
+const MAX_UNROLLED_ELEMENTS: usize = 1024;
+
+impl Lowerer {
+    /// `power(f, n, x)` trip by trip at the top level of `main`: each trip's statements (its
+    /// prints, sorts and filters) in order, its state materialized, so its shape may change
+    /// from trip to trip. `why`: why the step has no kernel of its own, the refusal inside a
+    /// function body or beyond [`MAX_TRIPS`].
+    fn power_unrolled(&mut self, f: &Val, n: i64, x: &Val, why: String) -> R<Val> {
+        if self.kernel || n > MAX_TRIPS {
+            return unsupported(why);
+        }
+        let mut state = x.clone();
+        for trip in 1..=n {
+            let next = self.apply_fun(f, vec![state])?;
+            let parts = components(&next)?
+                .iter()
+                .map(|a| self.materialize(a, &format!("power state after trip {trip} of {n}")))
+                .collect::<Vec<Arr>>();
+            state = rebuild(&next, &parts)?;
+        }
+        Ok(state)
+    }
+
+    /// `each`/`zipWith` of `f` over `args` (equal shapes) element by element at the top level,
+    /// for a function whose body has statements (a print, a sort, a filter): its applications
+    /// run in element order, as the oracle runs them. `why`: why `f` has no scalar lowering.
+    fn map_unrolled(&mut self, f: &Val, args: &[&Arr], why: LowerTailError) -> R<Val> {
+        let a = args[0];
+        if self.kernel || a.size() > MAX_UNROLLED_ELEMENTS || a.size() == 0 {
+            return Err(why);
+        }
+        let mut elems = Vec::new();
+        for i in 0..a.size() {
+            let xs = args
+                .iter()
+                .map(|b| Val::Arr(Arr::scalar(b.ty, (b.index)(&i.to_string()))))
+                .collect();
+            match self.apply_fun(f, xs)? {
+                Val::Arr(r) if r.shape.is_empty() => elems.push(r),
+                _ => return Err(why),
+            }
+        }
+        let Val::Arr(v) = super::shape::vector(&self.fresh, elems)? else {
+            return Err(why);
+        };
+        let mut out = Arr::new(v.ty, a.shape.clone(), |_| String::new());
+        out.index = v.index;
+        out.known = v.known.map(|k| {
+            Rc::new(Array {
+                shape: a.shape.clone(),
+                elems: k.elems.clone(),
+            })
+        });
+        Ok(Val::Arr(out))
     }
 }
 

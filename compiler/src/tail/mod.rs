@@ -53,16 +53,18 @@
 //! output with the TAIL value printer, using the static shapes the lowering knows. A double
 //! array that is `i2d` of ints is printed as ints and converted exactly on the host.
 
+mod filter;
 mod higher;
 mod input;
 mod ops;
+mod probe;
 mod program;
 mod reduce;
 mod scalar;
 mod shape;
 mod value;
 
-pub use program::lower_expr;
+pub use probe::{device_prober, lower_tail_probing, ProbeRequest, Prober, MAX_PROBES};
 pub use reduce::{FEW_ROWS, MAX_UNROLL, TREE_MIN_LEN, UNROLL};
 
 use semantics::tail::print_value::{array_text, char_array_text};
@@ -82,6 +84,9 @@ pub enum LowerTailError {
     /// Used inside the lowering only: the program certainly fails here ([`lower_tail`] puts it
     /// in [`Lowered::failure`] instead).
     Fails(RunFailure),
+    /// Used inside the lowering only: it needs a value that only the device knows
+    /// ([`lower_tail_probing`] runs the request; [`lower_tail`] refuses the program).
+    Probe(Box<ProbeRequest>),
 }
 
 impl std::fmt::Display for LowerTailError {
@@ -90,6 +95,7 @@ impl std::fmt::Display for LowerTailError {
             LowerTailError::Static(d) => write!(f, "{d:?}"),
             LowerTailError::Unsupported(why) => write!(f, "unsupported: {why}"),
             LowerTailError::Fails(e) => write!(f, "error: {}: {}", e.rule, e.reason),
+            LowerTailError::Probe(r) => write!(f, "unsupported: {}", r.why),
         }
     }
 }
@@ -144,7 +150,7 @@ pub struct Output {
 
 impl Output {
     /// Whether the FCL program prints a line for it (an empty array prints nothing there).
-    fn has_line(&self) -> bool {
+    pub fn has_line(&self) -> bool {
         self.shape.is_empty() || self.shape.iter().product::<usize>() > 0
     }
 }
@@ -160,13 +166,21 @@ pub struct Lowered {
     pub result: Option<Output>,
     /// The failure the TAIL program reaches after its prints, if it certainly fails.
     pub failure: Option<RunFailure>,
+    /// How many values the device computed while the program was lowered (module `probe`).
+    pub probes: usize,
 }
 
-/// Parses, type checks and lowers a TAIL program.
+/// Parses, type checks and lowers a TAIL program without a device: a program that needs a
+/// value only the device knows (a size computed from data) is refused
+/// ([`lower_tail_probing`] lowers it).
 pub fn lower_tail(src: &str) -> Result<Lowered, LowerTailError> {
-    let e = semantics::tail::parser::parse(src).map_err(LowerTailError::Static)?;
-    semantics::tail::typecheck::typecheck(&e).map_err(LowerTailError::Static)?;
-    semantics::tail::parser::on_deep_stack(|| lower_expr(&e))
+    lower_tail_probing(src, &mut |_: &str| Err("no device".to_string())).map_err(|e| match e {
+        LowerTailError::Unsupported(why) => match why.split_once(": computing it on the device") {
+            Some((why, _)) => LowerTailError::Unsupported(why.to_string()),
+            None => LowerTailError::Unsupported(why),
+        },
+        e => e,
+    })
 }
 
 /// Turns the FCL program's output (one `[a,b,…]` line per printed value) into what the TAIL
@@ -189,6 +203,16 @@ pub fn format_result(l: &Lowered, fcl_stdout: &str) -> Option<String> {
 
 /// One `forceAndPrint` line as the TAIL value text of `o`.
 fn value_text(o: &Output, line: &str) -> Option<String> {
+    let arr = parse_output(o, line)?;
+    Some(if o.kind == ResultKind::CharText {
+        char_array_text(&arr)
+    } else {
+        array_text(&arr)
+    })
+}
+
+/// One `forceAndPrint` line as the TAIL value `o` describes.
+fn parse_output(o: &Output, line: &str) -> Option<Array> {
     let inner = line.trim_end().strip_prefix('[')?.strip_suffix(']')?;
     let size: usize = o.shape.iter().product();
     let texts: Vec<&str> = if size == 0 && !o.shape.is_empty() {
@@ -217,13 +241,8 @@ fn value_text(o: &Output, line: &str) -> Option<String> {
         ResultKind::Char | ResultKind::CharText => BaseType::Char,
         _ => BaseType::Double,
     };
-    let arr = Array {
+    Some(Array {
         shape: o.shape.clone(),
         elems: Elems::from_scalars(base, scalars),
-    };
-    Some(if o.kind == ResultKind::CharText {
-        char_array_text(&arr)
-    } else {
-        array_text(&arr)
     })
 }

@@ -15,6 +15,8 @@ use semantics::tail::value::{Array, Elems, Scalar};
 
 /// The largest known result indexed by a chain of `if`s when no index arithmetic exists.
 const MAX_SELECT: usize = 64;
+/// The largest static argument (a shape vector) read back from the device.
+const MAX_STATIC: usize = 64;
 /// The largest array of fills built to find out whether a shape operator fails.
 const MAX_FILLS: usize = 1 << 20;
 
@@ -22,6 +24,16 @@ impl Lowerer {
     /// Applies operator `p` (spelled `name`, at expression `e`) to evaluated arguments.
     pub(super) fn apply_op(&mut self, p: Prim, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
         use Prim as P;
+        let mut args = args;
+        // a count, shape or permutation computed from data: its value is read back
+        for (k, what) in static_arguments(p) {
+            if let Some(Val::Arr(a)) = args.get(*k) {
+                if a.known.is_none() && a.size() <= MAX_STATIC {
+                    let known = self.probe(a, &format!("{what} not known at compile time"))?;
+                    args[*k] = Val::Arr(known);
+                }
+            }
+        }
         match p {
             P::Each | P::ZipWith | P::Power | P::PowerScl | P::Bench | P::CondScl => {
                 return self.higher_order(p, name, e, args)
@@ -53,11 +65,19 @@ impl Lowerer {
             P::ReadFile | P::ReadIntVecFile | P::ReadDoubleVecFile => {
                 return self.read_input(p, name, e, args[0].arr()?)
             }
-            // different at every run, so not known when the program is lowered
-            P::Roll | P::Nowi => {
+            // the oracle's generator, drawn in evaluation order (spec §5.13)
+            P::Roll => return self.roll(p, name, e, args[0].arr()?),
+            // different at every run
+            P::Nowi => {
                 return unsupported(format!(
-                    "{name}: a run-time input, its value and length are not known at compile time"
+                    "{name}: a run-time input, its value is not known at compile time"
                 ))
+            }
+            P::Replicate if args[1].arr()?.known.is_none() => {
+                return self.gather_dynamic(p, name, e, args[1].arr()?, args[2].arr()?)
+            }
+            P::Compress if args[0].arr()?.known.is_none() => {
+                return self.gather_dynamic(p, name, e, args[0].arr()?, args[1].arr()?)
             }
             P::Replicate => {
                 return self
@@ -233,6 +253,25 @@ impl Lowerer {
             out.int_source = Some(args[0].index.clone());
         }
         Ok(out)
+    }
+}
+
+/// The arguments of `p` that decide shapes (counts, shapes, permutations, a formatted
+/// number), with what they are called in messages.
+fn static_arguments(p: Prim) -> &'static [(usize, &'static str)] {
+    use Prim as P;
+    match p {
+        P::Iota => &[(0, "an iota count")],
+        P::Reshape => &[(0, "a reshape shape")],
+        P::Take => &[(0, "a take count")],
+        P::Drop => &[(0, "a drop count")],
+        P::Rotate => &[(0, "a rotate count")],
+        P::Vrotate => &[(0, "a vrotate count")],
+        P::Transp2 => &[(0, "a transp2 permutation")],
+        P::IdxS => &[(0, "an idxS dimension")],
+        P::FormatI | P::FormatD => &[(0, "a formatted number (its text's length)")],
+        P::Roll => &[(0, "a roll bound")],
+        _ => &[],
     }
 }
 

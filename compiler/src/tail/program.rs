@@ -44,10 +44,17 @@ pub(super) struct Lowerer {
     uses: Rc<HashMap<String, usize>>,
     /// The current array of each variable `idxassign` has updated (spec §4.5 store).
     pub store: HashMap<String, Val>,
+    /// Values the device computed for earlier lowerings of this program, in the order the
+    /// lowering asks for them (module `probe`).
+    pub answers: Rc<[Rc<Array>]>,
+    /// How many of `answers` this lowering has used.
+    pub probed: usize,
+    /// `roll`'s generator, drawn in evaluation order as the oracle draws it.
+    pub rng: semantics::tail::ops::io::Rng,
 }
 
 impl Lowerer {
-    fn new(e: &Expr) -> R<Lowerer> {
+    fn new(e: &Expr, answers: Rc<[Rc<Array>]>) -> R<Lowerer> {
         let mut uses = HashMap::new();
         count_uses(e, 1, &mut uses);
         let zildes = semantics::tail::typecheck::zilde_instances(e)
@@ -63,6 +70,9 @@ impl Lowerer {
             kernel: false,
             uses: Rc::new(uses),
             store: HashMap::new(),
+            answers,
+            probed: 0,
+            rng: Default::default(),
         })
     }
 
@@ -76,6 +86,9 @@ impl Lowerer {
             kernel: true,
             uses: Rc::new(HashMap::new()),
             store: HashMap::new(),
+            answers: Rc::new([]),
+            probed: 0,
+            rng: Default::default(),
         }
     }
 
@@ -209,8 +222,16 @@ impl Lowerer {
                     // picks the branch that runs
                     (_, Some(true)) => self.eval(a, env),
                     (_, Some(false)) => self.eval(b, env),
-                    (Err(e), None) => Err(e),
-                    (Ok(_), None) => unsupported("if with array branches and an unknown condition"),
+                    (Err(e), None) if self.kernel => Err(e),
+                    // a condition computed from data picks the branch: it is read back
+                    (_, None) => {
+                        let why = "the condition of an if with array branches, not known at \
+                                   compile time";
+                        match self.probe(&cond, why)?.known_scalar() {
+                            Some(semantics::tail::value::Scalar::Bool(false)) => self.eval(b, env),
+                            _ => self.eval(a, env),
+                        }
+                    }
                 }
             }
             ExprKind::Tuple(es) => {
@@ -247,11 +268,12 @@ impl Lowerer {
                 let first = check_declared(first, *param_ty)?;
                 let mut env = env.clone();
                 let rest: Vec<Val> = args.collect();
-                // (3.55) beta: a scalar argument is bound by an FCL let around the (scalar)
-                // result of the whole application, so that a parameter used several times
-                // does not copy the argument's text
+                // (3.55) beta: inside a kernel, a scalar argument is bound by an FCL let
+                // around the (scalar) result of the whole application, so that a parameter
+                // used several times does not copy the argument's text (at the top level, the
+                // body's statements would name a variable only that let binds)
                 if let Val::Arr(a) = &first {
-                    if a.shape.is_empty() && !is_atomic(&a.text()) {
+                    if self.kernel && a.shape.is_empty() && !is_atomic(&a.text()) {
                         let x = self.fresh.name("x");
                         let mut named = Arr::scalar(a.ty, x.clone());
                         named.known = a.known.clone();
@@ -433,9 +455,10 @@ fun tabulate n f =
     (fn b => return<block> (push<block> (generate 256 (fn t => f (mini (b * 256 + t) (n - 1)))))))
 ";
 
-/// Lowers a type-checked TAIL expression to an FCL program printing its value.
-pub fn lower_expr(e: &Expr) -> R<Lowered> {
-    let mut lw = Lowerer::new(e)?;
+/// Lowers a type-checked TAIL expression to an FCL program printing its value; `answers` are
+/// the values the device computed for the lowering's earlier requests (module `probe`).
+pub(super) fn lower_expr_with(e: &Expr, answers: Rc<[Rc<Array>]>) -> R<Lowered> {
+    let mut lw = Lowerer::new(e, answers)?;
     let failure = match lw.eval(e, &Env::new()) {
         Ok(v) => {
             let a = match v {
@@ -454,51 +477,61 @@ pub fn lower_expr(e: &Expr) -> R<Lowered> {
     } else {
         None
     };
-    let tables = lw.fresh.take_tables();
-    if !tables.is_empty() {
-        lw.helpers.insert(TABULATE);
-    }
-    let mut fcl = String::from("-- lowered from TAIL by compiler::tail\n");
-    for h in &lw.helpers {
-        fcl.push_str(h);
-        fcl.push('\n');
-    }
-    if let Some(f) = &failure {
-        fcl.push_str(&format!(
-            "-- the TAIL program fails after these statements: {}: {}\n",
-            f.rule, f.reason
-        ));
-    }
-    // the literal tables the statements read, stored first
-    let mut stmts = Vec::new();
-    for t in tables {
-        let texts: Vec<String> = t.texts.iter().map(|x| t.ty.store(x)).collect();
-        let n = texts.len();
-        let what = match &t.file {
-            None => format!("a literal vector of {n} elements, read at computed indices"),
-            Some(f) => format!("the {n} elements of file {f:?}, read by the host when lowered"),
-        };
-        stmts.push(format!(
-            "-- {what}\n    {} <- forceM<grid> (tabulate {n} (fn i => {}))",
-            t.name,
-            bisect("i", &texts)
-        ));
-    }
-    stmts.extend(lw.stmts);
-    stmts.push("return<grid> ()".into());
-    fcl.push_str(&format!(
-        "sig main : Program <grid> unit\nval main =\n  do<grid>\n  {{ {}\n  }}\n",
-        stmts.join("\n  ; ")
-    ));
-    if fcl.len() > MAX_TEXT {
-        return unsupported("the lowered program text exceeds the lowering's size limit");
-    }
+    let fcl = lw.program_text(failure.as_ref())?;
     Ok(Lowered {
         fcl,
         prints: outputs,
         result,
         failure,
+        probes: lw.probed,
     })
+}
+
+impl Lowerer {
+    /// The FCL program of the statements so far: helpers, the tables, then `main`.
+    pub(super) fn program_text(&self, failure: Option<&RunFailure>) -> R<String> {
+        let tables = self.fresh.tables();
+        let mut fcl = String::from("-- lowered from TAIL by compiler::tail\n");
+        let mut helpers = self.helpers.clone();
+        if !tables.is_empty() {
+            helpers.insert(TABULATE);
+        }
+        for h in &helpers {
+            fcl.push_str(h);
+            fcl.push('\n');
+        }
+        if let Some(f) = failure {
+            fcl.push_str(&format!(
+                "-- the TAIL program fails after these statements: {}: {}\n",
+                f.rule, f.reason
+            ));
+        }
+        // the literal tables the statements read, stored first
+        let mut stmts = Vec::new();
+        for t in tables {
+            let texts: Vec<String> = t.texts.iter().map(|x| t.ty.store(x)).collect();
+            let n = texts.len();
+            let what = match &t.file {
+                None => format!("a literal vector of {n} elements, read at computed indices"),
+                Some(f) => format!("the {n} elements of file {f:?}, read by the host when lowered"),
+            };
+            stmts.push(format!(
+                "-- {what}\n    {} <- forceM<grid> (tabulate {n} (fn i => {}))",
+                t.name,
+                bisect("i", &texts)
+            ));
+        }
+        stmts.extend(self.stmts.iter().cloned());
+        stmts.push("return<grid> ()".into());
+        fcl.push_str(&format!(
+            "sig main : Program <grid> unit\nval main =\n  do<grid>\n  {{ {}\n  }}\n",
+            stmts.join("\n  ; ")
+        ));
+        if fcl.len() > MAX_TEXT {
+            return unsupported("the lowered program text exceeds the lowering's size limit");
+        }
+        Ok(fcl)
+    }
 }
 
 /// The element of `texts` at index `i` (in range) by bisection: `if`s nested only

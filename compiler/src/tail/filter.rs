@@ -1,0 +1,159 @@
+//! `compress(b, a)` and `replicate(_, c, a)` whose mask or counts are computed from data
+//! (spec §5.10): the result's length is the sum of the counts, known only once they are.
+//!
+//! The counts' inclusive prefix sum is materialized on the device (the scans of module
+//! `reduce`), its last element is read back (module `probe`: the one value that crosses to
+//! the host), and the result is a pull array: element j comes from the first position i whose
+//! prefix sum exceeds j, found by a binary search of ⌈log2 n⌉ steps unrolled into FCL `let`s.
+//! No element of the mask, the counts or the data leaves the device.
+
+use super::program::{fails, Lowerer};
+use super::value::{share, unsupported, Arr, Fun, Ty, Val, R};
+use semantics::tail::ops::prim::Prim;
+use semantics::tail::ops::select;
+use semantics::tail::syntax::Expr;
+use semantics::tail::value::{Array, Elems, Scalar};
+use std::rc::Rc;
+
+impl Lowerer {
+    /// `compress(sel, a)` (a bool mask) or `replicate(_, sel, a)` (int counts, a negative
+    /// count standing for that many fills), with `sel` not known at compile time.
+    pub(super) fn gather_dynamic(
+        &mut self,
+        p: Prim,
+        name: &str,
+        e: &Expr,
+        sel: &Arr,
+        a: &Arr,
+    ) -> R<Val> {
+        let refuse = || {
+            unsupported(format!(
+                "{name} inside a function body of an array not known at compile time (the \
+                 mask or counts, which decide the result's length, are run-time data)"
+            ))
+        };
+        if self.kernel {
+            return refuse();
+        }
+        // the shapes the operator rejects (vectors of equal length only), with the oracle's
+        // reason: the operator applied to fills of the same shapes
+        let fills = |x: &Arr| Array {
+            shape: x.shape.clone(),
+            elems: Elems::from_scalars(
+                x.ty.base(),
+                vec![Scalar::fill(x.ty.base()); x.size().min(1)],
+            ),
+        };
+        if sel.shape.len() != 1 || a.shape.len() != 1 || sel.shape != a.shape {
+            let (s, x) = (fills(sel), fills(a));
+            let r = match p {
+                Prim::Compress => select::compress(&s, &x),
+                _ => select::replicate(&s, &x),
+            };
+            return Err(match r {
+                Err(reason) => fails(p, name, e, reason),
+                Ok(_) => return refuse(),
+            });
+        }
+        let n = a.size();
+        if n == 0 {
+            return Ok(Val::Arr(Arr::new(a.ty, vec![0], move |_| String::new())));
+        }
+        // how many result elements each position gives
+        let (counts_of, fresh) = (sel.index.clone(), self.fresh.clone());
+        let compress = p == Prim::Compress;
+        let counts = Arr::new(Ty::Int, vec![n], move |i| {
+            if compress {
+                format!("(b2i {})", counts_of(i))
+            } else {
+                share(&fresh, &counts_of(i), |c| {
+                    format!("(if lti {c} 0 then 0 - {c} else {c})")
+                })
+            }
+        });
+        let zero = Arr::known(Array::scalar(Scalar::Int(0)))?;
+        let addi = Val::Fun(Rc::new(Fun::Op(Prim::Addi)));
+        let Val::Arr(sums) =
+            self.reduction(Prim::Scan, vec![addi, Val::Arr(zero), Val::Arr(counts)])?
+        else {
+            return refuse();
+        };
+        let sums = self.materialize(&sums, &format!("the prefix sums of {name}'s counts"));
+        let last = Arr::scalar(Ty::Int, (sums.index)(&(n - 1).to_string()));
+        let why = format!("the length of a {name} result (the sum of its counts)");
+        let total = match self.probe(&last, &why)?.known_scalar() {
+            Some(Scalar::Int(k)) if k >= 0 => k as usize,
+            _ => return refuse(),
+        };
+        let steps = usize::BITS - (n - 1).leading_zeros();
+        let (ty, data, counts_of, fresh) =
+            (a.ty, a.index.clone(), sel.index.clone(), self.fresh.clone());
+        let sum_at = sums.index.clone();
+        let mut out = Arr::new(ty, vec![total], move |j| {
+            share(&fresh, j, |j| {
+                let pos = search(&fresh, j, n, steps, &*sum_at);
+                if compress {
+                    return pos.wrap(|i| data(i));
+                }
+                // a negative count gives fills
+                pos.wrap(|i| {
+                    format!(
+                        "(if lti {} 0 then {} else {})",
+                        counts_of(i),
+                        ty.fill(),
+                        data(i)
+                    )
+                })
+            })
+        });
+        if let (Some(s), Some(x)) = (&sel.known, &a.known) {
+            let r = match p {
+                Prim::Compress => select::compress(s, x),
+                _ => select::replicate(s, x),
+            };
+            out.known = r.ok().map(Rc::new);
+        }
+        Ok(Val::Arr(out))
+    }
+}
+
+/// The FCL `let`s of a binary search and the name of its result.
+struct Search {
+    lets: String,
+    result: String,
+}
+
+impl Search {
+    /// `body` of the found position, inside the search's `let`s.
+    fn wrap(&self, body: impl FnOnce(&str) -> String) -> String {
+        format!("({}{})", self.lets, body(&self.result))
+    }
+}
+
+/// The first position i in 0..n whose prefix sum `sum_at(i)` exceeds `j` (one exists: j is
+/// below the total), in `steps` = ⌈log2 n⌉ halvings of [lo, hi].
+fn search(
+    fresh: &super::value::Fresh,
+    j: &str,
+    n: usize,
+    steps: u32,
+    sum_at: &dyn Fn(&str) -> String,
+) -> Search {
+    let (mut lo, mut hi) = ("0".to_string(), (n - 1).to_string());
+    let mut lets = String::new();
+    for _ in 0..steps {
+        let (m, c, l, h) = (
+            fresh.name("m"),
+            fresh.name("c"),
+            fresh.name("lo"),
+            fresh.name("hi"),
+        );
+        lets.push_str(&format!(
+            "let {m} = ({lo} + {hi}) / 2 in let {c} = lti {j} {} in \
+             let {l} = (if {c} then {lo} else {m} + 1) in let {h} = (if {c} then {m} else {hi}) in ",
+            sum_at(&m)
+        ));
+        (lo, hi) = (l, h);
+    }
+    Search { lets, result: lo }
+}
