@@ -50,6 +50,23 @@ pub fn primes(n: usize) -> f64 {
     f64::from(count)
 }
 
+/// primes by sieve: the primes up to N, those a in 2..N that no d in 2..⌊√N⌋ below a divides
+/// (the same N·√N remainders as the TAIL program), filtered by that mask and summed mod 1000.
+pub fn sieve(n: usize) -> f64 {
+    let r = (n as f64).sqrt().floor() as i32;
+    let mut sum = 0i32;
+    for a in 2..=n as i32 {
+        let mut divisors = 0;
+        for d in 2..=r {
+            divisors += b2i(a.rem_euclid(d) == 0 && d < a);
+        }
+        if divisors == 0 {
+            sum += a.rem_euclid(1000);
+        }
+    }
+    f64::from(sum)
+}
+
 /// The date of Easter (Dyalog's/Knuth's algorithm) as yyyymmdd for the years
 /// `Y ← 1+3000|¯1+⍳N` (years 1–3000 over and over, as the thesis's 300 × 3000), summed.
 pub fn easter(n: usize) -> f64 {
