@@ -27,22 +27,26 @@
 //! the store: the updated variable reads a materialized copy from then on.
 //!
 //! Scope: element types int, double, bool and char (chars as their codes; complex numbers are
-//! refused); shapes, counts, permutations and `idxassign` indices known at compile time. Known
-//! values are evaluated with the TAIL semantics' own operators where the arguments are known
-//! (module `ops`; `each`, `zipWith`, `reduce`, `scan` of small known arrays too), which gives
-//! the shapes apltail computes. A known value only rides along (`Arr::known`, module `value`) for
-//! static decisions: shapes, counts, permutations, static failures. The FCL text is always the
+//! refused). Shapes are static: a count, shape, permutation, `power` count or condition that
+//! the program computes from data is *read back* (module `probe`: the statements so far run on
+//! the device, the value comes back, and the program is lowered again specialised to it), and
+//! `compress`/`replicate` by a computed mask or counts become a device prefix sum, its last
+//! element read back, and a binary-search gather (module `filter`). Known values are evaluated
+//! with the TAIL semantics' own operators where the arguments are known (module `ops`; `each`,
+//! `zipWith`, `reduce`, `scan` of small known arrays too), which gives the shapes apltail
+//! computes. A known value only rides along (`Arr::known`, module `value`) for static
+//! decisions: shapes, counts, permutations, static failures. The FCL text is always the
 //! computation itself (constant folding is the FCL compiler's job), except for
 //! `gradeUp`/`gradeDown`, which have no symbolic lowering and are lowered only on known
-//! arguments, as their known result. `compress`/`replicate` need a known mask or counts (a
-//! static gather from symbolic data); `pr*` outside function bodies; `if` only with scalar
-//! branches unless its condition is known; file reads outside function bodies, of names known
-//! at compile time (module `input`: the host reads the file when the program is lowered, its
-//! contents become a table, docs/fcl-extensions.md §5); no `roll` or `nowi` (run-time inputs,
-//! different at every run). `zilde` has the element type the type checker infers for each
-//! application (`semantics::tail::typecheck::zilde_instances`). Anything else is refused with
-//! [`LowerTailError::Unsupported`] and a reason. Int overflow and division by zero, run-time
-//! errors in TAIL, are not checked in lowered code.
+//! arguments, as their known result. A function whose body has statements (a `pr*`, a filter,
+//! a file read, `roll`) runs at the top level: `power` trip by trip, `each`/`zipWith` element by
+//! element, in the oracle's order; so does a `power` whose state changes shape. File reads
+//! happen when the program is lowered (module `input`: the host reads the file, its contents
+//! become a table, docs/fcl-extensions.md §5), and `roll` draws from the oracle's generator
+//! in evaluation order; `nowi` is refused (different at every run). `zilde` has the element type
+//! the type checker infers for each application (`semantics::tail::typecheck::zilde_instances`).
+//! Anything else is refused with [`LowerTailError::Unsupported`] and a reason. Int overflow and
+//! division by zero, run-time errors in TAIL, are not checked in lowered code.
 //! A program that certainly fails at run time (a negative `iota`, `zipWith` of different
 //! shapes, `idxassign` or `idxS` out of range, `cat` of mismatched shapes, `transp2` of a
 //! non-permutation: anything the semantics rejects on known arguments or shapes) lowers to the
