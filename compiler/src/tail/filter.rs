@@ -85,13 +85,12 @@ impl Lowerer {
             Some(Scalar::Int(k)) if k >= 0 => k as usize,
             _ => return refuse(),
         };
-        let steps = usize::BITS - (n - 1).leading_zeros();
         let (ty, data, counts_of, fresh) =
             (a.ty, a.index.clone(), sel.index.clone(), self.fresh.clone());
         let sum_at = sums.index.clone();
         let mut out = Arr::new(ty, vec![total], move |j| {
             share(&fresh, j, |j| {
-                let pos = search(&fresh, j, n, steps, &*sum_at);
+                let pos = search(&fresh, j, n, &*sum_at);
                 if compress {
                     return pos.wrap(|i| data(i));
                 }
@@ -131,29 +130,28 @@ impl Search {
 }
 
 /// The first position i in 0..n whose prefix sum `sum_at(i)` exceeds `j` (one exists: j is
-/// below the total), in `steps` = ⌈log2 n⌉ halvings of [lo, hi].
+/// below the total): the number of prefix sums at most j, found bit by bit from the highest
+/// power of two up to n. Each step names the previous position twice only: the FCL oracle
+/// binds `let`s by name, so a step that named it more often would make the oracle's work grow
+/// by that factor per step (compiled code computes each `let` once either way).
 fn search(
     fresh: &super::value::Fresh,
     j: &str,
     n: usize,
-    steps: u32,
     sum_at: &dyn Fn(&str) -> String,
 ) -> Search {
-    let (mut lo, mut hi) = ("0".to_string(), (n - 1).to_string());
+    let mut p = "0".to_string();
     let mut lets = String::new();
-    for _ in 0..steps {
-        let (m, c, l, h) = (
-            fresh.name("m"),
-            fresh.name("c"),
-            fresh.name("lo"),
-            fresh.name("hi"),
-        );
+    let mut bit = 1usize << (usize::BITS - 1 - n.leading_zeros());
+    while bit > 0 {
+        let q = fresh.name("p");
+        // a step past n reads the last sum, the total, which exceeds j: no step
+        let sum = sum_at(&format!("(mini ({p} + {bit}) {n} - 1)"));
         lets.push_str(&format!(
-            "let {m} = ({lo} + {hi}) / 2 in let {c} = lti {j} {} in \
-             let {l} = (if {c} then {lo} else {m} + 1) in let {h} = (if {c} then {m} else {hi}) in ",
-            sum_at(&m)
+            "let {q} = {p} + {bit} - {bit} * b2i (lti {j} {sum}) in "
         ));
-        (lo, hi) = (l, h);
+        p = q;
+        bit >>= 1;
     }
-    Search { lets, result: lo }
+    Search { lets, result: p }
 }

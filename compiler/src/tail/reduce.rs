@@ -210,11 +210,11 @@ impl Lowerer {
         let first = a.ty.store(&row_element(&self.fresh, a, &row, "0"));
         let rest =
             a.ty.store(&row_element(&self.fresh, a, &row, &format!("(1 + {j})")));
-        let nb = k.div_ceil(256);
+        let (nb, t) = (k.div_ceil(256), k.min(256));
         self.stmt(format!(
             "-- reduce: thread-level fold per row, rows={k} len={m}\n    \
-             {r} <- forceM<grid> (concat<block> 256 (generate {nb} (fn b => concat<thread> 1 \
-             (generate 256 (fn t => let {row} = mini (b * 256 + t) {} in return<thread> \
+             {r} <- forceM<grid> (concat<block> {t} (generate {nb} (fn b => concat<thread> 1 \
+             (generate {t} (fn t => let {row} = mini (b * {t} + t) {} in return<thread> \
              (foldl {step} {first} (generate {} (fn {j} => {rest}))))))))",
             k - 1,
             m - 1
@@ -233,13 +233,14 @@ impl Lowerer {
         let prev = ty.load(&format!("({read} ({j} - 1))"));
         let next = ty.store(&apply_scalar(&self.fresh, f, &[(ty, x), (ty, prev)]));
         let first = ty.store(&row_element(&self.fresh, a, &row, "0"));
-        let nb = k.div_ceil(256);
+        // fewer rows than a block: as many threads as rows (the oracle simulates every thread)
+        let (nb, t) = (k.div_ceil(256), k.min(256));
         self.stmt(format!(
             "-- scan: thread-level per row, rows={k} len={m}\n    \
              {r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {m} \
-             (generate 256 (fn t => let {row} = mini (b * 256 + t) {} in return<thread> \
+             (generate {t} (fn t => let {row} = mini (b * {t} + t) {} in return<thread> \
              (seqfor {m} {m} (fn {read} => fn {j} => ({j}, if {j} == 0 then {first} else {next}))))))))",
-            256 * m,
+            t * m,
             k - 1
         ));
     }

@@ -1,0 +1,125 @@
+//! Sizes computed from data (docs/tail-compiler.md): counts, shapes and conditions read back
+//! from the device, `compress`/`replicate` by computed masks and counts, and effects inside
+//! functions, each checked on the TAIL oracle, the FCL oracle and OpenCL; and what a lowering
+//! without a device, or with too many values to read back, refuses.
+
+mod support;
+
+use compiler::tail::{lower_tail, lower_tail_probing, LowerTailError, MAX_PROBES};
+use support::runtime;
+use support::three_levels::check_three_levels;
+
+/// A vector of n ints computed on the device (not known at compile time: more elements than
+/// the lowering evaluates), `(7·i) mod 11 − 3` for i = 1..n.
+fn data(n: usize) -> String {
+    format!("each(fn x:[int]0 => subi(resi(11,muli(x,7)),3),iota({n}))")
+}
+
+fn agree_all(programs: &[String]) {
+    let rt = runtime();
+    for src in programs {
+        assert!(
+            check_three_levels(src, src, rt.as_ref()).unwrap_or_else(|why| panic!("{src}: {why}"))
+        );
+    }
+}
+
+#[test]
+fn filters_by_computed_masks_and_counts() {
+    let v = data(100);
+    agree_all(&[
+        // a mask from data, the result reduced, printed, and filtered again
+        format!("let v:[int]1 = {v} in let w:[int]1 = prArrI(compress(each(fn x:[int]0 => lti(x,2),v),v)) in reduce(addi,0,compress(each(fn x:[int]0 => gti(x,0),w),w))"),
+        // nothing and everything kept
+        format!("let v:[int]1 = {v} in prArrI(compress(each(fn x:[int]0 => gti(x,100),v),v))"),
+        format!("let v:[int]1 = {v} in i2d(reduce(addi,0,compress(each(fn x:[int]0 => lti(x,100),v),v)))"),
+        // doubles, chars and bools filtered
+        format!("let v:[int]1 = {v} in prArrD(compress(each(fn x:[int]0 => eqi(x,0),v),each(fn x:[int]0 => divd(i2d(x),4.0),v)))"),
+        format!("let v:[int]1 = {v} in prArrB(compress(each(fn x:[int]0 => lti(x,0),v),each(fn x:[int]0 => eqi(x,-3),v)))"),
+        // replicate by computed counts, negative ones giving fills; zero counts everywhere
+        format!("let v:[int]1 = {v} in replicate(0,each(fn x:[int]0 => subi(resi(3,x),1),v),v)"),
+        format!("let v:[int]1 = {v} in replicate(0,each(fn x:[int]0 => muli(x,0),v),v)"),
+        format!("let v:[int]1 = {v} in replicate(0.0,each(fn x:[int]0 => resi(4,x),v),each(fn x:[int]0 => i2d(x),v))"),
+        // two filtered vectors of the same computed length zipped
+        format!("let v:[int]1 = {v} in let m:[bool]1 = each(fn x:[int]0 => lti(x,3),v) in reduce(addi,0,zipWith(muli,compress(m,v),compress(m,rotate(1,v))))"),
+    ]);
+}
+
+#[test]
+fn counts_shapes_and_conditions_from_data() {
+    let v = data(200);
+    agree_all(&[
+        format!("let v:[int]1 = {v} in let k:[int]0 = reduce(maxi,0,v) in prArrI(take(k,v))"),
+        format!("let v:[int]1 = {v} in prArrI(take(subi(0,reduce(maxi,0,v)),v))"),
+        format!("let v:[int]1 = {v} in reduce(addi,0,drop(addi(190,reduce(maxi,0,v)),v))"),
+        format!("let v:[int]1 = {v} in prArrI(iota(reduce(maxi,0,v)))"),
+        format!("let v:[int]1 = {v} in prArrI(iota(muli(0,reduce(maxi,0,v))))"),
+        format!("let v:[int]1 = {v} in prArrI(rotate(first(v),iota(10)))"),
+        format!("let v:[int]1 = {v} in prArrI(reshape([reduce(maxi,0,v),3],v))"),
+        format!(
+            "let v:[int]1 = {v} in prArrI(if gti(reduce(addi,0,v),0) then take(3,v) else iota(9))"
+        ),
+        format!(
+            "let v:[int]1 = {v} in prArrI(if lti(reduce(addi,0,v),0) then take(3,v) else iota(9))"
+        ),
+        format!("let v:[int]1 = {v} in power(fn w:[int]1 => rotate(1,w),reduce(maxi,0,v),iota(5))"),
+        format!("let v:[int]1 = {v} in power(fn w:[int]1 => rotate(1,w),muli(0,first(v)),iota(5))"),
+        format!("let v:[int]1 = {v} in prArrC(formatI(reduce(addi,0,v)))"),
+        format!("let v:[int]1 = {v} in prArrC(formatD(divd(i2d(reduce(addi,0,v)),7.0)))"),
+    ]);
+}
+
+#[test]
+fn effects_and_growing_states_run_in_order() {
+    agree_all(&[
+        // prints inside each and power, in the oracle's order
+        "let v:[int]1 = each(fn x:[int]0 => prSclI(muli(x,x)),iota(4)) in reduce(addi,0,v)".into(),
+        "power(fn w:[int]1 => prArrI(rotate(1,w)),3,iota(4))".into(),
+        // a state that grows and one that shrinks
+        "power(fn w:[int]1 => snoc(w,reduce(addi,0,w)),6,[1])".into(),
+        format!("power(fn w:[int]1 => drop(1,w),5,{})", data(100)),
+        // a filter in each trip
+        format!("power(fn w:[int]1 => compress(each(fn x:[int]0 => gti(x,first(w)),w),w),3,{})", data(100)),
+        // roll in order, at the top level and per element
+        "let a:[double]0 = roll(0) in let b:[double]1 = each(fn x:[int]0 => roll(x),iota(4)) in addd(a,reduce(addd,0.0,b))".into(),
+    ]);
+}
+
+#[test]
+fn a_failure_behind_a_computed_size_is_the_oracles() {
+    let v = data(100);
+    // compress of vectors of different lengths (the mask is computed): the oracle's rule
+    let src = format!("let v:[int]1 = {v} in compress(each(fn x:[int]0 => lti(x,2),v),take(5,v))");
+    let rt = runtime();
+    assert!(check_three_levels(&src, &src, rt.as_ref()).unwrap());
+}
+
+#[test]
+fn without_a_device_computed_sizes_are_refused_and_reads_are_bounded() {
+    let v = data(100);
+    let src = format!("let v:[int]1 = {v} in take(reduce(maxi,0,v),v)");
+    match lower_tail(&src) {
+        Err(LowerTailError::Unsupported(why)) => {
+            assert!(
+                why.contains("a take count not known at compile time"),
+                "{why}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    // a prober that answers counts the requests; beyond MAX_PROBES the lowering gives up
+    let many = format!(
+        "power(fn w:[int]1 => rotate(1,take(first(w),w)),{},{v})",
+        MAX_PROBES + 10
+    );
+    let mut asked = 0;
+    let r = lower_tail_probing(&many, &mut |_: &str| {
+        asked += 1;
+        Ok("[1]\n".to_string())
+    });
+    match r {
+        Err(LowerTailError::Unsupported(why)) => assert!(why.contains("more than"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(asked, MAX_PROBES);
+}
