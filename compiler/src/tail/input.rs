@@ -34,7 +34,7 @@ impl Lowerer {
             _ => io::read_double_vec_file(&name),
         };
         let contents = read.map_err(|reason| fails(p, op, e, reason))?;
-        let ty = Ty::of(contents.base_type())?;
+        let ty = Ty::of(contents.base_type());
         let texts: Rc<Vec<String>> = Rc::new(
             (0..contents.size())
                 .map(|i| scalar_text(contents.elems.get(i)))

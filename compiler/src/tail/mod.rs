@@ -53,6 +53,7 @@
 //! output with the TAIL value printer, using the static shapes the lowering knows. A double
 //! array that is `i2d` of ints is printed as ints and converted exactly on the host.
 
+mod complex;
 mod higher;
 mod input;
 mod ops;
@@ -133,6 +134,8 @@ pub enum ResultKind {
     Char,
     /// Chars printed by `prArrC` (spec §6.3: bare characters).
     CharText,
+    /// Complex numbers, printed exactly as doubles: the real parts, then the imaginary parts.
+    Complex,
 }
 
 /// One printed value: its TAIL shape and element kind.
@@ -196,7 +199,11 @@ fn value_text(o: &Output, line: &str) -> Option<String> {
     } else {
         inner.split(',').collect()
     };
-    if texts.len() != if o.shape.is_empty() { 1 } else { size } {
+    let count = if o.shape.is_empty() { 1 } else { size };
+    if o.kind == ResultKind::Complex {
+        return complex_text(o, count, &texts);
+    }
+    if texts.len() != count {
         return None;
     }
     let scalars = texts
@@ -208,6 +215,7 @@ fn value_text(o: &Output, line: &str) -> Option<String> {
                 ResultKind::Double => Scalar::Double(t.parse().ok()?),
                 ResultKind::Bool => Scalar::Bool(t.parse::<i32>().ok()? != 0),
                 ResultKind::Char | ResultKind::CharText => Scalar::Char(t.parse().ok()?),
+                ResultKind::Complex => return None,
             })
         })
         .collect::<Option<Vec<Scalar>>>()?;
@@ -226,4 +234,24 @@ fn value_text(o: &Output, line: &str) -> Option<String> {
     } else {
         array_text(&arr)
     })
+}
+
+/// The TAIL value text of `count` complex numbers printed as their real parts followed by
+/// their imaginary parts (`texts`, 2·count doubles).
+fn complex_text(o: &Output, count: usize, texts: &[&str]) -> Option<String> {
+    if texts.len() != 2 * count {
+        return None;
+    }
+    let scalars = (0..count)
+        .map(|k| {
+            let re = texts[k].parse().ok()?;
+            let im = texts[count + k].parse().ok()?;
+            Some(Scalar::Complex((re, im)))
+        })
+        .collect::<Option<Vec<Scalar>>>()?;
+    let arr = Array {
+        shape: o.shape.clone(),
+        elems: Elems::from_scalars(BaseType::Complex, scalars),
+    };
+    Some(array_text(&arr))
 }

@@ -32,10 +32,12 @@ impl Lowerer {
             | P::PrArrB
             | P::PrArrD
             | P::PrArrC
+            | P::PrArrX
             | P::PrSclI
             | P::PrSclB
             | P::PrSclD
-            | P::PrSclC => {
+            | P::PrSclC
+            | P::PrSclX => {
                 let a = args[0].arr()?.clone();
                 return Ok(Val::Arr(self.print(&a, p == P::PrArrC)?));
             }
