@@ -5,14 +5,11 @@
 
 mod support;
 
-use compiler::exec::execute;
-use compiler::runtime::Runtime;
-use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
-use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
-use interpreter::tail::Outcome;
+use compiler::tail::{format_result, lower_tail, LowerTailError};
 use semantics::fcl::lower::load_program;
 use std::path::{Path, PathBuf};
 use support::runtime;
+use support::tail::{check_three_levels, fcl_oracle, opencl};
 
 fn tail_programs(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -26,93 +23,6 @@ fn tail_programs(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
-}
-
-/// The lowered program's raw output on the FCL oracle.
-fn fcl_oracle(fcl: &str) -> String {
-    let program = load_program(&[("lowered.fcl".to_string(), fcl.to_string())])
-        .unwrap_or_else(|(_, d)| panic!("lowered FCL does not load: {d:?}\n{fcl}"));
-    let out = interpreter::fcl::run(&program.main, &interpreter::fcl::Config::default());
-    out.stdout
-}
-
-/// The lowered program's raw output on OpenCL, and its number of kernels.
-fn opencl(rt: &Runtime, fcl: &str) -> (String, usize) {
-    let program = load_program(&[("lowered.fcl".to_string(), fcl.to_string())]).unwrap();
-    let m = compile_fcl(&program.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).unwrap();
-    let report = execute(&m, rt).unwrap_or_else(|e| panic!("{e}\n{fcl}"));
-    (report.stdout, m.kernels.len())
-}
-
-/// A number in TAIL's value text (`1.5E~7`, `~0.0`, `HUGE_VAL`), if the token is one.
-fn number(t: &str) -> Option<f64> {
-    match t {
-        "HUGE_VAL" => Some(f64::INFINITY),
-        "-HUGE_VAL" => Some(f64::NEG_INFINITY),
-        _ => t.replace('~', "-").replace('E', "e").parse().ok(),
-    }
-}
-
-/// Equal output, except that doubles may differ by a relative 1e-12 (plus the 12-digit
-/// rounding of TAIL's printer); ints and everything else must match exactly.
-fn agree(a: &str, b: &str) -> bool {
-    if a == b {
-        return true;
-    }
-    let split = |s: &str| -> Vec<String> {
-        s.split(|c: char| "()[],\n ".contains(c))
-            .map(str::to_string)
-            .collect()
-    };
-    let (ta, tb) = (split(a), split(b));
-    ta.len() == tb.len()
-        && ta.iter().zip(&tb).all(|(x, y)| {
-            x == y
-                || (x.contains('.') && y.contains('.'))
-                    && match (number(x), number(y)) {
-                        (Some(p), Some(q)) => {
-                            (p - q).abs() <= 1e-11 * p.abs().max(q.abs()) || p == q
-                        }
-                        _ => false,
-                    }
-        })
-}
-
-/// Checks one program on the three levels; `Ok(false)` when the lowering refuses it.
-fn check_three_levels(name: &str, src: &str, rt: Option<&Runtime>) -> Result<bool, String> {
-    let lowered: Lowered = match lower_tail(src) {
-        Ok(l) => l,
-        Err(LowerTailError::Unsupported(why)) => return Err(why),
-        Err(e) => panic!("{name}: {e}"),
-    };
-    let tail = interpreter::tail::run_source(src, Default::default())
-        .expect("the TAIL oracle loads what the lowering accepted");
-    match (&tail.outcome, &lowered.failure) {
-        (Outcome::Value(_), None) => {}
-        (Outcome::Err(e), Some(f)) => {
-            assert_eq!(e.rule.to_string(), f.rule, "{name}: failing rule");
-            assert_eq!(e.reason, f.reason, "{name}: failure reason");
-            assert_eq!(e.span, f.span, "{name}: failure place");
-        }
-        (o, f) => panic!("{name}: TAIL oracle {o:?}, lowering's failure {f:?}"),
-    }
-    let fcl = format_result(&lowered, &fcl_oracle(&lowered.fcl))
-        .unwrap_or_else(|| panic!("{name}: FCL oracle output\n{}", lowered.fcl));
-    assert!(
-        agree(&tail.stdout, &fcl),
-        "{name}: TAIL oracle vs FCL oracle:\n{}\n{fcl}",
-        tail.stdout
-    );
-    if let Some(rt) = rt {
-        let (out, _) = opencl(rt, &lowered.fcl);
-        let ocl = format_result(&lowered, &out).expect("OpenCL output");
-        assert!(
-            agree(&tail.stdout, &ocl),
-            "{name}: TAIL oracle vs OpenCL:\n{}\n{ocl}",
-            tail.stdout
-        );
-    }
-    Ok(true)
 }
 
 #[test]
@@ -141,7 +51,7 @@ fn supported_tail_programs_agree_on_three_levels() {
     println!("supported ({}): {supported:#?}", supported.len());
     println!("unsupported ({}): {unsupported:#?}", unsupported.len());
     assert!(
-        supported.len() >= 53,
+        supported.len() >= 58,
         "the supported count dropped: {unsupported:#?}"
     );
 }
@@ -496,7 +406,6 @@ fn long_reductions_record_their_strategy() {
 #[test]
 fn unsupported_programs_say_why() {
     for (src, why) in [
-        ("let v:[complex]0 = 1.0j2.0 in 0", "complex"),
         (
             "i2d(reduce(addi,0,compress(each(fn x:[int]0 => lti(x,50),iota(100)),iota(100))))",
             "compress of an array not known",

@@ -26,8 +26,9 @@
 //! holding the state (scalars and tuple states included, module `higher`); `idxassign` tracks
 //! the store: the updated variable reads a materialized copy from then on.
 //!
-//! Scope: element types int, double, bool and char (chars as their codes; complex numbers are
-//! refused); shapes, counts, permutations and `idxassign` indices known at compile time. Known
+//! Scope: element types int, double, bool, char (chars as their codes) and complex (FCL pairs
+//! `(re, im)` of doubles, stored as a block of real parts and a block of imaginary parts, module
+//! `complex`); shapes, counts, permutations and `idxassign` indices known at compile time. Known
 //! values are evaluated with the TAIL semantics' own operators where the arguments are known
 //! (module `ops`; `each`, `zipWith`, `reduce`, `scan` of small known arrays too), which gives
 //! the shapes apltail computes. A known value only rides along (`Arr::known`, module `value`) for
@@ -49,7 +50,8 @@
 //! statements before the failure plus a [`RunFailure`], reported as `tailfcl run` reports it.
 //!
 //! Printing: each printed value becomes one `forceAndPrint` (ints; bools via `b2i`; chars) or
-//! `forceAndPrintDoubleExact` line; [`format_result`] turns those lines back into TAIL's
+//! `forceAndPrintDoubleExact` line (doubles; complex numbers as their real parts, then their
+//! imaginary parts); [`format_result`] turns those lines back into TAIL's
 //! output with the TAIL value printer, using the static shapes the lowering knows. A double
 //! array that is `i2d` of ints is printed as ints and converted exactly on the host.
 

@@ -4,6 +4,8 @@
 //! includes it with `mod support;` and uses only part of it.
 #![allow(dead_code)]
 
+pub mod tail;
+
 use compiler::exec::execute;
 use compiler::kir::Module;
 use compiler::runtime::{Runtime, RuntimeError};

@@ -1,0 +1,98 @@
+//! TAIL programs on three levels: the TAIL oracle, the FCL oracle on the lowered program and
+//! OpenCL on the compiled one, compared as TAIL output (`tail_three_levels.rs`,
+//! `tail_complex.rs`).
+
+use compiler::exec::execute;
+use compiler::runtime::Runtime;
+use compiler::tail::{format_result, lower_tail, LowerTailError, Lowered};
+use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
+use interpreter::tail::Outcome;
+use semantics::fcl::lower::load_program;
+
+/// The lowered program's raw output on the FCL oracle.
+pub fn fcl_oracle(fcl: &str) -> String {
+    let program = load_program(&[("lowered.fcl".to_string(), fcl.to_string())])
+        .unwrap_or_else(|(_, d)| panic!("lowered FCL does not load: {d:?}\n{fcl}"));
+    let out = interpreter::fcl::run(&program.main, &interpreter::fcl::Config::default());
+    out.stdout
+}
+
+/// The lowered program's raw output on OpenCL, and its number of kernels.
+pub fn opencl(rt: &Runtime, fcl: &str) -> (String, usize) {
+    let program = load_program(&[("lowered.fcl".to_string(), fcl.to_string())]).unwrap();
+    let m = compile_fcl(&program.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).unwrap();
+    let report = execute(&m, rt).unwrap_or_else(|e| panic!("{e}\n{fcl}"));
+    (report.stdout, m.kernels.len())
+}
+
+/// A number in TAIL's value text (`1.5E~7`, `~0.0`, `HUGE_VAL`), if the token is one.
+pub fn number(t: &str) -> Option<f64> {
+    match t {
+        "HUGE_VAL" => Some(f64::INFINITY),
+        "-HUGE_VAL" => Some(f64::NEG_INFINITY),
+        _ => t.replace('~', "-").replace('E', "e").parse().ok(),
+    }
+}
+
+/// Equal output, except that doubles may differ by a relative 1e-12 (plus the 12-digit
+/// rounding of TAIL's printer); ints and everything else must match exactly.
+pub fn agree(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let split = |s: &str| -> Vec<String> {
+        // `j` parts a complex number's texts (`1.5j-2.0`), which compare as two doubles
+        s.split(|c: char| "()[],\n j".contains(c))
+            .map(str::to_string)
+            .collect()
+    };
+    let (ta, tb) = (split(a), split(b));
+    ta.len() == tb.len()
+        && ta.iter().zip(&tb).all(|(x, y)| {
+            x == y
+                || (x.contains('.') && y.contains('.'))
+                    && match (number(x), number(y)) {
+                        (Some(p), Some(q)) => {
+                            (p - q).abs() <= 1e-11 * p.abs().max(q.abs()) || p == q
+                        }
+                        _ => false,
+                    }
+        })
+}
+
+/// Checks one program on the three levels; `Ok(false)` when the lowering refuses it.
+pub fn check_three_levels(name: &str, src: &str, rt: Option<&Runtime>) -> Result<bool, String> {
+    let lowered: Lowered = match lower_tail(src) {
+        Ok(l) => l,
+        Err(LowerTailError::Unsupported(why)) => return Err(why),
+        Err(e) => panic!("{name}: {e}"),
+    };
+    let tail = interpreter::tail::run_source(src, Default::default())
+        .expect("the TAIL oracle loads what the lowering accepted");
+    match (&tail.outcome, &lowered.failure) {
+        (Outcome::Value(_), None) => {}
+        (Outcome::Err(e), Some(f)) => {
+            assert_eq!(e.rule.to_string(), f.rule, "{name}: failing rule");
+            assert_eq!(e.reason, f.reason, "{name}: failure reason");
+            assert_eq!(e.span, f.span, "{name}: failure place");
+        }
+        (o, f) => panic!("{name}: TAIL oracle {o:?}, lowering's failure {f:?}"),
+    }
+    let fcl = format_result(&lowered, &fcl_oracle(&lowered.fcl))
+        .unwrap_or_else(|| panic!("{name}: FCL oracle output\n{}", lowered.fcl));
+    assert!(
+        agree(&tail.stdout, &fcl),
+        "{name}: TAIL oracle vs FCL oracle:\n{}\n{fcl}",
+        tail.stdout
+    );
+    if let Some(rt) = rt {
+        let (out, _) = opencl(rt, &lowered.fcl);
+        let ocl = format_result(&lowered, &out).expect("OpenCL output");
+        assert!(
+            agree(&tail.stdout, &ocl),
+            "{name}: TAIL oracle vs OpenCL:\n{}\n{ocl}",
+            tail.stdout
+        );
+    }
+    Ok(true)
+}
