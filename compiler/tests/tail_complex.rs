@@ -183,3 +183,22 @@ fn fcl_if_chooses_between_pairs() {
         assert_eq!(out.trim(), expected);
     }
 }
+
+/// A long literal vector of complex numbers read at computed indices is a table of its real
+/// parts and then its imaginary parts, not a chain of `if`s nested deeper than FCL parses.
+#[test]
+fn long_complex_literal_vectors_are_tables() {
+    let elems: Vec<String> = (0..100).map(|i| format!("{i}.5j-{i}.25")).collect();
+    let src = format!(
+        "let v:[complex]1 = [{}] in let w:[complex]1 = prArrX(take(3,v)) in \
+         reduce(addx,0.0j0.0,each(fn z:[complex]0 => mulx(z,z),v))",
+        elems.join(",")
+    );
+    let l = lower_tail(&src).unwrap();
+    assert!(l.fcl.contains("tabulate 200 "), "{}", l.fcl);
+    check(
+        "long literal",
+        &src,
+        "[3](0.5j-0.25,1.5j-1.25,2.5j-2.25)\n[](2493.75j-664150.0)\n",
+    );
+}

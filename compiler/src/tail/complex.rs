@@ -12,8 +12,11 @@
 use super::higher::apply_scalar;
 use super::program::{element_text, Lowerer};
 use super::reduce::row_element;
-use super::value::{share, Arr, Fresh, Ty, Val};
+use super::value::{scalar_text, select, share, Arr, Fresh, Index, Ty, Val, TABLE_MIN};
 use semantics::tail::ops::prim::Prim;
+use semantics::tail::value::Scalar;
+use std::cell::OnceCell;
+use std::rc::Rc;
 
 impl Ty {
     /// How many buffer slots (doubles or ints) one element takes when stored.
@@ -111,6 +114,43 @@ pub(super) fn read_pair(fresh: &Fresh, buf: &str, off: usize, n: usize, i: &str)
             o => format!("(index {buf} ({i} + {o}))"),
         };
         format!("({}, {})", at(off), at(off + n))
+    })
+}
+
+/// The real parts and then the imaginary parts (FCL double texts) of a vector literal whose
+/// elements are complex literals: each element's text is its known value's literal text, so no
+/// computation of the program is lost by reading the elements from a table.
+pub(super) fn literal_parts(texts: &[String], known: Option<&[Scalar]>) -> Option<Vec<String>> {
+    let xs = known?
+        .iter()
+        .zip(texts)
+        .map(|(&k, t)| match k {
+            Scalar::Complex(z) if *t == scalar_text(k) => Some(z),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let re = xs.iter().map(|z| scalar_text(Scalar::Double(z.0)));
+    let im = xs.iter().map(|z| scalar_text(Scalar::Double(z.1)));
+    Some(re.chain(im).collect())
+}
+
+/// The index function of a literal vector of complex numbers (element texts `texts`, parts
+/// `parts` as [`literal_parts`] gives them): the element's own text at a literal index;
+/// otherwise a chain of `if`s for a short vector, or, from [`TABLE_MIN`] elements on, a read
+/// of a table holding the real parts and then the imaginary parts (made on first use), which
+/// keeps a long literal vector from nesting `if`s deeper than FCL parses.
+pub(super) fn literal_vector(fresh: &Fresh, texts: Vec<String>, parts: Vec<String>) -> Index {
+    if texts.len() < TABLE_MIN {
+        return Rc::new(move |i: &str| select(i, &texts));
+    }
+    let (n, parts) = (texts.len(), Rc::new(parts));
+    let (fresh, table) = (fresh.clone(), Rc::new(OnceCell::new()));
+    Rc::new(move |i: &str| {
+        if let Some(t) = i.parse::<usize>().ok().and_then(|k| texts.get(k)) {
+            return t.clone();
+        }
+        let m = table.get_or_init(|| fresh.table(Ty::Double, parts.clone()));
+        read_pair(&fresh, m, 0, n, i)
     })
 }
 

@@ -203,9 +203,12 @@ pub(super) fn vector(fresh: &Fresh, elems: Vec<Arr>) -> R<Val> {
     let known: Option<Vec<Scalar>> = elems.iter().map(|a| a.known_scalar()).collect();
     let texts: Vec<String> = elems.iter().map(|a| a.text()).collect();
     let literal = texts.iter().all(|t| is_literal(t));
+    let complex = super::complex::literal_parts(&texts, known.as_deref());
     let mut out = Arr::new(ty, vec![texts.len()], |_| String::new());
     out.index = if literal {
         super::value::literal_vector(fresh, ty, texts)
+    } else if let Some(parts) = complex {
+        super::complex::literal_vector(fresh, texts, parts)
     } else {
         Rc::new(move |i: &str| select(i, &texts))
     };
