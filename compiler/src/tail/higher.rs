@@ -210,7 +210,7 @@ impl Lowerer {
         });
         let stored = self.materialize(&updated, &format!("{var} after idxassign"));
         self.store.insert(var.clone(), Val::Arr(stored));
-        Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))?))
+        Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))))
     }
 }
 
@@ -287,8 +287,8 @@ fn packed(fresh: &Fresh, parts: &[Arr], offsets: &[usize], doubles: bool, i: &st
 pub(super) fn known_apply(fresh: &Fresh, f: &Val, xs: &[Scalar]) -> Option<Scalar> {
     let vals = xs
         .iter()
-        .map(|x| Arr::known(Array::scalar(*x)).ok().map(Val::Arr))
-        .collect::<Option<Vec<Val>>>()?;
+        .map(|x| Val::Arr(Arr::known(Array::scalar(*x))))
+        .collect();
     let mut k = Lowerer::kernel(fresh);
     match k.apply_fun(f, vals) {
         Ok(Val::Arr(a)) => a.known_scalar(),

@@ -87,7 +87,7 @@ impl Lowerer {
                 Some(v) => Ok(v.clone()),
                 None => unsupported(format!("free variable {x}")),
             },
-            ExprKind::Lit(s) => Ok(Val::Arr(Arr::known(Array::scalar(*s))?)),
+            ExprKind::Lit(s) => Ok(Val::Arr(Arr::known(Array::scalar(*s)))),
             // (3.54) let: call by value; an array used several times is materialized once
             ExprKind::Let {
                 var,

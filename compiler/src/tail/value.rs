@@ -121,7 +121,7 @@ impl Arr {
     }
 
     /// A known value; small arrays index by a chain of `if`s over their elements.
-    pub(super) fn known(a: Array) -> R<Arr> {
+    pub(super) fn known(a: Array) -> Arr {
         let ty = Ty::of(a.base_type());
         let texts: Vec<String> = (0..a.size()).map(|i| scalar_text(a.elems.get(i))).collect();
         let index: Index = if a.shape.is_empty() {
@@ -130,7 +130,7 @@ impl Arr {
         } else {
             Rc::new(move |i: &str| select(i, &texts))
         };
-        Ok(Arr {
+        Arr {
             ty,
             shape: a.shape.clone(),
             index,
@@ -138,7 +138,7 @@ impl Arr {
             int_source: None,
             transposed: None,
             at: None,
-        })
+        }
     }
 
     /// Number of elements.
