@@ -7,7 +7,7 @@ mod support;
 
 use compiler::tail::{lower_tail, lower_tail_probing, LowerTailError, MAX_PROBES};
 use support::runtime;
-use support::three_levels::check_three_levels;
+use support::tail::check_three_levels;
 
 /// A vector of n ints computed on the device (not known at compile time: more elements than
 /// the lowering evaluates), `(7·i) mod 11 − 3` for i = 1..n.

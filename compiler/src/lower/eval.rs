@@ -95,37 +95,48 @@ impl Lower {
             let before = self.plan.len();
             let a = self.eval(env, t)?;
             let b = self.eval(env, f)?;
-            return match (a, b) {
-                (Val::Scalar(a, ty), Val::Scalar(b, _)) if self.plan.len() == before => Ok(
-                    Val::Scalar(Expr::Select(Box::new(cond), Box::new(a), Box::new(b)), ty),
-                ),
+            return match select(&cond, &a, &b) {
+                Some(v) if self.plan.len() == before => Ok(v),
                 _ => self.unsupported("a host-level `if` on a run-time value"),
             };
         }
-        let (a, sa) = self.in_block(|lw| lw.eval(env, t))?;
-        let (b, sb) = self.in_block(|lw| lw.eval(env, f))?;
-        let (Val::Scalar(a, ty), Val::Scalar(b, _)) = (a, b) else {
+        let (a, mut sa) = self.in_block(|lw| lw.eval(env, t))?;
+        let (b, mut sb) = self.in_block(|lw| lw.eval(env, f))?;
+        let (Some(xs), Some(ys)) = (leaves(&a), leaves(&b)) else {
             return self.unsupported("an `if` on a run-time value whose branches are not scalars");
         };
-        if sa.is_empty() && sb.is_empty() {
-            return Ok(Val::Scalar(
-                Expr::Select(Box::new(cond), Box::new(a), Box::new(b)),
-                ty,
-            ));
+        if xs.len() != ys.len() {
+            return self.internal("`if` branches of different pair structure");
         }
-        let r = self.fresh("t");
-        let zero = match ty {
-            Ty::Int => Expr::Int(0),
-            Ty::Double => Expr::Double(0.0),
-            Ty::Bool => Expr::Bool(false),
-        };
-        self.emit(Stmt::Decl(r.clone(), ty, zero));
-        let mut sa = sa;
-        let mut sb = sb;
-        sa.push(Stmt::Assign(r.clone(), a));
-        sb.push(Stmt::Assign(r.clone(), b));
+        if sa.is_empty() && sb.is_empty() {
+            // a pair picks each component apart: the condition is named once for them all
+            let cond = if xs.len() > 1 {
+                let c = self.share(Val::Scalar(cond, Ty::Bool));
+                self.scalar(c)?
+            } else {
+                cond
+            };
+            return select(&cond, &a, &b).map_or_else(
+                || self.internal("`if` branches of different pair structure"),
+                Ok,
+            );
+        }
+        // statements in a branch: one variable per scalar component, assigned in each branch
+        let mut names = Vec::new();
+        for ((x, ty), (y, _)) in xs.into_iter().zip(ys) {
+            let r = self.fresh("t");
+            let zero = match ty {
+                Ty::Int => Expr::Int(0),
+                Ty::Double => Expr::Double(0.0),
+                Ty::Bool => Expr::Bool(false),
+            };
+            self.emit(Stmt::Decl(r.clone(), ty, zero));
+            sa.push(Stmt::Assign(r.clone(), x));
+            sb.push(Stmt::Assign(r.clone(), y));
+            names.push(Val::Scalar(Expr::Var(r), ty));
+        }
         self.emit(Stmt::If(cond, sa, sb));
-        Ok(Val::Scalar(Expr::Var(r), ty))
+        Ok(rebuild(&a, &mut names.into_iter()))
     }
 
     /// Applies a function value.
@@ -318,5 +329,50 @@ impl Lower {
                 return self.unsupported(format!("the built-in {}", b.name()))
             }
         })
+    }
+}
+
+/// `if cond then a else b` for scalars and pairs of them, component by component (FCL types
+/// pairs of base types as base types, rule 5.6, so an `if` may choose between pairs).
+fn select(cond: &Expr, a: &Val, b: &Val) -> Option<Val> {
+    match (a, b) {
+        (Val::Scalar(x, ty), Val::Scalar(y, _)) => Some(Val::Scalar(
+            Expr::Select(
+                Box::new(cond.clone()),
+                Box::new(x.clone()),
+                Box::new(y.clone()),
+            ),
+            *ty,
+        )),
+        (Val::Pair(a1, a2), Val::Pair(b1, b2)) => Some(Val::Pair(
+            Rc::new(select(cond, a1, b1)?),
+            Rc::new(select(cond, a2, b2)?),
+        )),
+        _ => None,
+    }
+}
+
+/// The scalar components of a scalar or a (nested) pair of scalars, left to right.
+fn leaves(v: &Val) -> Option<Vec<(Expr, Ty)>> {
+    match v {
+        Val::Scalar(e, ty) => Some(vec![(e.clone(), *ty)]),
+        Val::Pair(a, b) => {
+            let mut out = leaves(a)?;
+            out.extend(leaves(b)?);
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+/// A value of `shape`'s pair structure whose scalar components are taken from `parts`.
+fn rebuild(shape: &Val, parts: &mut impl Iterator<Item = Val>) -> Val {
+    match shape {
+        Val::Pair(a, b) => {
+            let a = rebuild(a, parts);
+            let b = rebuild(b, parts);
+            Val::Pair(Rc::new(a), Rc::new(b))
+        }
+        _ => parts.next().unwrap_or(Val::Unit),
     }
 }

@@ -39,12 +39,12 @@ impl Lowerer {
         // reason: the operator applied to fills of the same shapes
         let fills = |x: &Arr| Array {
             shape: x.shape.clone(),
-            elems: Elems::from_scalars(
-                x.ty.base(),
-                vec![Scalar::fill(x.ty.base()); x.size().min(1)],
-            ),
+            elems: Elems::from_scalars(x.ty.base(), vec![Scalar::fill(x.ty.base()); x.size()]),
         };
         if sel.shape.len() != 1 || a.shape.len() != 1 || sel.shape != a.shape {
+            if sel.size().max(a.size()) > 1 << 20 {
+                return refuse();
+            }
             let (s, x) = (fills(sel), fills(a));
             let r = match p {
                 Prim::Compress => select::compress(&s, &x),
@@ -71,7 +71,7 @@ impl Lowerer {
                 })
             }
         });
-        let zero = Arr::known(Array::scalar(Scalar::Int(0)))?;
+        let zero = Arr::known(Array::scalar(Scalar::Int(0)));
         let addi = Val::Fun(Rc::new(Fun::Op(Prim::Addi)));
         let Val::Arr(sums) =
             self.reduction(Prim::Scan, vec![addi, Val::Arr(zero), Val::Arr(counts)])?

@@ -4,7 +4,7 @@
 //! iterates with FCL's grid-level `power` over a materialized array.
 
 use super::ops::{known_int, known_vec};
-use super::program::{element_text, fails, Lowerer};
+use super::program::{fails, Lowerer};
 use super::value::{index_by_coords, unsupported, Arr, At, Fresh, Fun, Ty, Val, R};
 use super::LowerTailError;
 use semantics::tail::ops::prim::Prim;
@@ -170,15 +170,17 @@ impl Lowerer {
             return unsupported("power inside a function");
         }
         let parts = components(x)?;
-        let doubles = parts.iter().any(|a| a.ty == Ty::Double);
+        let doubles = parts
+            .iter()
+            .any(|a| matches!(a.ty, Ty::Double | Ty::Complex));
         let mut offsets = Vec::new();
         let mut size = 0;
         for a in &parts {
             offsets.push(size);
-            size += a.size().max(1);
+            size += a.size().max(1) * a.ty.slots();
         }
         let s = self.fresh.name("s");
-        let state = rebuild(x, &reading(&s, &parts, &offsets, doubles))?;
+        let state = rebuild(x, &reading(&self.fresh, &s, &parts, &offsets, doubles))?;
         let mut k = Lowerer::kernel(&self.fresh);
         let next = match k
             .apply_fun(f, vec![state])
@@ -211,7 +213,7 @@ impl Lowerer {
             packed(&self.fresh, &next, &offsets, doubles, "i"),
             packed(&self.fresh, &parts, &offsets, doubles, "i")
         ));
-        rebuild(x, &reading(&w, &parts, &offsets, doubles))
+        rebuild(x, &reading(&self.fresh, &w, &parts, &offsets, doubles))
     }
 
     /// (3.57)/(3.58) `idxassign(is, mv, v)`: the variable's array becomes a materialized copy
@@ -236,7 +238,7 @@ impl Lowerer {
         });
         let stored = self.materialize(&updated, &format!("{var} after idxassign"));
         self.store.insert(var.clone(), Val::Arr(stored));
-        Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))?))
+        Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))))
     }
 }
 
@@ -317,13 +319,20 @@ fn rebuild(x: &Val, parts: &[Arr]) -> R<Val> {
     }
 }
 
-/// The components read from buffer `buf`, component c starting at `offsets[c]`.
-fn reading(buf: &str, parts: &[Arr], offsets: &[usize], doubles: bool) -> Vec<Arr> {
+/// The components read from buffer `buf`, component c starting at `offsets[c]` (a complex
+/// one as two blocks of doubles, module `complex`).
+fn reading(fresh: &Fresh, buf: &str, parts: &[Arr], offsets: &[usize], doubles: bool) -> Vec<Arr> {
     parts
         .iter()
         .zip(offsets)
         .map(|(a, &o)| {
             let (buf, ty) = (buf.to_string(), a.ty);
+            if ty == Ty::Complex {
+                let (fresh, n) = (fresh.clone(), a.size().max(1));
+                return Arr::new(ty, a.shape.clone(), move |i| {
+                    super::complex::read_pair(&fresh, &buf, o, n, i)
+                });
+            }
             Arr::new(ty, a.shape.clone(), move |i| {
                 let t = format!("(index {buf} ({i} + {o}))");
                 match (doubles, ty) {
@@ -339,8 +348,8 @@ fn reading(buf: &str, parts: &[Arr], offsets: &[usize], doubles: bool) -> Vec<Ar
 /// Element `i` of the buffer holding the components one after another.
 fn packed(fresh: &Fresh, parts: &[Arr], offsets: &[usize], doubles: bool, i: &str) -> String {
     let text = |a: &Arr, j: &str| {
-        let t = element_text(a, j);
-        if doubles && a.ty != Ty::Double {
+        let t = super::complex::stored_slot(fresh, a, j);
+        if doubles && !matches!(a.ty, Ty::Double | Ty::Complex) {
             format!("(i2d {t})")
         } else {
             t
@@ -366,8 +375,8 @@ fn packed(fresh: &Fresh, parts: &[Arr], offsets: &[usize], doubles: bool, i: &st
 pub(super) fn known_apply(fresh: &Fresh, f: &Val, xs: &[Scalar]) -> Option<Scalar> {
     let vals = xs
         .iter()
-        .map(|x| Arr::known(Array::scalar(*x)).ok().map(Val::Arr))
-        .collect::<Option<Vec<Val>>>()?;
+        .map(|x| Val::Arr(Arr::known(Array::scalar(*x))))
+        .collect();
     let mut k = Lowerer::kernel(fresh);
     match k.apply_fun(f, vals) {
         Ok(Val::Arr(a)) => a.known_scalar(),

@@ -39,7 +39,7 @@ impl Lowerer {
             _ => io::read_double_vec_file(&name),
         };
         let contents = read.map_err(|reason| fails(p, op, e, reason))?;
-        let ty = Ty::of(contents.base_type())?;
+        let ty = Ty::of(contents.base_type());
         let texts: Rc<Vec<String>> = Rc::new(
             (0..contents.size())
                 .map(|i| scalar_text(contents.elems.get(i)))
@@ -72,8 +72,8 @@ impl Lowerer {
             return unsupported(format!("{op} of a bound not known at compile time"));
         };
         let x = self.rng.roll(n).map_err(|reason| fails(p, op, e, reason))?;
-        Ok(Val::Arr(Arr::known(
-            semantics::tail::value::Array::scalar(semantics::tail::value::Scalar::Double(x)),
-        )?))
+        Ok(Val::Arr(Arr::known(semantics::tail::value::Array::scalar(
+            semantics::tail::value::Scalar::Double(x),
+        ))))
     }
 }

@@ -26,8 +26,9 @@
 //! holding the state (scalars and tuple states included, module `higher`); `idxassign` tracks
 //! the store: the updated variable reads a materialized copy from then on.
 //!
-//! Scope: element types int, double, bool and char (chars as their codes; complex numbers are
-//! refused). Shapes are static: a count, shape, permutation, `power` count or condition that
+//! Scope: element types int, double, bool, char (chars as their codes) and complex (FCL pairs
+//! `(re, im)` of doubles, stored as a block of real parts and a block of imaginary parts, module
+//! `complex`). Shapes are static: a count, shape, permutation, `power` count or condition that
 //! the program computes from data is *read back* (module `probe`: the statements so far run on
 //! the device, the value comes back, and the program is lowered again specialised to it), and
 //! `compress`/`replicate` by a computed mask or counts become a device prefix sum, its last
@@ -53,10 +54,12 @@
 //! statements before the failure plus a [`RunFailure`], reported as `tailfcl run` reports it.
 //!
 //! Printing: each printed value becomes one `forceAndPrint` (ints; bools via `b2i`; chars) or
-//! `forceAndPrintDoubleExact` line; [`format_result`] turns those lines back into TAIL's
+//! `forceAndPrintDoubleExact` line (doubles; complex numbers as their real parts, then their
+//! imaginary parts); [`format_result`] turns those lines back into TAIL's
 //! output with the TAIL value printer, using the static shapes the lowering knows. A double
 //! array that is `i2d` of ints is printed as ints and converted exactly on the host.
 
+mod complex;
 mod filter;
 mod higher;
 mod input;
@@ -143,6 +146,8 @@ pub enum ResultKind {
     Char,
     /// Chars printed by `prArrC` (spec §6.3: bare characters).
     CharText,
+    /// Complex numbers, printed exactly as doubles: the real parts, then the imaginary parts.
+    Complex,
 }
 
 /// One printed value: its TAIL shape and element kind.
@@ -224,7 +229,11 @@ fn parse_output(o: &Output, line: &str) -> Option<Array> {
     } else {
         inner.split(',').collect()
     };
-    if texts.len() != if o.shape.is_empty() { 1 } else { size } {
+    let count = if o.shape.is_empty() { 1 } else { size };
+    if o.kind == ResultKind::Complex {
+        return complex_array(o, count, &texts);
+    }
+    if texts.len() != count {
         return None;
     }
     let scalars = texts
@@ -236,6 +245,7 @@ fn parse_output(o: &Output, line: &str) -> Option<Array> {
                 ResultKind::Double => Scalar::Double(t.parse().ok()?),
                 ResultKind::Bool => Scalar::Bool(t.parse::<i32>().ok()? != 0),
                 ResultKind::Char | ResultKind::CharText => Scalar::Char(t.parse().ok()?),
+                ResultKind::Complex => return None,
             })
         })
         .collect::<Option<Vec<Scalar>>>()?;
@@ -248,5 +258,24 @@ fn parse_output(o: &Output, line: &str) -> Option<Array> {
     Some(Array {
         shape: o.shape.clone(),
         elems: Elems::from_scalars(base, scalars),
+    })
+}
+
+/// The `count` complex numbers printed as their real parts followed by their imaginary parts
+/// (`texts`, 2·count doubles), as the TAIL value `o` describes.
+fn complex_array(o: &Output, count: usize, texts: &[&str]) -> Option<Array> {
+    if texts.len() != 2 * count {
+        return None;
+    }
+    let scalars = (0..count)
+        .map(|k| {
+            let re = texts[k].parse().ok()?;
+            let im = texts[count + k].parse().ok()?;
+            Some(Scalar::Complex((re, im)))
+        })
+        .collect::<Option<Vec<Scalar>>>()?;
+    Some(Array {
+        shape: o.shape.clone(),
+        elems: Elems::from_scalars(BaseType::Complex, scalars),
     })
 }

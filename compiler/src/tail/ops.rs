@@ -44,10 +44,12 @@ impl Lowerer {
             | P::PrArrB
             | P::PrArrD
             | P::PrArrC
+            | P::PrArrX
             | P::PrSclI
             | P::PrSclB
             | P::PrSclD
-            | P::PrSclC => {
+            | P::PrSclC
+            | P::PrSclX => {
                 let a = args[0].arr()?.clone();
                 return Ok(Val::Arr(self.print(&a, p == P::PrArrC)?));
             }
@@ -105,7 +107,7 @@ impl Lowerer {
             (Ok(a), None) => Ok(Val::Arr(a)),
             // no symbolic lowering exists (`gradeUp`/`gradeDown` sort at compile time, scalar
             // operators without an FCL counterpart): the known result is the only lowering
-            (Err(_), Some(k)) if k.size() <= MAX_SELECT => Ok(Val::Arr(Arr::known(k)?)),
+            (Err(_), Some(k)) if k.size() <= MAX_SELECT => Ok(Val::Arr(Arr::known(k))),
             (Err(why), _) => Err(self.shape_failure(p, name, e, &arrs).unwrap_or(why)),
         }
     }
@@ -244,7 +246,9 @@ impl Lowerer {
             return unsupported(format!("{} applied to an array", p.name()));
         }
         if p == Prim::Pi {
-            return Arr::known(Array::scalar(Scalar::Double(std::f64::consts::PI)));
+            return Ok(Arr::known(Array::scalar(Scalar::Double(
+                std::f64::consts::PI,
+            ))));
         }
         let texts: Vec<String> = args.iter().map(|a| a.text()).collect();
         let (text, ty) = super::scalar::scalar_op(p, &texts, &self.fresh)?;

@@ -2,6 +2,7 @@
 //! left to right, spec §4.3), the statements of FCL `main`'s `do<grid>` block that force and
 //! print values or materialize arrays, and the final FCL text.
 
+use super::complex::{read_pair, stored_slot};
 use super::value::{
     check_declared, declared_ty, is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R,
 };
@@ -60,8 +61,8 @@ impl Lowerer {
         let zildes = semantics::tail::typecheck::zilde_instances(e)
             .map_err(LowerTailError::Static)?
             .into_iter()
-            .map(|(span, b)| Ok((span, Ty::of(b)?)))
-            .collect::<R<HashMap<_, _>>>()?;
+            .map(|(span, b)| (span, Ty::of(b)))
+            .collect::<HashMap<_, _>>();
         Ok(Lowerer {
             fresh: Fresh::with_zildes(zildes),
             stmts: Vec::new(),
@@ -99,7 +100,7 @@ impl Lowerer {
                 Some(v) => Ok(v.clone()),
                 None => unsupported(format!("free variable {x}")),
             },
-            ExprKind::Lit(s) => Ok(Val::Arr(Arr::known(Array::scalar(*s))?)),
+            ExprKind::Lit(s) => Ok(Val::Arr(Arr::known(Array::scalar(*s)))),
             // (3.54) let: call by value; an array used several times is materialized once
             ExprKind::Let {
                 var,
@@ -308,12 +309,12 @@ impl Lowerer {
     /// Forces an array into a global buffer (a statement of `main`) and returns the array that
     /// reads it; inside a kernel, the array itself.
     pub(super) fn materialize(&mut self, a: &Arr, why: &str) -> Arr {
-        let n = a.size().max(1);
+        let n = a.size().max(1) * a.ty.slots();
         if self.kernel || a.size() == 0 {
             return a.clone();
         }
         let m = self.fresh.name("m");
-        let body = element_text(a, "i");
+        let body = stored_slot(&self.fresh, a, "i");
         self.helpers.insert(TABULATE);
         self.stmts.push(format!(
             "-- materialize {why}: {n} elements\n    {m} <- forceM<grid> (tabulate {n} (fn i => {body}))"
@@ -334,6 +335,7 @@ impl Lowerer {
             (_, Ty::Bool) => (ResultKind::Bool, a.index.clone()),
             (_, Ty::Char) if bare_chars => (ResultKind::CharText, a.index.clone()),
             (_, Ty::Char) => (ResultKind::Char, a.index.clone()),
+            (_, Ty::Complex) => (ResultKind::Complex, a.index.clone()),
         };
         self.outputs.push(Output {
             shape: a.shape.clone(),
@@ -343,13 +345,14 @@ impl Lowerer {
             // nothing to compute: the host prints the empty array from its shape
             return Ok(a.clone());
         }
-        let n = a.size().max(1);
+        let n = a.size().max(1) * a.ty.slots();
         let body = match kind {
             ResultKind::Bool => format!("b2i {}", body_of("i")),
+            ResultKind::Complex => stored_slot(&self.fresh, a, "i"),
             _ => body_of("i"),
         };
         let print = match kind {
-            ResultKind::Double => "forceAndPrintDoubleExact",
+            ResultKind::Double | ResultKind::Complex => "forceAndPrintDoubleExact",
             _ => "forceAndPrint",
         };
         let p = self.fresh.name("p");
@@ -373,12 +376,18 @@ impl Lowerer {
         })
     }
 
-    /// The array reading buffer `m` (bools are stored as ints).
+    /// The array reading buffer `m` (bools are stored as ints, complex numbers as two
+    /// blocks of doubles).
     fn read_back(&self, a: &Arr, m: String) -> Arr {
         let ty = a.ty;
-        let mut out = Arr::new(ty, a.shape.clone(), move |i| {
-            ty.load(&format!("(index {m} {i})"))
-        });
+        let mut out = if ty == Ty::Complex {
+            let (fresh, n) = (self.fresh.clone(), a.size().max(1));
+            Arr::new(ty, a.shape.clone(), move |i| read_pair(&fresh, &m, 0, n, i))
+        } else {
+            Arr::new(ty, a.shape.clone(), move |i| {
+                ty.load(&format!("(index {m} {i})"))
+            })
+        };
         out.known = a.known.clone();
         out
     }

@@ -41,7 +41,7 @@ type RowElement = Rc<dyn Fn(&str, &str) -> String>;
 /// The element at column `j` of row `row` (numbered over the outer axes) of `a`: through
 /// `a`'s coordinate access where it has one (no `/` and `%` to find what a transposition or
 /// a repeating reshape reads), else at flat index `row * m + j`.
-fn row_element(fresh: &Fresh, a: &Arr, row: &str, j: &str) -> String {
+pub(super) fn row_element(fresh: &Fresh, a: &Arr, row: &str, j: &str) -> String {
     let Some((&m, outer)) = a.shape.split_last() else {
         return a.text();
     };
@@ -175,6 +175,19 @@ impl Lowerer {
             ));
         }
         let r = self.fresh.name("r");
+        if ty == Ty::Complex {
+            // no tree: a block-level tree would store pairs in local memory
+            if scan && 2 * m > MAX_KNOWN {
+                let most = MAX_KNOWN / 2;
+                return unsupported(format!("scan over complex rows longer than {most}"));
+            }
+            let out = if scan {
+                self.scan_rows_complex(&r, &f, &a, k, m)
+            } else {
+                self.fold_rows_complex(&r, &f, &a, k, m)
+            };
+            return Ok(Val::Arr(out));
+        }
         let long = m >= TREE_MIN_LEN || (m >= 256 && k < FEW_ROWS);
         let tree = identity(&f, ty).filter(|_| long && ty != Ty::Bool);
         match (scan, tree) {

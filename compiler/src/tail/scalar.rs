@@ -149,6 +149,21 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh) -> R<(String, Ty)
         // §5.6 conversions
         P::I2d => (un("i2d"), D),
         P::B2i => (un("b2i"), I),
+        // §5.3 complex numbers and §5.6 d2x: FCL pairs of doubles (module `complex`)
+        P::Addx
+        | P::Subx
+        | P::Mulx
+        | P::Negx
+        | P::Conjx
+        | P::Magnx
+        | P::Expx
+        | P::Rex
+        | P::Imx
+        | P::Injx
+        | P::D2x => match super::complex::complex_op(p, xs, fresh) {
+            Some(r) => r,
+            None => return unsupported(format!("operator {}", p.name())),
+        },
         _ => return unsupported(format!("operator {} (no FCL counterpart)", p.name())),
     })
 }

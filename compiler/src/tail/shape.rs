@@ -18,7 +18,9 @@ impl Lowerer {
         use Prim as P;
         let f = self.fresh.clone();
         match (p, args) {
-            (P::Pi, []) => Arr::known(Array::scalar(Scalar::Double(std::f64::consts::PI))),
+            (P::Pi, []) => Ok(Arr::known(Array::scalar(Scalar::Double(
+                std::f64::consts::PI,
+            )))),
             // (3.34) iota
             (P::Iota, [n]) => {
                 let n = extent(known_int(n, "an iota count")?)?;
@@ -26,7 +28,7 @@ impl Lowerer {
             }
             (P::Shape, [a]) => {
                 let ks = a.shape.iter().map(|&d| d as i32).collect();
-                Arr::known(Array::int_vec(ks))
+                Ok(Arr::known(Array::int_vec(ks)))
             }
             // (3.38)/(3.39) reshape: elements reused cyclically, fills for an empty argument
             (P::Reshape, [s, a]) => {
@@ -203,9 +205,12 @@ pub(super) fn vector(fresh: &Fresh, elems: Vec<Arr>) -> R<Val> {
     let known: Option<Vec<Scalar>> = elems.iter().map(|a| a.known_scalar()).collect();
     let texts: Vec<String> = elems.iter().map(|a| a.text()).collect();
     let literal = texts.iter().all(|t| is_literal(t));
+    let complex = super::complex::literal_parts(&texts, known.as_deref());
     let mut out = Arr::new(ty, vec![texts.len()], |_| String::new());
     out.index = if literal {
         super::value::literal_vector(fresh, ty, texts)
+    } else if let Some(parts) = complex {
+        super::complex::literal_vector(fresh, texts, parts)
     } else {
         Rc::new(move |i: &str| select(i, &texts))
     };

@@ -20,25 +20,26 @@ pub(super) type Index = Rc<dyn Fn(&str) -> String>;
 /// the element's FCL text.
 pub(super) type At = Rc<dyn Fn(&[String]) -> String>;
 
-/// The element types the lowering supports (complex numbers have no FCL type; chars are
-/// their codes, FCL ints).
+/// The element types the lowering supports (chars are their codes, FCL ints; complex numbers
+/// are FCL pairs `(re, im)` of doubles, stored as two blocks of doubles, module `complex`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ty {
     Int,
     Double,
     Bool,
     Char,
+    Complex,
 }
 
 impl Ty {
     /// The lowering's type of a TAIL base type.
-    pub(super) fn of(b: BaseType) -> R<Ty> {
+    pub(super) fn of(b: BaseType) -> Ty {
         match b {
-            BaseType::Int => Ok(Ty::Int),
-            BaseType::Double => Ok(Ty::Double),
-            BaseType::Bool => Ok(Ty::Bool),
-            BaseType::Char => Ok(Ty::Char),
-            other => unsupported(format!("{} values (FCL has no such type)", other.name())),
+            BaseType::Int => Ty::Int,
+            BaseType::Double => Ty::Double,
+            BaseType::Bool => Ty::Bool,
+            BaseType::Char => Ty::Char,
+            BaseType::Complex => Ty::Complex,
         }
     }
 
@@ -49,6 +50,7 @@ impl Ty {
             Ty::Double => BaseType::Double,
             Ty::Bool => BaseType::Bool,
             Ty::Char => BaseType::Char,
+            Ty::Complex => BaseType::Complex,
         }
     }
 
@@ -119,8 +121,8 @@ impl Arr {
     }
 
     /// A known value; small arrays index by a chain of `if`s over their elements.
-    pub(super) fn known(a: Array) -> R<Arr> {
-        let ty = Ty::of(a.base_type())?;
+    pub(super) fn known(a: Array) -> Arr {
+        let ty = Ty::of(a.base_type());
         let texts: Vec<String> = (0..a.size()).map(|i| scalar_text(a.elems.get(i))).collect();
         let index: Index = if a.shape.is_empty() {
             let t = texts.first().cloned().unwrap_or_else(|| ty.fill());
@@ -128,7 +130,7 @@ impl Arr {
         } else {
             Rc::new(move |i: &str| select(i, &texts))
         };
-        Ok(Arr {
+        Arr {
             ty,
             shape: a.shape.clone(),
             index,
@@ -136,7 +138,7 @@ impl Arr {
             int_source: None,
             transposed: None,
             at: None,
-        })
+        }
     }
 
     /// Number of elements.
@@ -191,8 +193,7 @@ pub(super) fn scalar_text(x: Scalar) -> String {
         Scalar::Bool(b) => b.to_string(),
         Scalar::Double(d) => double_literal(d),
         Scalar::Char(c) => c.to_string(),
-        // not reached: the lowering refuses complex numbers (Ty::of)
-        Scalar::Complex((re, _)) => double_literal(re),
+        Scalar::Complex((re, im)) => format!("({}, {})", double_literal(re), double_literal(im)),
     }
 }
 
@@ -238,7 +239,7 @@ pub(super) fn declared_ty(t: &semantics::tail::types::Type) -> Option<Ty> {
         Type::Arr(Base::Known(b), _)
         | Type::Vec(Base::Known(b), _)
         | Type::S(Base::Known(b), _)
-        | Type::SV(Base::Known(b), _) => Ty::of(*b).ok(),
+        | Type::SV(Base::Known(b), _) => Some(Ty::of(*b)),
         _ => None,
     }
 }

@@ -4,7 +4,7 @@
 //! includes it with `mod support;` and uses only part of it.
 #![allow(dead_code)]
 
-pub mod three_levels;
+pub mod tail;
 
 use compiler::exec::execute;
 use compiler::kir::Module;
