@@ -126,6 +126,10 @@ const CONSTRUCTS: &[Construct] = &[
     ("roll inside each", |s| {
         s.contains("roll(") && s.contains("i2d(x")
     }),
+    ("vector from an each over 65+ elements", |s| {
+        (65..=71).any(|m| s.contains(&format!("iota({m})")))
+    }),
+    ("vector from a power state", |s| s.contains("=> rotate(1,")),
 ];
 
 #[test]
