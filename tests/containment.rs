@@ -98,11 +98,13 @@ fn a_crashing_kernel_fails_its_program_only() {
 #[test]
 fn a_hanging_kernel_fails_its_program_only() {
     if have_device() {
+        // program 3 of the tail campaign reaches the compiled side (program 4 has complex
+        // numbers, which the lowering declines)
         planted(
             "tail",
             6,
             "planted-hang",
-            4,
+            3,
             "20",
             "contained hang: no progress for 20 s",
         );

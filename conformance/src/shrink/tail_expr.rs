@@ -53,12 +53,15 @@ fn zero(b: BaseType) -> Option<Scalar> {
         BaseType::Int => Some(Scalar::Int(0)),
         BaseType::Double => Some(Scalar::Double(0.0)),
         BaseType::Bool => Some(Scalar::Bool(false)),
-        BaseType::Char | BaseType::Complex => None,
+        // the generator writes char and complex bindings too
+        BaseType::Char => Some(Scalar::Char(b'a')),
+        BaseType::Complex => Some(Scalar::Complex((0.0, 0.0))),
     }
 }
 
 /// The smallest constant of an annotated type: `0` for `[int]0`, `[0]` for `[int]1`,
-/// `reshape([1,1],[0])` for `[int]2` (likewise for doubles and bools), a tuple of constants.
+/// `reshape([1,1],[0])` for `[int]2` (likewise for doubles, bools, chars (`'a'`) and complex
+/// numbers (`0.0j0.0`)), a tuple of constants.
 pub fn constant_of(ty: &Type) -> Option<Expr> {
     match ty {
         Type::Arr(Base::Known(b), r) => {
@@ -89,7 +92,7 @@ pub fn constant_of(ty: &Type) -> Option<Expr> {
 }
 
 /// Literals toward 0 and 1: ints to 0, 1, half and one step toward 0; doubles to 0.0, 1.0 and their integer part;
-/// `tt` to `ff`.
+/// `tt` to `ff`; complex numbers to 0.0j0.0 and their real part.
 pub fn literal_candidates(x: &Scalar) -> Vec<Scalar> {
     match *x {
         Scalar::Int(0) => Vec::new(),
@@ -115,6 +118,15 @@ pub fn literal_candidates(x: &Scalar) -> Vec<Scalar> {
             out
         }
         Scalar::Bool(true) => vec![Scalar::Bool(false)],
+        // toward 0.0j0.0, then the real part alone
+        Scalar::Complex((re, im)) if im != 0.0 => {
+            let mut out = vec![Scalar::Complex((0.0, 0.0))];
+            if re != 0.0 {
+                out.push(Scalar::Complex((re, 0.0)));
+            }
+            out
+        }
+        Scalar::Complex((re, _)) if re != 0.0 => vec![Scalar::Complex((0.0, 0.0))],
         _ => Vec::new(),
     }
 }
@@ -264,6 +276,11 @@ mod tests {
         );
         assert!(literal_candidates(&Scalar::Double(0.0)).is_empty());
         assert!(literal_candidates(&Scalar::Bool(false)).is_empty());
+        assert_eq!(
+            literal_candidates(&Scalar::Complex((1.5, -2.0))),
+            vec![Scalar::Complex((0.0, 0.0)), Scalar::Complex((1.5, 0.0))]
+        );
+        assert!(literal_candidates(&Scalar::Complex((0.0, 0.0))).is_empty());
     }
 
     #[test]
@@ -289,6 +306,7 @@ mod tests {
         assert_eq!(c("[int]0").as_deref(), Some("0"));
         assert_eq!(c("[double]1").as_deref(), Some("[0.0]"));
         assert_eq!(c("[bool]2").as_deref(), Some("reshape([1,1],[ff])"));
-        assert_eq!(c("[char]1"), None);
+        assert_eq!(c("[char]1").as_deref(), Some("['a']"));
+        assert_eq!(c("[complex]0").as_deref(), Some("0.0j0.0"));
     }
 }

@@ -1,8 +1,9 @@
 //! The generator's effectful productions beyond printing: in-place update `idxassign` (rule
-//! 3.57, spec tail.md §5.11) and integer formatting `formatI` (3.74, §5.12).
+//! 3.57, spec tail.md §5.11), integer formatting `formatI` (3.74, §5.12), prints inside `each`
+//! bodies (one per element, in row-major order) and `roll` (3.75, §5.13).
 
-use super::{Gen, Ty, Val};
-use semantics::tail::print_value::double_literal;
+use super::{safe, Gen, Ty, Val};
+use semantics::tail::print_value::{array_text, double_literal};
 
 /// Binding texts that make a fresh array in the store (never an alias of another variable's
 /// array), so updating one in place changes no other binding.
@@ -30,6 +31,7 @@ impl Gen<'_> {
         }
         let index: Vec<usize> = v.shape.iter().map(|&s| self.rng.range(1, s)).collect();
         let (x, text) = match v.ty {
+            Ty::Char | Ty::Complex => return None,
             Ty::Int => {
                 let n = self.rng.range(0, 20) as i64 - 10;
                 (n as f64, n.to_string())
@@ -65,12 +67,14 @@ impl Gen<'_> {
         ))
     }
 
-    /// `shape(prArrC(formatI(x)))` of an int scalar (or literal) x: prints x's decimal text and
-    /// gives its length as a one-element int vector.
+    /// `shape(prArrC(formatI(x)))` of an int x computed from data (or, when the program has no
+    /// ints yet, a literal): prints x's decimal text and gives its length as a one-element int
+    /// vector.
     pub(super) fn format_int(&mut self) -> Option<(String, Val)> {
-        let (arg, n) = match self.pick(|v| v.rank() == 0 && v.ty == Ty::Int) {
-            Some((name, v)) => (name, v.data[0] as i64),
-            None => {
+        let ints = self.int_sources();
+        let (arg, n) = match ints.is_empty() {
+            false => self.rng.pick(&ints).clone(),
+            true => {
                 let n = self.rng.range(0, 2000) as i64 - 1000;
                 (n.to_string(), n)
             }
@@ -85,5 +89,88 @@ impl Gen<'_> {
                 data: vec![text.len() as f64],
             },
         ))
+    }
+}
+
+impl Gen<'_> {
+    /// `each(fn x => prScl*(g(x)), a)`: the body prints each element's image (one `[](…)` line
+    /// per element, in row-major order) and gives it back.
+    pub(super) fn each_printing(&mut self) -> Option<(String, Val)> {
+        let (name, v) = self.pick(|v| v.rank() >= 1 && v.data.len() <= 12)?;
+        let x = self.fresh();
+        let (body, f): (String, Box<dyn Fn(f64) -> f64>) = match v.ty {
+            Ty::Bool if self.rng.chance(50) => (format!("notb({x})"), Box::new(|a| 1.0 - a)),
+            Ty::Bool => (x.clone(), Box::new(|a| a)),
+            _ => {
+                let c = self.rng.range(0, 6) as f64 - 3.0;
+                let (op, _, f) = safe(self.rng, v.ty, &v.data, &vec![c; v.data.len()]);
+                let c_text = match v.ty {
+                    Ty::Int => (c as i64).to_string(),
+                    _ => double_literal(c),
+                };
+                (format!("{op}({x},{c_text})"), Box::new(move |a| f(a, c)))
+            }
+        };
+        let data: Vec<f64> = v.data.iter().map(|&a| f(a)).collect();
+        for &e in &data {
+            let scalar = Val {
+                ty: v.ty,
+                shape: Vec::new(),
+                data: vec![e],
+            };
+            self.out
+                .push_str(&format!("{}\n", array_text(&scalar.array())));
+        }
+        let t = v.ty.name();
+        Some((
+            format!(
+                "each(fn {x}:[{t}]0 => prScl{}({body}),{name})",
+                v.ty.letter()
+            ),
+            Val {
+                ty: v.ty,
+                shape: v.shape.clone(),
+                data,
+            },
+        ))
+    }
+
+    /// `roll(0)` or `roll(6)`, alone, added to a double or inside an `each` body (one roll per
+    /// element, in order). The oracle's generator is advanced only here, once the binding is
+    /// sure to be made, so its state follows the program's evaluation order.
+    pub(super) fn roll(&mut self) -> Option<(String, Val)> {
+        let n = if self.rng.chance(50) { 0 } else { 6 };
+        let scalar = |d: f64| Val {
+            ty: Ty::Double,
+            shape: Vec::new(),
+            data: vec![d],
+        };
+        match self.rng.range(0, 2) {
+            0 => {
+                let r = self.roll.roll(n).ok()?;
+                Some((format!("roll({n})"), scalar(r)))
+            }
+            1 => {
+                let (name, d) = self.pick(|v| v.ty == Ty::Double && v.rank() == 0)?;
+                let r = self.roll.roll(n).ok()?;
+                Some((format!("addd({name},roll({n}))"), scalar(d.data[0] + r)))
+            }
+            _ => {
+                let (name, v) = self.pick(|v| v.ty == Ty::Int && v.rank() >= 1)?;
+                let x = self.fresh();
+                let mut data = Vec::with_capacity(v.data.len());
+                for &a in &v.data {
+                    data.push(a + self.roll.roll(n).ok()?);
+                }
+                Some((
+                    format!("each(fn {x}:[int]0 => addd(i2d({x}),roll({n})),{name})"),
+                    Val {
+                        ty: Ty::Double,
+                        shape: v.shape.clone(),
+                        data,
+                    },
+                ))
+            }
+        }
     }
 }

@@ -1,7 +1,11 @@
 //! A TAIL generator (apltail syntax, annotated lets) over int, double and bool arrays of rank 0
 //! to 2: `iota`, literal vectors, `reshape`, `transp`, `transp2`, `take`, `drop`, `rotate`,
 //! `vreverse`, `cat`, `idxS`, `each`/`zipWith` with lambdas and operator names, `reduce`, `scan`,
-//! `power`, `condScl`, `i2d`, `b2i`, the `pr*` operators, `idxassign` and `formatI`.
+//! `power`, `condScl`, `i2d`, `b2i`, the `pr*` operators, `idxassign` and `formatI`; char vectors
+//! (literals, `formatI`/`formatD` of computed values) and complex arrays ([`complex`]); and the
+//! constructs whose shapes or values are known only at run time ([`runtime`]): masks, counts and
+//! sort keys computed from data, `power` whose state grows or shrinks, `if` on a computed
+//! condition, prints inside `each` and `power` bodies, and `roll`.
 //!
 //! It evaluates each program directly while generating it (the value of every binding is known,
 //! following spec tail.md §5), which gives the expected output to compare the TAIL oracle
@@ -9,11 +13,16 @@
 //! (apltail treats it as an error), indices and axes are in range, extents are positive.
 //! Printing uses the semantics' value printer (spec §6), so what is tested is the evaluation.
 
+mod complex;
 mod effects;
+mod elementwise;
+mod runtime;
 mod structure;
+mod text;
 
 use super::rng::Rng;
-use semantics::tail::print_value::array_text;
+use semantics::tail::ops::io::Rng as RollRng;
+use semantics::tail::print_value::{array_text, char_array_text};
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};
 
 /// The element type of a generated array.
@@ -22,6 +31,12 @@ enum Ty {
     Int,
     Double,
     Bool,
+    /// Only literal vectors and `formatI`/`formatD` make chars; the productions that take them
+    /// ask for them ([`Gen::pick_any`]).
+    Char,
+    /// Elements are (re, im) pairs, stored interleaved in [`Val::data`]; only the productions
+    /// that take them ask for them ([`Gen::pick_any`]).
+    Complex,
 }
 
 impl Ty {
@@ -30,6 +45,8 @@ impl Ty {
             Ty::Int => "int",
             Ty::Double => "double",
             Ty::Bool => "bool",
+            Ty::Char => "char",
+            Ty::Complex => "complex",
         }
     }
     /// The letter of `prArrX`/`prSclX`.
@@ -38,12 +55,14 @@ impl Ty {
             Ty::Int => "I",
             Ty::Double => "D",
             Ty::Bool => "B",
+            Ty::Char => "C",
+            Ty::Complex => "X",
         }
     }
 }
 
-/// A value of the program: type, shape (empty for a scalar) and row-major elements (ints and
-/// bools as exact small doubles).
+/// A value of the program: type, shape (empty for a scalar) and row-major elements (ints, bools
+/// and char codes as exact small doubles; a complex element as two doubles, re then im).
 #[derive(Clone, Debug)]
 struct Val {
     ty: Ty,
@@ -58,21 +77,32 @@ impl Val {
     fn annotation(&self) -> String {
         format!("[{}]{}", self.ty.name(), self.rank())
     }
-    /// The fill element (spec §5.8 φ).
+    /// The fill element (spec §5.8 φ; complex arrays never reach the productions that fill).
     fn fill(&self) -> f64 {
-        0.0
+        match self.ty {
+            Ty::Char => 32.0,
+            _ => 0.0,
+        }
     }
     /// The semantics' array, for printing.
     fn array(&self) -> Array {
-        let scalars: Vec<Scalar> = self
-            .data
-            .iter()
-            .map(|&x| match self.ty {
-                Ty::Int => Scalar::Int(x as i32),
-                Ty::Double => Scalar::Double(x),
-                Ty::Bool => Scalar::Bool(x != 0.0),
-            })
-            .collect();
+        let scalars: Vec<Scalar> = match self.ty {
+            Ty::Complex => self
+                .data
+                .chunks(2)
+                .map(|z| Scalar::Complex((z[0], z[1])))
+                .collect(),
+            _ => self
+                .data
+                .iter()
+                .map(|&x| match self.ty {
+                    Ty::Int => Scalar::Int(x as i32),
+                    Ty::Double => Scalar::Double(x),
+                    Ty::Char => Scalar::Char(x as u8),
+                    _ => Scalar::Bool(x != 0.0),
+                })
+                .collect(),
+        };
         if self.shape.is_empty() {
             return Array::scalar(scalars[0]);
         }
@@ -80,6 +110,8 @@ impl Val {
             Ty::Int => BaseType::Int,
             Ty::Double => BaseType::Double,
             Ty::Bool => BaseType::Bool,
+            Ty::Char => BaseType::Char,
+            Ty::Complex => BaseType::Complex,
         };
         Array {
             shape: self.shape.clone(),
@@ -136,6 +168,11 @@ fn is_bool(v: &Val) -> bool {
     v.ty == Ty::Bool
 }
 
+/// Int, double and bool values: the ones every production takes ([`Gen::pick`]).
+fn is_plain(v: &Val) -> bool {
+    !matches!(v.ty, Ty::Char | Ty::Complex)
+}
+
 fn b2f(b: bool) -> f64 {
     if b {
         1.0
@@ -149,15 +186,23 @@ fn ops(ty: Ty) -> &'static [BinOp] {
         Ty::Int => INT_OPS,
         Ty::Double => DOUBLE_OPS,
         Ty::Bool => BOOL_OPS,
+        // no binary operator of these types gives the same type back
+        Ty::Char | Ty::Complex => &[],
     }
 }
 
 /// How often each production of [`Gen::binding`] is tried, in its order: iota, double literals,
 /// reshape, each, zipWith, reduce, scan, transpositions, take, drop, rotate, vreverse, cat,
 /// idxS, printing, power, condScl, scalar conversions, first, vrotate, cons/snoc, shape/rav,
-/// grading, compress, replicate, zilde, if, tuple projection, idxassign, formatI.
-const WEIGHTS: [u32; 30] = [
-    3, 2, 4, 6, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1,
+/// grading, compress, replicate, zilde, if, tuple projection, idxassign, formatI; then the
+/// run-time constructs: compress by a computed mask, replicate by computed counts, sorting,
+/// power with a growing or shrinking state, take/drop/rotate/iota/reshape by computed counts,
+/// `if` on a computed condition, complex sources, complex operations, `each` printing its
+/// elements, char vectors, formatD, roll, vectors the lowering cannot fold.
+const WEIGHTS: [u32; 43] = [
+    3, 2, 4, 6, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2,
+    1, //
+    2, 2, 2, 2, 3, 2, 2, 5, 1, 2, 1, 1, 3,
 ];
 
 /// The generator's state: the bindings so far, the source and the expected output.
@@ -169,6 +214,9 @@ struct Gen<'r> {
     params: usize,
     /// The text of the binding made last (`idxassign` updates only a fresh array).
     last_text: String,
+    /// The TAIL oracle's `roll` generator, advanced as the program's `roll`s run (in program
+    /// order: a production rolls only once it is sure to be used).
+    roll: RollRng,
 }
 
 /// Generates one program of up to `max_lets` bindings.
@@ -179,6 +227,7 @@ pub fn generate_tail(rng: &mut Rng, max_lets: usize) -> TailCase {
         out: String::new(),
         params: 0,
         last_text: String::new(),
+        roll: RollRng::default(),
     };
     let mut src = String::new();
     let lets = g.rng.range(2, max_lets.max(2));
@@ -212,8 +261,14 @@ impl Gen<'_> {
         format!("x{}", self.params)
     }
 
-    /// A bound value satisfying `ok`, with its name.
+    /// A bound int, double or bool value satisfying `ok`, with its name (char and complex values
+    /// go only to the productions that ask for them with [`Gen::pick_any`]).
     fn pick(&mut self, ok: impl Fn(&Val) -> bool) -> Option<(String, Val)> {
+        self.pick_any(|v| is_plain(v) && ok(v))
+    }
+
+    /// A bound value of any type satisfying `ok`, with its name.
+    fn pick_any(&mut self, ok: impl Fn(&Val) -> bool) -> Option<(String, Val)> {
         let fits: Vec<&(String, Val)> = self.env.iter().filter(|(_, v)| ok(v)).collect();
         if fits.is_empty() {
             return None;
@@ -270,7 +325,20 @@ impl Gen<'_> {
                 26 => self.conditional(),
                 27 => self.projection(),
                 28 => self.idx_assign(),
-                _ => self.format_int(),
+                29 => self.format_int(),
+                30 => self.compress_computed(),
+                31 => self.replicate_computed(),
+                32 => self.sort(),
+                33 => self.power_resizing(),
+                34 => self.counted(),
+                35 => self.conditional_computed(),
+                36 => self.complex_source(),
+                37 => self.complex_op(),
+                38 => self.each_printing(),
+                39 => self.char_vector(),
+                40 => self.format_double(),
+                41 => self.roll(),
+                _ => self.opaque(),
             };
             if let Some(m) = made {
                 return m;
@@ -299,180 +367,19 @@ impl Gen<'_> {
         (format!("[{}]", items.join(",")), v)
     }
 
-    /// A unary scalar function of an element of type `ty`, as TAIL text (a lambda or an
-    /// operator name) and its meaning; `xs` are the elements it will see (to keep ints bounded).
-    fn unary(&mut self, ty: Ty, xs: &[f64]) -> (String, Ty, Box<dyn Fn(f64) -> f64>) {
-        let x = self.fresh();
-        let lambda = |body: String| format!("fn {x}:[{}]0 => {body}", ty.name());
-        match (ty, self.rng.range(0, 3)) {
-            (Ty::Int, 0) => ("i2d".into(), Ty::Double, Box::new(|a| a)),
-            (Ty::Int, 1) => {
-                let (_, name, f) = *self.rng.pick(&COMPARISONS[..3]);
-                let c = self.rng.range(0, 10) as f64 - 2.0;
-                (
-                    lambda(format!("{name}({x},{c})")),
-                    Ty::Bool,
-                    Box::new(move |a| b2f(f(a, c))),
-                )
-            }
-            (Ty::Bool, 0) => ("b2i".into(), Ty::Int, Box::new(|a| a)),
-            (Ty::Bool, 1) => (
-                lambda(format!("notb({x})")),
-                Ty::Bool,
-                Box::new(|a| 1.0 - a),
-            ),
-            (Ty::Bool, _) => {
-                let (name, _, f) = *self.rng.pick(BOOL_OPS);
-                let c = self.rng.chance(50);
-                let c_text = if c { "tt" } else { "ff" };
-                (
-                    lambda(format!("{name}({x},{c_text})")),
-                    Ty::Bool,
-                    Box::new(move |a| f(a, b2f(c))),
-                )
-            }
-            (Ty::Double, 1) => {
-                let (_, name, f) = *self.rng.pick(&COMPARISONS[3..]);
-                let c = (self.rng.range(0, 16) as f64 - 8.0) / 2.0;
-                (
-                    lambda(format!("{name}({x},{c:?})")),
-                    Ty::Bool,
-                    Box::new(move |a| b2f(f(a, c))),
-                )
-            }
-            (Ty::Int, _) => {
-                let c = self.rng.range(0, 10) as f64 - 5.0;
-                let (name, _, f) = safe(self.rng, Ty::Int, xs, &vec![c; xs.len()]);
-                let c_text = c as i64;
-                (
-                    lambda(format!("{name}({x},{c_text})")),
-                    Ty::Int,
-                    Box::new(move |a| f(a, c)),
-                )
-            }
-            (Ty::Double, _) => {
-                let c = (self.rng.range(0, 16) as f64 - 8.0) / 4.0;
-                let (name, _, f) = safe(self.rng, Ty::Double, xs, &vec![c; xs.len()]);
-                (
-                    lambda(format!("{name}({x},{c:?})")),
-                    Ty::Double,
-                    Box::new(move |a| f(a, c)),
-                )
-            }
-        }
-    }
-
-    fn each(&mut self) -> Option<(String, Val)> {
-        let (name, v) = self.pick_preferring(is_bool, |v| v.rank() >= 1)?;
-        let (f_text, ty, f) = self.unary(v.ty, &v.data);
-        let data = v.data.iter().map(|&a| f(a)).collect();
-        Some((
-            format!("each({f_text},{name})"),
-            Val {
-                ty,
-                shape: v.shape.clone(),
-                data,
-            },
-        ))
-    }
-
-    fn zip_with(&mut self) -> Option<(String, Val)> {
-        let (a_name, a) = self.pick_preferring(is_bool, |v| v.rank() >= 1)?;
-        let (b_name, b) = self
-            .pick(|v| v.ty == a.ty && v.shape == a.shape)
-            .unwrap_or((a_name.clone(), a.clone()));
-        let (op, ty, f) = safe(self.rng, a.ty, &a.data, &b.data);
-        // an operator name or the same operator in a curried lambda
-        let f_text = if self.rng.chance(50) {
-            op.to_string()
-        } else {
-            let (x, y) = (self.fresh(), self.fresh());
-            let t = a.ty.name();
-            format!("fn {x}:[{t}]0 => fn {y}:[{t}]0 => {op}({x},{y})")
-        };
-        let data = a.data.iter().zip(&b.data).map(|(&p, &q)| f(p, q)).collect();
-        Some((
-            format!("zipWith({f_text},{a_name},{b_name})"),
-            Val {
-                ty,
-                shape: a.shape.clone(),
-                data,
-            },
-        ))
-    }
-
-    /// An operator for folding rows of `v` (apltail's order: the new element first) whose
-    /// partial results stay bounded, with its neutral element's text.
-    fn fold_op(&mut self, v: &Val) -> (&'static str, &'static str, fn(f64, f64) -> f64) {
-        match v.ty {
-            Ty::Int => {
-                let total: f64 = v.data.iter().map(|x| x.abs()).sum();
-                match self.rng.range(0, 2) {
-                    0 if total <= BOUND => ("addi", "0", |a, b| a + b),
-                    1 => ("mini", "2147483647", f64::min),
-                    _ => ("maxi", "-2147483648", f64::max),
-                }
-            }
-            Ty::Double => match self.rng.range(0, 2) {
-                0 => ("addd", "0.0", |a, b| a + b),
-                1 => ("mind", "inf", |a, b| if a < b { a } else { b }),
-                _ => ("maxd", "-inf", |a, b| if a > b { a } else { b }),
-            },
-            Ty::Bool => match self.rng.range(0, 1) {
-                0 => ("andb", "tt", |a, b| b2f(a != 0.0 && b != 0.0)),
-                _ => ("orb", "ff", |a, b| b2f(a != 0.0 || b != 0.0)),
-            },
-        }
-    }
-
-    fn reduce(&mut self) -> Option<(String, Val)> {
-        let (name, v) = self.pick(|v| v.rank() >= 1)?;
-        let (op, z, f) = self.fold_op(&v);
-        let m = *v.shape.last()?;
-        let data = v
-            .data
-            .chunks(m)
-            .map(|row| row[1..].iter().fold(row[0], |acc, &x| f(x, acc)))
-            .collect();
-        Some((
-            format!("reduce({op},{z},{name})"),
-            Val {
-                ty: v.ty,
-                shape: v.shape[..v.rank() - 1].to_vec(),
-                data,
-            },
-        ))
-    }
-
-    fn scan(&mut self) -> Option<(String, Val)> {
-        let (name, v) = self.pick(|v| v.rank() >= 1)?;
-        let (op, z, f) = self.fold_op(&v);
-        let m = *v.shape.last()?;
-        let mut data = Vec::with_capacity(v.data.len());
-        for row in v.data.chunks(m) {
-            let mut acc = row[0];
-            data.push(acc);
-            for &x in &row[1..] {
-                acc = f(x, acc);
-                data.push(acc);
-            }
-        }
-        Some((
-            format!("scan({op},{z},{name})"),
-            Val {
-                ty: v.ty,
-                shape: v.shape.clone(),
-                data,
-            },
-        ))
-    }
-
     fn print(&mut self) -> Option<(String, Val)> {
-        // prArrB, prSclB, prSclD
+        // prArrB, prSclB, prSclD; prArrC, prArrX and prSclX of the rarer types
         let rare = |v: &Val| is_bool(v) || (v.ty == Ty::Double && v.rank() == 0);
-        let (name, v) = self.pick_preferring(rare, |_| true)?;
+        let special = match self.rng.chance(30) {
+            true => self.pick_any(|v| !is_plain(v)),
+            false => None,
+        };
+        let (name, v) = match special {
+            Some(s) => s,
+            None => self.pick_preferring(rare, |_| true)?,
+        };
         let kind = if v.rank() == 0 { "Scl" } else { "Arr" };
-        self.out.push_str(&format!("{}\n", array_text(&v.array())));
+        self.out.push_str(&format!("{}\n", printed_text(&v)));
         Some((format!("pr{kind}{}({name})", v.ty.letter()), v))
     }
 
@@ -543,6 +450,7 @@ impl Gen<'_> {
                 _ => (format!("xorb({name},tt)"), Ty::Bool, b2f(v.data[0] == 0.0)),
             },
             Ty::Double => (format!("gtd({name},0.5)"), Ty::Bool, b2f(v.data[0] > 0.5)),
+            Ty::Char | Ty::Complex => return None,
         };
         Some((
             text,
@@ -555,7 +463,17 @@ impl Gen<'_> {
     }
 }
 
-/// A binary operator on `ty` whose results on `a`, `b` stay within [`BOUND`] (the max operator
+/// What `prArr*`/`prScl*` of `v` write, without the newline: `prArrC` of a char array has its
+/// own layout (spec §6.3), every other one the generic layout (§6.2).
+fn printed_text(v: &Val) -> String {
+    if v.ty == Ty::Char && v.rank() > 0 {
+        char_array_text(&v.array())
+    } else {
+        array_text(&v.array())
+    }
+}
+
+/// A binary operator on `ty` (int, double or bool) whose results on `a`, `b` stay within [`BOUND`] (the max operator
 /// always does).
 fn safe(rng: &mut Rng, ty: Ty, a: &[f64], b: &[f64]) -> BinOp {
     let op = *rng.pick(ops(ty));

@@ -46,77 +46,19 @@ impl Gen<'_> {
     pub(super) fn take(&mut self) -> Option<(String, Val)> {
         let (name, v) = self.pick(|v| v.rank() >= 1)?;
         let s0 = v.shape[0];
-        let q = v.data.len() / s0;
         let n = self.rng.range(1, s0 + 2) as i64 * if self.rng.chance(30) { -1 } else { 1 };
-        let rows = n.unsigned_abs() as usize;
-        let m = rows * q;
-        let data: Vec<f64> = if n >= 0 {
-            (0..m)
-                .map(|i| v.data.get(i).copied().unwrap_or(v.fill()))
-                .collect()
-        } else {
-            let o = m as i64 - v.data.len() as i64;
-            (0..m as i64)
-                .map(|i| {
-                    if i >= o {
-                        v.data[(i - o) as usize]
-                    } else {
-                        v.fill()
-                    }
-                })
-                .collect()
-        };
-        let mut shape = v.shape.clone();
-        shape[0] = rows;
-        Some((
-            format!("take({n},{name})"),
-            Val {
-                ty: v.ty,
-                shape,
-                data,
-            },
-        ))
+        Some((format!("take({n},{name})"), take_val(&v, n)))
     }
     pub(super) fn drop(&mut self) -> Option<(String, Val)> {
         let (name, v) = self.pick(|v| v.rank() >= 1 && v.shape[0] >= 2)?;
-        let s0 = v.shape[0];
-        let q = v.data.len() / s0;
-        let k = self.rng.range(1, s0 - 1);
-        let n = k as i64 * if self.rng.chance(30) { -1 } else { 1 };
-        let data = if n >= 0 {
-            v.data[k * q..].to_vec()
-        } else {
-            v.data[..(s0 - k) * q].to_vec()
-        };
-        let mut shape = v.shape.clone();
-        shape[0] = s0 - k;
-        Some((
-            format!("drop({n},{name})"),
-            Val {
-                ty: v.ty,
-                shape,
-                data,
-            },
-        ))
+        let k = self.rng.range(1, v.shape[0] - 1) as i64;
+        let n = k * if self.rng.chance(30) { -1 } else { 1 };
+        Some((format!("drop({n},{name})"), drop_val(&v, n)))
     }
     pub(super) fn rotate(&mut self) -> Option<(String, Val)> {
         let (name, v) = self.pick(|v| v.rank() >= 1)?;
         let n = self.rng.range(0, 10) as i64 - 5;
-        let m = *v.shape.last()?;
-        let k = n.rem_euclid(m as i64) as usize;
-        let data = v
-            .data
-            .chunks(m)
-            .flat_map(|row| (0..m).map(move |j| row[(j + k) % m]))
-            .collect();
-        Some((
-            format!("rotate({n},{name})"),
-            Val {
-                ty: v.ty,
-                shape: v.shape.clone(),
-                data,
-            },
-        ))
+        Some((format!("rotate({n},{name})"), rotate_val(&v, n)))
     }
     pub(super) fn vreverse(&mut self) -> Option<(String, Val)> {
         let (name, v) = self.pick(|v| v.rank() >= 1)?;
@@ -275,18 +217,9 @@ impl Gen<'_> {
     }
     /// `gradeUp(a)` or `gradeDown(a)` of a vector: the 1-based stable sorting permutation.
     pub(super) fn grade(&mut self) -> Option<(String, Val)> {
-        let (name, v) = self.pick(|v| v.rank() == 1)?;
+        let (name, v) = self.pick_any(|v| v.rank() == 1 && v.ty != Ty::Complex)?;
         let up = self.rng.chance(50);
-        let mut idx: Vec<usize> = (0..v.data.len()).collect();
-        // stable: ties keep ascending index order in both directions
-        idx.sort_by(|&i, &j| {
-            let o = v.data[i].total_cmp(&v.data[j]);
-            if up {
-                o
-            } else {
-                o.reverse()
-            }
-        });
+        let idx = grade_of(&v.data, up);
         Some((
             format!("{}({name})", if up { "gradeUp" } else { "gradeDown" }),
             Val {
@@ -340,6 +273,8 @@ impl Gen<'_> {
             Ty::Int => "0",
             Ty::Double => "0.0",
             Ty::Bool => "ff",
+            Ty::Char => "' '",
+            Ty::Complex => "0.0j0.0",
         };
         Some((
             format!("replicate({z},[{}],{name})", text.join(",")),
@@ -370,8 +305,8 @@ impl Gen<'_> {
     }
     /// `if b then x else y` with a bool scalar (or literal) `b`, `x` and `y` of one type.
     pub(super) fn conditional(&mut self) -> Option<(String, Val)> {
-        let (x_name, x) = self.pick(|_| true)?;
-        let (y_name, y) = self.pick(|v| v.ty == x.ty && v.shape == x.shape)?;
+        let (x_name, x) = self.pick_any(|_| true)?;
+        let (y_name, y) = self.pick_any(|v| v.ty == x.ty && v.shape == x.shape)?;
         let (b, cond) = match self.pick(|v| v.rank() == 0 && v.ty == Ty::Bool) {
             Some((b, bv)) => (b, bv.data[0] != 0.0),
             None => {
@@ -384,10 +319,95 @@ impl Gen<'_> {
     }
     /// `Prj(i, (x, y))`: a tuple and a projection.
     pub(super) fn projection(&mut self) -> Option<(String, Val)> {
-        let (x_name, x) = self.pick(|_| true)?;
-        let (y_name, y) = self.pick(|_| true)?;
+        let (x_name, x) = self.pick_any(|_| true)?;
+        let (y_name, y) = self.pick_any(|_| true)?;
         let i = self.rng.range(0, 1);
         let v = if i == 0 { x } else { y };
         Some((format!("Prj({i},({x_name},{y_name}))"), v))
     }
+}
+
+/// `take(n, v)` (spec §5.8): the first (n ≥ 0) or last (n < 0) |n| rows, padded with fill
+/// elements.
+pub(super) fn take_val(v: &Val, n: i64) -> Val {
+    let q = v.data.len() / v.shape[0];
+    let rows = n.unsigned_abs() as usize;
+    let m = rows * q;
+    let data: Vec<f64> = if n >= 0 {
+        (0..m)
+            .map(|i| v.data.get(i).copied().unwrap_or(v.fill()))
+            .collect()
+    } else {
+        let o = m as i64 - v.data.len() as i64;
+        (0..m as i64)
+            .map(|i| {
+                if i >= o {
+                    v.data[(i - o) as usize]
+                } else {
+                    v.fill()
+                }
+            })
+            .collect()
+    };
+    let mut shape = v.shape.clone();
+    shape[0] = rows;
+    Val {
+        ty: v.ty,
+        shape,
+        data,
+    }
+}
+
+/// `drop(n, v)` (spec §5.8) for |n| below the first extent: the rows after the first n (n ≥ 0)
+/// or before the last |n|.
+pub(super) fn drop_val(v: &Val, n: i64) -> Val {
+    let s0 = v.shape[0];
+    let q = v.data.len() / s0;
+    let k = (n.unsigned_abs() as usize).min(s0);
+    let data = if n >= 0 {
+        v.data[k * q..].to_vec()
+    } else {
+        v.data[..(s0 - k) * q].to_vec()
+    };
+    let mut shape = v.shape.clone();
+    shape[0] = s0 - k;
+    Val {
+        ty: v.ty,
+        shape,
+        data,
+    }
+}
+
+/// `rotate(n, v)` (spec §5.8): each row along the last axis moves left by n (floored modulo).
+pub(super) fn rotate_val(v: &Val, n: i64) -> Val {
+    let m = v.shape[v.rank() - 1];
+    let k = n.rem_euclid(m as i64) as usize;
+    let data = v
+        .data
+        .chunks(m)
+        .flat_map(|row| (0..m).map(move |j| row[(j + k) % m]))
+        .collect();
+    Val {
+        ty: v.ty,
+        shape: v.shape.clone(),
+        data,
+    }
+}
+
+/// The 0-based stable sorting permutation of `xs`, ascending or descending: ties keep ascending
+/// index order in both directions (spec §5.10).
+pub(super) fn grade_of(xs: &[f64], up: bool) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..xs.len()).collect();
+    idx.sort_by(|&i, &j| {
+        // IEEE order: -0.0 ties with 0.0 (generated values are never NaN)
+        let o = xs[i]
+            .partial_cmp(&xs[j])
+            .unwrap_or(std::cmp::Ordering::Equal);
+        if up {
+            o
+        } else {
+            o.reverse()
+        }
+    });
+    idx
 }
