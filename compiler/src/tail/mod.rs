@@ -33,8 +33,10 @@
 //! the shapes apltail computes. A known value only rides along (`Arr::known`, module `value`) for
 //! static decisions: shapes, counts, permutations, static failures. The FCL text is always the
 //! computation itself (constant folding is the FCL compiler's job), except for
-//! `gradeUp`/`gradeDown`, which have no symbolic lowering and are lowered only on known
-//! arguments, as their known result. `compress`/`replicate` need a known mask or counts (a
+//! `gradeUp`/`gradeDown` of a known vector, lowered as its known result (a table); of any other
+//! vector they are a bitonic sort network on the device (module `sort`), which needs
+//! statements of `main` and so is refused inside a function applied per element.
+//! `compress`/`replicate` need a known mask or counts (a
 //! static gather from symbolic data); `pr*` outside function bodies; `if` only with scalar
 //! branches unless its condition is known; file reads outside function bodies, of names known
 //! at compile time (module `input`: the host reads the file when the program is lowered, its
@@ -60,6 +62,7 @@ mod program;
 mod reduce;
 mod scalar;
 mod shape;
+mod sort;
 mod value;
 
 pub use program::lower_expr;

@@ -44,6 +44,8 @@ pub(super) struct Lowerer {
     uses: Rc<HashMap<String, usize>>,
     /// The current array of each variable `idxassign` has updated (spec §4.5 store).
     pub store: HashMap<String, Val>,
+    /// The table of a sort network's stages, by its number of positions (module `sort`).
+    pub sort_stages: HashMap<usize, String>,
 }
 
 impl Lowerer {
@@ -63,6 +65,7 @@ impl Lowerer {
             kernel: false,
             uses: Rc::new(uses),
             store: HashMap::new(),
+            sort_stages: HashMap::new(),
         })
     }
 
@@ -76,6 +79,7 @@ impl Lowerer {
             kernel: true,
             uses: Rc::new(HashMap::new()),
             store: HashMap::new(),
+            sort_stages: HashMap::new(),
         }
     }
 
