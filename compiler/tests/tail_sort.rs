@@ -82,6 +82,20 @@ fn sorted_values_ranks_and_indexing_by_the_grade() {
                let r:[int]1 = prArrI(gradeUp(g)) in \
                gradeDown(a)";
     check(src, true);
+    // from 2 x 256 positions on, the stages with small strides run in local memory: n = 300
+    // (P = 512, the smallest such network) in both directions, doubles with ties
+    let blocked = both_grades(
+        "double",
+        "each(fn x:[int]0 => muld(i2d(resi(13,muli(x,5))),-0.5),iota(300))",
+    );
+    let l = lower_tail(&blocked).unwrap();
+    assert!(l.fcl.contains("in local memory"), "{}", l.fcl);
+    check(&blocked, true);
+    let small = lower_tail(&both_grades(
+        "int",
+        "each(fn x:[int]0 => resi(3,x),iota(200))",
+    ));
+    assert!(!small.unwrap().fcl.contains("in local memory"));
 }
 
 #[test]
