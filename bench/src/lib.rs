@@ -1,6 +1,7 @@
 //! TAIL benchmarks in the style of the thesis's (chapter 3, Tables 3.1–3.6): eight programs
-//! written as apltail would print them (monomorphic TAIL, spec tail.md's operators), each a
-//! template over its problem size that ends in one double scalar, so results compare cheaply.
+//! written as apltail would print them (monomorphic TAIL, spec tail.md's operators), and a sort
+//! (`gradeUp` of a computed vector), each a template over its problem size that ends in one
+//! double scalar, so results compare cheaply.
 //!
 //! For each program there is a straightforward sequential Rust implementation of the same
 //! computation ([`reference`]), with the same element types and, where it matters for doubles,
@@ -87,7 +88,7 @@ fn n_only(s: &[usize]) -> Vec<(&'static str, usize)> {
     vec![("N", s[0])]
 }
 
-/// The eight programs, in the order of the table.
+/// The programs, in the order of the table.
 pub fn benches() -> Vec<Bench> {
     vec![
         Bench {
@@ -197,6 +198,19 @@ pub fn benches() -> Vec<Bench> {
             exact: true,
             placeholders: |s| vec![("N", s[0]), ("NN", s[0] * s[0])],
             reference: |s| reference::inner_product(s[0]),
+        },
+        Bench {
+            name: "sort",
+            template: include_str!("../tail/sort.tail"),
+            params: &["N"],
+            bench_size: &[1 << 20],
+            test_size: &[1000],
+            max_size: &[2_000_000],
+            ops: "iota each resi muli gradeUp (of a computed vector: the device sort) zipWith \
+                  reduce(addi) i2d",
+            exact: true,
+            placeholders: n_only,
+            reference: |s| reference::sort(s[0]),
         },
     ]
 }

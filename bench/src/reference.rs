@@ -206,3 +206,20 @@ pub fn inner_product(n: usize) -> f64 {
     }
     total.unwrap_or(0.0)
 }
+
+/// sort: `gradeUp` of the pseudo-random keys `100003|21407×100003|⍳N` (many ties), checked by
+/// `+/997|g×997|⍳N` over the 1-based grade g; the standard library's stable sort by key keeps
+/// ties in index order, as `gradeUp` does.
+pub fn sort(n: usize) -> f64 {
+    let keys: Vec<i32> = (1..=n as i32)
+        .map(|x| (x.rem_euclid(100_003) * 21_407).rem_euclid(100_003))
+        .collect();
+    let mut grade: Vec<i32> = (1..=n as i32).collect();
+    grade.sort_by_key(|&g| keys[g as usize - 1]);
+    let sum: i32 = grade
+        .iter()
+        .zip(1..)
+        .map(|(&g, i): (&i32, i32)| (g * i.rem_euclid(997)).rem_euclid(997))
+        .sum();
+    f64::from(sum)
+}

@@ -72,6 +72,7 @@ fn references_at_second_sizes_still_agree() {
         ("life", vec![9, 8]),
         ("sobol", vec![1000]),
         ("inner_product", vec![7]),
+        ("sort", vec![4099]),
     ] {
         let b = benches().into_iter().find(|b| b.name == name).unwrap();
         let (tail, _) = oracle(&b.source(&size));

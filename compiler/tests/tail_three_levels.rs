@@ -414,8 +414,9 @@ fn unsupported_programs_say_why() {
             "a drop count not known at compile time",
         ),
         (
-            "i2d(first(gradeUp(each(fn x:[int]0 => x,iota(100)))))",
-            "gradeUp",
+            "i2d(reduce(addi,0,each(fn x:[int]0 => first(gradeUp(each(fn y:[int]0 => \
+             resi(x,y),iota(5)))),iota(4))))",
+            "gradeUp of an array not known at compile time inside a function",
         ),
     ] {
         match lower_tail(src) {

@@ -208,10 +208,25 @@ pub fn expr(e: &Expr) -> String {
             Geom::GlobalSize => "(int)get_global_size(0)",
         }
         .into(),
-        Expr::Select(c, a, b) => format!("({} ? {} : {})", expr(c), expr(a), expr(b)),
+        Expr::Select(..) => select_chain(e),
         Expr::Load(b, i) => format!("{b}[{}]", expr(i)),
         Expr::Op(op, args) => op_expr(*op, args),
     }
+}
+
+/// A selection whose `else` branch is a selection again, and so on (an FCL `if … else if …`
+/// chain, a table lookup of many cases): one flat `(c1 ? a1 : c2 ? a2 : … : d)`, since C's `?:`
+/// groups to the right, built by a loop. Nested parentheses would stop clang at its bracket
+/// limit (256) and recursion here at the length of the chain.
+fn select_chain(mut e: &Expr) -> String {
+    let mut out = String::from("(");
+    while let Expr::Select(c, a, b) = e {
+        out.push_str(&format!("{} ? {} : ", expr(c), expr(a)));
+        e = b;
+    }
+    out.push_str(&expr(e));
+    out.push(')');
+    out
 }
 
 fn op_expr(op: ScalarOp, args: &[Expr]) -> String {

@@ -38,9 +38,11 @@
 //! computes. A known value only rides along (`Arr::known`, module `value`) for static
 //! decisions: shapes, counts, permutations, static failures. The FCL text is always the
 //! computation itself (constant folding is the FCL compiler's job), except for
-//! `gradeUp`/`gradeDown`, which have no symbolic lowering and are lowered only on known
-//! arguments, as their known result. A function whose body has statements (a `pr*`, a filter,
-//! a file read, `roll`) runs at the top level: `power` trip by trip, `each`/`zipWith` element by
+//! `gradeUp`/`gradeDown` of a known vector, lowered as its known result (a table); of any other
+//! vector they are a bitonic sort network on the device (module `sort`), which needs
+//! statements of `main` (a function applied per element that sorts runs element by element at
+//! the top level). A function whose body has statements (a `pr*`, a filter, a sort, a file
+//! read, `roll`) runs at the top level: `power` trip by trip, `each`/`zipWith` element by
 //! element, in the oracle's order; so does a `power` whose state changes shape. File reads
 //! happen when the program is lowered (module `input`: the host reads the file, its contents
 //! become a table, docs/fcl-extensions.md §5), and `roll` draws from the oracle's generator
@@ -69,6 +71,7 @@ mod program;
 mod reduce;
 mod scalar;
 mod shape;
+mod sort;
 mod value;
 
 pub use probe::{device_prober, lower_tail_probing, ProbeRequest, Prober, MAX_PROBES};

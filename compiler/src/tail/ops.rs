@@ -105,8 +105,8 @@ impl Lowerer {
                 Ok(Val::Arr(a))
             }
             (Ok(a), None) => Ok(Val::Arr(a)),
-            // no symbolic lowering exists (`gradeUp`/`gradeDown` sort at compile time, scalar
-            // operators without an FCL counterpart): the known result is the only lowering
+            // no symbolic lowering exists (scalar operators without an FCL counterpart): the
+            // known result is the only lowering
             (Err(_), Some(k)) if k.size() <= MAX_SELECT => Ok(Val::Arr(Arr::known(k))),
             (Err(why), _) => Err(self.shape_failure(p, name, e, &arrs).unwrap_or(why)),
         }

@@ -52,6 +52,8 @@ pub(super) struct Lowerer {
     pub probed: usize,
     /// `roll`'s generator, drawn in evaluation order as the oracle draws it.
     pub rng: semantics::tail::ops::io::Rng,
+    /// The table of a sort network's stages, by its number of positions (module `sort`).
+    pub sort_stages: HashMap<usize, String>,
 }
 
 impl Lowerer {
@@ -74,6 +76,7 @@ impl Lowerer {
             answers,
             probed: 0,
             rng: Default::default(),
+            sort_stages: HashMap::new(),
         })
     }
 
@@ -90,6 +93,7 @@ impl Lowerer {
             answers: Rc::new([]),
             probed: 0,
             rng: Default::default(),
+            sort_stages: HashMap::new(),
         }
     }
 

@@ -157,8 +157,10 @@ impl Lowerer {
                 transpose(&f, &perm, a)
             }
             (P::IdxS, [d, i, a]) => idx_s(known_int(d, "an idxS dimension")?, i, a),
+            (P::GradeUp, [a]) => self.grade(false, a),
+            (P::GradeDown, [a]) => self.grade(true, a),
             // the result's length depends on the data
-            (P::Compress | P::GradeUp | P::GradeDown, _) => unsupported(format!(
+            (P::Compress, _) => unsupported(format!(
                 "{} of an array not known at compile time (its result needs run-time data)",
                 p.name()
             )),

@@ -6,8 +6,9 @@
 use super::core::{Builtin, Expr, ExprKind, Level, Name, Type};
 use crate::{Diagnostic, Span};
 
-/// The deepest nesting [`type_of`] follows before it reports a diagnostic.
-pub const MAX_DEPTH: usize = 5_000;
+/// The deepest nesting [`type_of`] follows before it reports a diagnostic: past what the parser
+/// accepts (an `if` chain of `parser::MAX_IF_CHAIN` links is as many nested nodes).
+pub const MAX_DEPTH: usize = 50_000;
 
 /// The type of a closed core term, or the first node that is ill typed.
 pub fn type_of(e: &Expr) -> Result<Type, Diagnostic> {

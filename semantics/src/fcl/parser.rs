@@ -11,6 +11,12 @@ mod schemes;
 /// `do` statements) count one level per link, since they become nested trees.
 pub const MAX_DEPTH: usize = 256;
 
+/// The longest `if … then … else if …` chain the parser accepts: an `if` that is the `else`
+/// branch of another (through parentheses only, as `else (if …)`) resumes at its parent's
+/// depth, so a chain (a table lookup of many cases) costs one link of this budget rather than
+/// levels of [`MAX_DEPTH`]. The later passes recurse once per link, on the front end's big stack.
+pub const MAX_IF_CHAIN: usize = 10_000;
+
 /// Parses one FCL source file.
 pub fn parse_program(src: &str) -> Result<Program, Diagnostic> {
     parse_program_at(src, 0)
@@ -35,6 +41,8 @@ pub(super) fn parse_program_here(src: &str, base: usize) -> Result<Program, Diag
         toks,
         pos: 0,
         depth: 0,
+        chain_base: None,
+        chain: 0,
         src_len: src.len() + base,
     };
     let mut decls = Vec::new();
@@ -61,6 +69,8 @@ fn parse_expr_here(src: &str) -> Result<Expr, Diagnostic> {
         toks,
         pos: 0,
         depth: 0,
+        chain_base: None,
+        chain: 0,
         src_len: src.len(),
     };
     let e = p.expr()?;
@@ -75,6 +85,11 @@ struct Parser {
     pos: usize,
     depth: usize,
     src_len: usize,
+    /// Set while parsing an `if`'s `else` branch until its first term: the depth of that `if`,
+    /// at which an `if` that is the branch (through parentheses) resumes.
+    chain_base: Option<usize>,
+    /// The `if`s open now that resumed at their parent's depth (links of chains).
+    chain: usize,
 }
 
 fn describe(t: &Tok) -> String {
@@ -305,6 +320,19 @@ impl Parser {
         Ok(f)
     }
 
+    /// The condition and branches of an `if` (after the keyword); an `if` in the `else`
+    /// branch resumes at this one's depth.
+    fn if_parts(&mut self) -> Result<(Expr, Expr, Expr), Diagnostic> {
+        let base = self.depth;
+        let c = self.expr()?;
+        self.eat_kw("then")?;
+        let t = self.expr()?;
+        self.eat_kw("else")?;
+        self.chain_base = Some(base);
+        let e = self.expr()?;
+        Ok((c, t, e))
+    }
+
     fn term(&mut self) -> Result<Expr, Diagnostic> {
         self.enter()?;
         let e = self.term_inner();
@@ -314,6 +342,8 @@ impl Parser {
 
     fn term_inner(&mut self) -> Result<Expr, Diagnostic> {
         let start = self.here();
+        // only a parenthesis or an `if` passes on the resumption point of an `else` branch
+        let chain_base = self.chain_base.take();
         let kind = match self.peek().cloned() {
             Some(Tok::Int(i)) => {
                 self.pos += 1;
@@ -360,7 +390,10 @@ impl Parser {
                     self.pos += 1;
                     ExprKind::Unit
                 } else {
-                    let a = self.expr()?;
+                    self.chain_base = chain_base;
+                    let a = self.expr();
+                    self.chain_base = None;
+                    let a = a?;
                     if self.is_sym(",") {
                         self.pos += 1;
                         let b = self.expr()?;
@@ -390,11 +423,24 @@ impl Parser {
             }
             Some(Tok::Kw("if")) => {
                 self.pos += 1;
-                let c = self.expr()?;
-                self.eat_kw("then")?;
-                let t = self.expr()?;
-                self.eat_kw("else")?;
-                let e = self.expr()?;
+                let outer = self.depth;
+                if let Some(base) = chain_base {
+                    if self.chain >= MAX_IF_CHAIN {
+                        return Err(Diagnostic::parse(
+                            self.here(),
+                            format!("`if` chain longer than {MAX_IF_CHAIN} links"),
+                        ));
+                    }
+                    self.chain += 1;
+                    self.depth = base;
+                }
+                let parts = self.if_parts();
+                self.depth = outer;
+                self.chain_base = None;
+                if chain_base.is_some() {
+                    self.chain -= 1;
+                }
+                let (c, t, e) = parts?;
                 ExprKind::If(Box::new(c), Box::new(t), Box::new(e))
             }
             Some(Tok::Kw("let")) => {
@@ -473,6 +519,8 @@ pub fn parse_scheme(src: &str) -> Result<Scheme, Diagnostic> {
         toks,
         pos: 0,
         depth: 0,
+        chain_base: None,
+        chain: 0,
         src_len: src.len(),
     };
     let s = p.scheme()?;

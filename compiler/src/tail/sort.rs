@@ -1,0 +1,250 @@
+//! `gradeUp`/`gradeDown` (spec §5.10) of a vector not known at compile time: a bitonic sort
+//! network over element indices on the device.
+//!
+//! The keys are materialized once; the network then sorts the indices `0..P` (P the next power
+//! of two ≥ n) by the strict total order "index a before index b": a real index (< n) before a
+//! padding index, and two real ones by (key, index) lexicographically: key ascending for
+//! `gradeUp`, descending for `gradeDown`, and ties by ascending index in both (apltail's
+//! stable order, spec trap 21). Since no two real indices are equal under that order, the
+//! network's result is exactly the stable permutation, whatever order the network compares
+//! in; padding indices sort last, so the first n positions are the result (plus one, 1-based).
+//!
+//! Stage (k, s) of the network (k = 2, 4, …, P; s = k/2, …, 1) puts at position i the first
+//! or the last (by the order) of the indices at i and its partner `i xor s`: the first where
+//! bits log2 k and log2 s of i are equal (i is the lower position of an ascending pair or the
+//! upper of a descending one). A stage over the whole array is one launch of a kernel that
+//! `power<grid>` iterates, reading (k, s) from a table of the stages; log2(P)·(log2(P)+1)/2
+//! stages in all, no host round trip of the data. From P = 2·[`BLOCK`] on, the stages with
+//! s < BLOCK run in local memory, each work-group on its block of positions (`power<block>`):
+//! one kernel for all stages with k ≤ BLOCK, then for each larger k its log2(k/BLOCK) stages
+//! over the whole array and one kernel for its last log2(BLOCK) stages. For P = 2^20 that is
+//! 108 launches instead of 210 (PoCL on 2 CPU cores: equal kernel time within noise, as local
+//! memory is ordinary memory there; on a GPU it saves 102 passes over global memory).
+
+use super::program::{element_text, Lowerer, TABULATE};
+use super::value::{literal_vector, scalar_text, unsupported, Arr, Ty, R};
+use semantics::tail::value::Array;
+use std::rc::Rc;
+
+/// Positions per work-group in the stages run in local memory (one per thread).
+const BLOCK: usize = 256;
+
+/// The longest vector sorted on the device (positions and partner indices stay FCL ints).
+const MAX_SORT: usize = 1 << 30;
+
+/// A sort being lowered: where its keys are and which order it sorts by.
+struct Network {
+    /// Number of real elements.
+    n: usize,
+    /// The buffer of the keys as stored (bools and chars as ints).
+    keys: String,
+    /// Doubles compare with `ltd`, everything else as ints.
+    double: bool,
+    /// `gradeDown`: keys descending (ties still by ascending index).
+    down: bool,
+}
+
+impl Network {
+    /// FCL text: whether index `a` comes strictly before index `b` (both atomic names of
+    /// indices in `0..P`).
+    fn before(&self, a: &str, b: &str) -> String {
+        let (n, keys) = (self.n, &self.keys);
+        let (ka, kb) = (format!("(index {keys} {a})"), format!("(index {keys} {b})"));
+        // the keys in the order that puts the first index first
+        let (lo, hi) = if self.down {
+            ("kb", "ka")
+        } else {
+            ("ka", "kb")
+        };
+        let keyed = if self.double {
+            // IEEE `<` only, as the oracle compares: neither less is a tie
+            format!("if ltd {lo} {hi} then true else if ltd {hi} {lo} then false else lti {a} {b}")
+        } else {
+            format!("if ka == kb then lti {a} {b} else lti {lo} {hi}")
+        };
+        format!(
+            "(if lti {a} {n} then (if lti {b} {n} then (let ka = {ka} in let kb = {kb} in \
+             {keyed}) else true) else false)"
+        )
+    }
+}
+
+impl Lowerer {
+    /// `gradeUp(a)` (`down` false) or `gradeDown(a)`: the 1-based stable permutation sorting
+    /// vector `a`. A known argument gives its known result (a table); otherwise a bitonic
+    /// network on the device, which needs statements of `main` (refused inside a function
+    /// applied per element).
+    pub(super) fn grade(&mut self, down: bool, a: &Arr) -> R<Arr> {
+        let name = if down { "gradeDown" } else { "gradeUp" };
+        if a.shape.len() != 1 {
+            return unsupported(format!("{name} of an array of rank {}", a.shape.len()));
+        }
+        if let Some(k) = a.known.as_deref() {
+            return known_grade(self, k, down, name);
+        }
+        if self.kernel {
+            return unsupported(format!(
+                "{name} of an array not known at compile time inside a function applied per \
+                 element (the device sort is a sequence of kernels, statements of main)"
+            ));
+        }
+        let n = a.shape[0];
+        if n == 0 {
+            return Ok(Arr::new(Ty::Int, vec![0], |_| "0".into()));
+        }
+        if n > MAX_SORT {
+            return unsupported(format!("{name} of more than {MAX_SORT} elements"));
+        }
+        let p = n.next_power_of_two();
+        let keys = self.fresh.name("keys");
+        self.helpers.insert(TABULATE);
+        self.stmt(format!(
+            "-- {name}: the {n} keys, read by every stage of a bitonic network over {p} positions\n    \
+             {keys} <- forceM<grid> (tabulate {n} (fn i => {}))",
+            element_text(a, "i")
+        ));
+        let net = Network {
+            n,
+            keys,
+            double: a.ty == Ty::Double,
+            down,
+        };
+        if p == 1 {
+            return Ok(Arr::new(Ty::Int, vec![1], |_| "1".into()));
+        }
+        let table = self.stage_table(p);
+        let bits = p.trailing_zeros();
+        let g = if p < 2 * BLOCK {
+            self.global_stages(&net, &table, None, p, 0, bits * (bits + 1) / 2)
+        } else {
+            self.blocked_network(&net, &table, p)
+        };
+        Ok(Arr::new(Ty::Int, vec![n], move |i| {
+            format!("((index {g} {i}) + 1)")
+        }))
+    }
+
+    /// The network over `p` ≥ 2·[`BLOCK`] positions: every work-group sorts its block of
+    /// [`BLOCK`] positions in local memory (the stages with k ≤ BLOCK), then each larger k has
+    /// its stages with s ≥ BLOCK over the whole array and the rest in local memory again. A
+    /// stage in local memory costs a barrier instead of a launch and a pass over global memory.
+    /// Returns the buffer of the sorted indices.
+    fn blocked_network(&mut self, net: &Network, table: &str, p: usize) -> String {
+        let lb = BLOCK.trailing_zeros();
+        let mut src = self.local_stages(net, table, None, p, 0, lb * (lb + 1) / 2);
+        for kb in lb + 1..=p.trailing_zeros() {
+            let first = kb * (kb - 1) / 2;
+            let global = kb - lb;
+            let g = self.global_stages(net, table, Some(&src), p, first, global);
+            src = self.local_stages(net, table, Some(&g), p, first + global, lb);
+        }
+        src
+    }
+
+    /// `count` stages from stage `from` over the whole array, one launch each (one kernel
+    /// iterated by `power<grid>`), reading index buffer `src` (the identity when `None`).
+    fn global_stages(
+        &mut self,
+        net: &Network,
+        table: &str,
+        src: Option<&str>,
+        p: usize,
+        from: u32,
+        count: u32,
+    ) -> String {
+        let g = self.fresh.name("g");
+        let init = match src {
+            Some(b) => format!("index {b} i"),
+            None => "i".into(),
+        };
+        self.stmt(format!(
+            "-- sort: {count} stages from {from} of one kernel over {p} positions\n    \
+             {g} <- power<grid> {count} (fn t => fn src => tabulate {p} (fn i => {})) \
+             (tabulate {p} (fn i => {init}))",
+            exchange(net, table, from, "i", "i", |u| format!("index src {u}"))
+        ));
+        g
+    }
+
+    /// `count` stages from stage `from`, all with s < [`BLOCK`], in local memory: one
+    /// work-group per block of positions, iterating with `power<block>`.
+    fn local_stages(
+        &mut self,
+        net: &Network,
+        table: &str,
+        src: Option<&str>,
+        p: usize,
+        from: u32,
+        count: u32,
+    ) -> String {
+        let g = self.fresh.name("g");
+        let init = match src {
+            Some(b) => format!("index {b} (b * {BLOCK} + u)"),
+            None => format!("b * {BLOCK} + u"),
+        };
+        self.stmt(format!(
+            "-- sort: {count} stages from {from} in local memory, blocks of {BLOCK} positions\n    \
+             {g} <- forceM<grid> (concat<block> {BLOCK} (generate {} (fn b => do<block> \
+             {{ r <- power<block> {count} (fn t => fn a => return<block> (push<block> \
+             (generate {BLOCK} (fn u => let i = b * {BLOCK} + u in {})))) \
+             (return<block> (push<block> (generate {BLOCK} (fn u => {init})))) \
+             ; return<block> (push<block> r) }})))",
+            p / BLOCK,
+            exchange(net, table, from, "i", "u", |u| format!("index a {u}"))
+        ));
+        g
+    }
+}
+
+/// The element of stage `from + t` at global position `i` (local index `u` in the array that
+/// `read` reads): the first or the last by the order of the indices at `u` and its partner.
+fn exchange(
+    net: &Network,
+    table: &str,
+    from: u32,
+    i: &str,
+    u: &str,
+    read: impl Fn(&str) -> String,
+) -> String {
+    format!(
+        "let st = index {table} (t + {from}) in let kb = st >> 5 in let sb = st & 31 in \
+         let x = {} in let y = {} in let c = {} in \
+         if (xor ({i} >> kb) ({i} >> sb) & 1) == 0 then (if c then y else x) \
+         else (if c then x else y)",
+        read(u),
+        read(&format!("(xor {u} (1 << sb))")),
+        net.before("y", "x")
+    )
+}
+
+impl Lowerer {
+    /// The table of the stages of the network over `p` positions, in network order, each
+    /// `log2 k * 32 + log2 s`; one per size however many sorts the program has.
+    fn stage_table(&mut self, p: usize) -> String {
+        if let Some(t) = self.sort_stages.get(&p) {
+            return t.clone();
+        }
+        let mut stages = Vec::new();
+        for kb in 1..=p.trailing_zeros() {
+            for sb in (0..kb).rev() {
+                stages.push((kb * 32 + sb).to_string());
+            }
+        }
+        let t = self.fresh.table(Ty::Int, Rc::new(stages));
+        self.sort_stages.insert(p, t.clone());
+        t
+    }
+}
+
+/// The grade of a known vector, computed at compile time: a table of the result.
+fn known_grade(lw: &Lowerer, k: &Array, down: bool, name: &str) -> R<Arr> {
+    let r = match semantics::tail::ops::select::grade(k, down) {
+        Ok(r) => r,
+        Err(why) => return unsupported(format!("{name}: {why}")),
+    };
+    let texts: Vec<String> = (0..r.size()).map(|i| scalar_text(r.elems.get(i))).collect();
+    let mut out = Arr::new(Ty::Int, r.shape.clone(), |_| String::new());
+    out.index = literal_vector(&lw.fresh, Ty::Int, texts);
+    out.known = Some(Rc::new(r));
+    Ok(out)
+}
