@@ -1,4 +1,5 @@
-//! Long `if … then … else if …` chains (table lookups, as lowered TAIL programs write them) pass
+//! Long `if … then … else if …` chains (table lookups, as lowered TAIL programs write them) and
+//! `let` chains (unrolled folds) pass
 //! every stage: the FCL parser, type checking, monomorphization and lowering, the FCL oracle,
 //! the compiler and OpenCL (clang's bracket limit included); other deep nestings keep a clear
 //! limit error.
@@ -101,4 +102,39 @@ fn chains_past_the_limit_and_other_deep_nestings_are_refused_clearly() {
         let (_, d) = e.expect_err("too deep");
         assert!(d.message.contains("nested too deeply"), "{d:?}");
     }
+}
+
+#[test]
+fn a_2000_link_let_chain_type_checks_and_runs() {
+    // the shape of an unrolled fold: each `let` binds the next partial result
+    let links = 2000;
+    let mut body = String::new();
+    for k in 0..links {
+        let prev = if k == 0 {
+            "x".to_string()
+        } else {
+            format!("y{}", k - 1)
+        };
+        body.push_str(&format!("let y{k} = (({prev} * 3 + {k}) % 1009) in "));
+    }
+    body.push_str(&format!("y{}", links - 1));
+    let src = format!(
+        "sig fold : int -> int\nfun fold x = {body}\n\
+         sig main : Program <grid> unit\nval main =\n  do<grid>\n  \
+         {{ a <- forceM<grid> (push<grid> (generate 3 (fn i => fold i)))\n  \
+         ; p <- forceAndPrint 3 a\n  ; return<grid> ()\n  }}\n"
+    );
+    let fold = |x: i64| (0..links).fold(x, |y, k| (y * 3 + k as i64) % 1009);
+    let want = format!("[{},{},{}]\n", fold(0), fold(1), fold(2));
+    on_big_stack(|| {
+        let program = load_program(&[("lets.fcl".to_string(), src.clone())])
+            .unwrap_or_else(|(_, d)| panic!("{d:?}"));
+        let out = interpreter::fcl::run(&program.main, &interpreter::fcl::Config::default());
+        assert_eq!(out.stdout, want, "FCL oracle");
+        let m = compile_fcl(&program.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).unwrap();
+        if let Some(rt) = runtime() {
+            let report = execute(&m, &rt).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(report.stdout, want, "OpenCL");
+        }
+    });
 }

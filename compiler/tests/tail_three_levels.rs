@@ -414,8 +414,9 @@ fn unsupported_programs_say_why() {
             "a drop count not known at compile time",
         ),
         (
+            // a sort per element of more elements than run one by one at the top level
             "i2d(reduce(addi,0,each(fn x:[int]0 => first(gradeUp(each(fn y:[int]0 => \
-             resi(x,y),iota(5)))),iota(4))))",
+             resi(x,y),iota(5)))),iota(2000))))",
             "gradeUp of an array not known at compile time inside a function",
         ),
     ] {

@@ -146,26 +146,37 @@ impl Lowerer {
         }
         let fresh = self.fresh.clone();
         if m <= UNROLL || (self.kernel && m <= MAX_UNROLL) {
-            // unrolled: y_0 = x_0, y_j = f(x_j, y_(j-1)); shared through lets
+            // unrolled: y_0 = x_0, y_j = f(x_j, y_(j-1)), a chain of FCL lets (which the FCL
+            // front end takes at any length, where nested applications would nest too deeply)
             let rows = a.clone();
-            let ys = move |row: &str| {
-                let mut ys = vec![row_element(&fresh, &rows, row, "0")];
-                for j in 1..m {
+            let ys = move |row: &str, body: &dyn Fn(&[String]) -> String| {
+                let (mut lets, mut names) = (String::new(), Vec::<String>::new());
+                for j in 0..m {
                     let x = row_element(&fresh, &rows, row, &j.to_string());
-                    let prev = ys[j - 1].clone();
-                    ys.push(apply_scalar(&fresh, &f, &[(ty, x), (ty, prev)]));
+                    let y = match names.last() {
+                        None => x,
+                        Some(prev) => apply_scalar(&fresh, &f, &[(ty, x), (ty, prev.clone())]),
+                    };
+                    let name = fresh.name("y");
+                    lets.push_str(&format!("let {name} = {y} in "));
+                    names.push(name);
                 }
-                ys
+                format!("({lets}{})", body(&names))
             };
             let out = if scan {
                 let f2 = self.fresh.clone();
                 Arr::new(ty, a.shape.clone(), move |i| {
                     super::value::share(&f2, i, |i| {
-                        super::value::select(&format!("({i} % {m})"), &ys(&format!("({i} / {m})")))
+                        let at = format!("({i} % {m})");
+                        ys(&format!("({i} / {m})"), &|names| {
+                            super::value::select(&at, names)
+                        })
                     })
                 })
             } else {
-                Arr::new(ty, outer, move |i| ys(i).pop().unwrap_or_default())
+                Arr::new(ty, outer, move |i| {
+                    ys(i, &|names| names.last().cloned().unwrap_or_default())
+                })
             };
             return Ok(Val::Arr(out));
         }

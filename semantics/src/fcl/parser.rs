@@ -333,6 +333,33 @@ impl Parser {
         Ok((c, t, e))
     }
 
+    /// The binding and body of a `let` (after the keyword); a `let` or `if` in the body
+    /// resumes at this one's depth.
+    #[allow(clippy::type_complexity)]
+    fn let_parts(
+        &mut self,
+    ) -> Result<(String, Vec<String>, Option<Scheme>, Expr, Expr), Diagnostic> {
+        let base = self.depth;
+        let name = self.ident()?;
+        let levels = if self.is_sym("<") {
+            self.level_params()?
+        } else {
+            Vec::new()
+        };
+        let sig = if self.is_sym(":") {
+            self.pos += 1;
+            Some(self.scheme()?)
+        } else {
+            None
+        };
+        self.eat_sym("=")?;
+        let rhs = self.expr()?;
+        self.eat_kw("in")?;
+        self.chain_base = Some(base);
+        let body = self.expr()?;
+        Ok((name, levels, sig, rhs, body))
+    }
+
     fn term(&mut self) -> Result<Expr, Diagnostic> {
         self.enter()?;
         let e = self.term_inner();
@@ -445,22 +472,27 @@ impl Parser {
             }
             Some(Tok::Kw("let")) => {
                 self.pos += 1;
-                let name = self.ident()?;
-                let levels = if self.is_sym("<") {
-                    self.level_params()?
-                } else {
-                    Vec::new()
-                };
-                let sig = if self.is_sym(":") {
-                    self.pos += 1;
-                    Some(self.scheme()?)
-                } else {
-                    None
-                };
-                self.eat_sym("=")?;
-                let rhs = self.expr()?;
-                self.eat_kw("in")?;
-                let body = self.expr()?;
+                // a `let` in a chain position (the body of a `let`, an `else` branch) resumes
+                // at its parent's depth, as an `if` there does: unrolled folds are long chains
+                // of `let`s
+                let outer = self.depth;
+                if let Some(base) = chain_base {
+                    if self.chain >= MAX_IF_CHAIN {
+                        return Err(Diagnostic::parse(
+                            self.here(),
+                            format!("`let` chain longer than {MAX_IF_CHAIN} links"),
+                        ));
+                    }
+                    self.chain += 1;
+                    self.depth = base;
+                }
+                let parts = self.let_parts();
+                self.depth = outer;
+                self.chain_base = None;
+                if chain_base.is_some() {
+                    self.chain -= 1;
+                }
+                let (name, levels, sig, rhs, body) = parts?;
                 ExprKind::Let {
                     name,
                     levels,
