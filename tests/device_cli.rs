@@ -192,15 +192,21 @@ fn exec_verify_refuses_fcl_and_unsupported_programs() {
     if !have_device() {
         return;
     }
-    // `roll` is a run-time input, different at every run
+    // `nowi` is a run-time input, different at every run
     let dir = std::env::temp_dir().join(format!("device_cli_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let nowi = dir.join("nowi.tail");
+    std::fs::write(&nowi, "i2d(nowi(0))").unwrap();
+    let (code, _, err) = tailfcl(&["exec", "--verify", nowi.to_str().unwrap()]);
+    // `roll` draws from the oracle's generator: the engines agree
     let roll = dir.join("roll.tail");
-    std::fs::write(&roll, "roll(6)").unwrap();
-    let (code, _, err) = tailfcl(&["exec", "--verify", roll.to_str().unwrap()]);
+    std::fs::write(&roll, "addd(roll(6),roll(0))").unwrap();
+    let (roll_code, roll_out, roll_err) = tailfcl(&["exec", "--verify", roll.to_str().unwrap()]);
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(code, 6, "{err}");
-    assert!(err.contains("unsupported: "), "{err}");
+    assert!(err.contains("unsupported: nowi"), "{err}");
+    assert_eq!(roll_code, 0, "{roll_out}{roll_err}");
+    assert!(roll_out.contains("opencl: agrees"), "{roll_out}");
 }
 
 #[test]

@@ -119,9 +119,12 @@ fn a_2000_link_let_chain_type_checks_and_runs() {
     }
     body.push_str(&format!("y{}", links - 1));
     let src = format!(
-        "sig fold : int -> int\nfun fold x = {body}\n\
+        "sig tabulate : forall 'a. int -> (int -> 'a) -> Program <grid> ['a]<grid>\n\
+         fun tabulate n f = concat<block> 256 (generate ((n + 255) / 256) (fn b => return<block> \
+         (push<block> (generate 256 (fn t => f (mini (b * 256 + t) (n - 1)))))))\n\
+         sig fold : int -> int\nfun fold x = {body}\n\
          sig main : Program <grid> unit\nval main =\n  do<grid>\n  \
-         {{ a <- forceM<grid> (push<grid> (generate 3 (fn i => fold i)))\n  \
+         {{ a <- tabulate 3 (fn i => fold i)\n  \
          ; p <- forceAndPrint 3 a\n  ; return<grid> ()\n  }}\n"
     );
     let fold = |x: i64| (0..links).fold(x, |y, k| (y * 3 + k as i64) % 1009);

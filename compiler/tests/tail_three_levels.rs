@@ -577,7 +577,11 @@ fn closed_programs_keep_their_computations() {
         for op in ops {
             assert!(main.contains(op), "{name}: no {op} in\n{main}");
         }
-        assert!(!main.contains(folded), "{name}: folded to {folded}:\n{main}");
+        // the folded value as a token of its own (names like `y21` do not count)
+        let folded_token = main
+            .split(|c: char| !(c.is_alphanumeric() || c == '.'))
+            .any(|t| t == folded);
+        assert!(!folded_token, "{name}: folded to {folded}:\n{main}");
         assert!(
             printed_bodies(main).iter().all(|b| !literal_text(b)),
             "{name}: prints a literal:\n{main}"

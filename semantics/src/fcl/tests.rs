@@ -354,8 +354,11 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     assert!(render_err(&one(&chain), false).contains("nested too deeply"));
     let apps = format!("val x = f{}\n", " 1".repeat(n));
     assert!(render_err(&one(&apps), false).contains("nested too deeply"));
+    // `let`s in body position are a chain (an unrolled fold), with a budget of links of its own
     let lets = format!("val x = {} 1\n", "let y = 1 in ".repeat(n));
-    assert!(render_err(&one(&lets), false).contains("nested too deeply"));
+    assert!(render_err(&one(&lets), false).contains("`let` chain longer than"));
+    let nested = format!("val x = {}1{}\n", "let y = ".repeat(n), " in 1".repeat(n));
+    assert!(render_err(&one(&nested), false).contains("nested too deeply"));
 }
 
 /// The deepest program of one shape that the parser accepts (`wrap(n)` nests n times).
@@ -396,7 +399,15 @@ fn nesting_up_to_the_limit_goes_through_every_pass() {
                 ")".repeat(n)
             )
         }),
-        Box::new(|n| format!("val main = return<grid> ({}1)\n", "let y = 1 in ".repeat(n))),
+        // `let`s nested in the bound expression (a chain in body position is a budget of links,
+        // tested on a big stack in compiler/tests/deep_if_chains.rs)
+        Box::new(|n| {
+            format!(
+                "val main = return<grid> ({}1{})\n",
+                "let y = ".repeat(n),
+                " in 1".repeat(n)
+            )
+        }),
         Box::new(|n| format!("val main = return<grid> (1{})\n", " + 1".repeat(n))),
         Box::new(|n| {
             format!(
