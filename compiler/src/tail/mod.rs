@@ -186,13 +186,7 @@ pub struct Lowered {
 /// value only the device knows (a size computed from data) is refused
 /// ([`lower_tail_probing`] lowers it).
 pub fn lower_tail(src: &str) -> Result<Lowered, LowerTailError> {
-    lower_tail_probing(src, &mut |_: &str| Err("no device".to_string())).map_err(|e| match e {
-        LowerTailError::Unsupported(why) => match why.split_once(": computing it on the device") {
-            Some((why, _)) => LowerTailError::Unsupported(why.to_string()),
-            None => LowerTailError::Unsupported(why),
-        },
-        e => e,
-    })
+    probe::lower_staged(src, None)
 }
 
 /// Turns the FCL program's output (one `[a,b,…]` line per printed value) into what the TAIL

@@ -43,6 +43,14 @@ pub type Prober<'a> = dyn FnMut(&str) -> Result<String, String> + 'a;
 /// ([`ProbeRequest`]) with `probe` and lowering again with their values, until the lowering
 /// needs no more.
 pub fn lower_tail_probing(src: &str, probe: &mut Prober) -> Result<Lowered, LowerTailError> {
+    lower_staged(src, Some(probe))
+}
+
+/// [`lower_tail_probing`]; without a prober, a request is the refusal it carries.
+pub(super) fn lower_staged(
+    src: &str,
+    mut probe: Option<&mut Prober>,
+) -> Result<Lowered, LowerTailError> {
     let e = semantics::tail::parser::parse(src).map_err(LowerTailError::Static)?;
     semantics::tail::typecheck::typecheck(&e).map_err(LowerTailError::Static)?;
     // the printed lines the device answered with (values hold `Rc`s, and the lowering runs
@@ -58,6 +66,9 @@ pub fn lower_tail_probing(src: &str, probe: &mut Prober) -> Result<Lowered, Lowe
         });
         match lowered {
             Err(LowerTailError::Probe(req)) => {
+                let Some(probe) = probe.as_deref_mut() else {
+                    return Err(LowerTailError::Unsupported(req.why));
+                };
                 if answers.len() >= MAX_PROBES {
                     return Err(LowerTailError::Unsupported(format!(
                         "{} (the program reads back more than {MAX_PROBES} values computed on \

@@ -11,10 +11,11 @@ mod schemes;
 /// `do` statements) count one level per link, since they become nested trees.
 pub const MAX_DEPTH: usize = 256;
 
-/// The longest `if … then … else if …` chain the parser accepts: an `if` that is the `else`
-/// branch of another (through parentheses only, as `else (if …)`) resumes at its parent's
-/// depth, so a chain (a table lookup of many cases) costs one link of this budget rather than
-/// levels of [`MAX_DEPTH`]. The later passes recurse once per link, on the front end's big stack.
+/// The longest `if … then … else if …` or `let … in let … in …` chain the parser accepts: an
+/// `if` or `let` that is the `else` branch of an `if` or the body of a `let` (through
+/// parentheses only, as `else (if …)`) resumes at its parent's depth, so a chain (a table lookup
+/// of many cases, an unrolled fold) costs one link of this budget rather than levels of
+/// [`MAX_DEPTH`]. The later passes recurse once per link, on the front end's big stack.
 pub const MAX_IF_CHAIN: usize = 10_000;
 
 /// Parses one FCL source file.
@@ -320,6 +321,36 @@ impl Parser {
         Ok(f)
     }
 
+    /// An `if` or a `let` (after the keyword), parsed by `parts`. In a chain position
+    /// (`chain_base`: an `else` branch or a `let`'s body) it resumes at its parent's depth and
+    /// costs one link of the chain budget instead, so a table lookup or an unrolled fold of
+    /// any length up to [`MAX_IF_CHAIN`] links parses.
+    fn chain_link<T>(
+        &mut self,
+        chain_base: Option<usize>,
+        what: &str,
+        parts: impl FnOnce(&mut Self) -> Result<T, Diagnostic>,
+    ) -> Result<T, Diagnostic> {
+        let outer = self.depth;
+        if let Some(base) = chain_base {
+            if self.chain >= MAX_IF_CHAIN {
+                return Err(Diagnostic::parse(
+                    self.here(),
+                    format!("`{what}` chain longer than {MAX_IF_CHAIN} links"),
+                ));
+            }
+            self.chain += 1;
+            self.depth = base;
+        }
+        let r = parts(self);
+        self.depth = outer;
+        self.chain_base = None;
+        if chain_base.is_some() {
+            self.chain -= 1;
+        }
+        r
+    }
+
     /// The condition and branches of an `if` (after the keyword); an `if` in the `else`
     /// branch resumes at this one's depth.
     fn if_parts(&mut self) -> Result<(Expr, Expr, Expr), Diagnostic> {
@@ -450,49 +481,14 @@ impl Parser {
             }
             Some(Tok::Kw("if")) => {
                 self.pos += 1;
-                let outer = self.depth;
-                if let Some(base) = chain_base {
-                    if self.chain >= MAX_IF_CHAIN {
-                        return Err(Diagnostic::parse(
-                            self.here(),
-                            format!("`if` chain longer than {MAX_IF_CHAIN} links"),
-                        ));
-                    }
-                    self.chain += 1;
-                    self.depth = base;
-                }
-                let parts = self.if_parts();
-                self.depth = outer;
-                self.chain_base = None;
-                if chain_base.is_some() {
-                    self.chain -= 1;
-                }
-                let (c, t, e) = parts?;
+                let (c, t, e) = self.chain_link(chain_base, "if", Self::if_parts)?;
                 ExprKind::If(Box::new(c), Box::new(t), Box::new(e))
             }
             Some(Tok::Kw("let")) => {
                 self.pos += 1;
-                // a `let` in a chain position (the body of a `let`, an `else` branch) resumes
-                // at its parent's depth, as an `if` there does: unrolled folds are long chains
-                // of `let`s
-                let outer = self.depth;
-                if let Some(base) = chain_base {
-                    if self.chain >= MAX_IF_CHAIN {
-                        return Err(Diagnostic::parse(
-                            self.here(),
-                            format!("`let` chain longer than {MAX_IF_CHAIN} links"),
-                        ));
-                    }
-                    self.chain += 1;
-                    self.depth = base;
-                }
-                let parts = self.let_parts();
-                self.depth = outer;
-                self.chain_base = None;
-                if chain_base.is_some() {
-                    self.chain -= 1;
-                }
-                let (name, levels, sig, rhs, body) = parts?;
+                // unrolled folds are long chains of `let`s
+                let (name, levels, sig, rhs, body) =
+                    self.chain_link(chain_base, "let", Self::let_parts)?;
                 ExprKind::Let {
                     name,
                     levels,
