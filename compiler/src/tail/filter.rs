@@ -12,7 +12,7 @@ use super::value::{share, unsupported, Arr, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::select;
 use semantics::tail::syntax::Expr;
-use semantics::tail::value::{Array, Elems, Scalar};
+use semantics::tail::value::{Array, Scalar};
 use std::rc::Rc;
 
 impl Lowerer {
@@ -37,15 +37,11 @@ impl Lowerer {
         }
         // the shapes the operator rejects (vectors of equal length only), with the oracle's
         // reason: the operator applied to fills of the same shapes
-        let fills = |x: &Arr| Array {
-            shape: x.shape.clone(),
-            elems: Elems::from_scalars(x.ty.base(), vec![Scalar::fill(x.ty.base()); x.size()]),
-        };
         if sel.shape.len() != 1 || a.shape.len() != 1 || sel.shape != a.shape {
-            if sel.size().max(a.size()) > 1 << 20 {
+            if sel.size().max(a.size()) > super::ops::MAX_FILLS {
                 return refuse();
             }
-            let (s, x) = (fills(sel), fills(a));
+            let (s, x) = (sel.fills(), a.fills());
             let r = match p {
                 Prim::Compress => select::compress(&s, &x),
                 _ => select::replicate(&s, &x),

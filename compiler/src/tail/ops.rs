@@ -18,7 +18,7 @@ const MAX_SELECT: usize = 64;
 /// The largest static argument (a shape vector) read back from the device.
 const MAX_STATIC: usize = 64;
 /// The largest array of fills built to find out whether a shape operator fails.
-const MAX_FILLS: usize = 1 << 20;
+pub(super) const MAX_FILLS: usize = 1 << 20;
 
 impl Lowerer {
     /// Applies operator `p` (spelled `name`, at expression `e`) to evaluated arguments.
@@ -130,13 +130,7 @@ impl Lowerer {
             .iter()
             .map(|a| match &a.known {
                 Some(k) => Some((**k).clone()),
-                None if a.size() <= MAX_FILLS => Some(Array {
-                    shape: a.shape.clone(),
-                    elems: Elems::from_scalars(
-                        a.ty.base(),
-                        vec![Scalar::fill(a.ty.base()); a.size()],
-                    ),
-                }),
+                None if a.size() <= MAX_FILLS => Some(a.fills()),
                 None => None,
             })
             .collect::<Option<Vec<Array>>>()?;

@@ -146,6 +146,16 @@ impl Arr {
         self.shape.iter().product()
     }
 
+    /// An array of fills of this shape and type: stands in for unknown elements where only the
+    /// shape decides whether an operator fails.
+    pub(super) fn fills(&self) -> Array {
+        let base = self.ty.base();
+        Array {
+            shape: self.shape.clone(),
+            elems: Elems::from_scalars(base, vec![Scalar::fill(base); self.size()]),
+        }
+    }
+
     /// The scalar's FCL text (element 0).
     pub(super) fn text(&self) -> String {
         (self.index)("0")
