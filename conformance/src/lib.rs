@@ -1,4 +1,6 @@
-//! Program generators, shrinkers, the differential tester and the conformance-suite runner.
+//! Program generators, shrinkers, the differential tester, the conformance-suite runner and
+//! external engines (compilers under test run as shell commands).
+pub mod external;
 pub mod fuzz;
 pub mod gen;
 pub mod shrink;

@@ -43,6 +43,7 @@ fn campaign(lang: FuzzLang, count: u64, seed: u64, batch: usize) -> Campaign {
         only: None,
         fault_program: None,
         live_report: None,
+        external: Default::default(),
     }
 }
 

@@ -23,6 +23,7 @@ fn campaign(count: u64, seed: u64) -> Campaign {
         only: None,
         fault_program: None,
         live_report: None,
+        external: Default::default(),
     }
 }
 

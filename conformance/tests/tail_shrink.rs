@@ -75,6 +75,7 @@ fn a_tail_campaign_saves_and_shrinks_injected_failures() {
         only: None,
         fault_program: None,
         live_report: None,
+        external: Default::default(),
     };
     let r = run_fcl_campaign(&c, &|_, _| {});
     if let Some(note) = &r.compiled_note {

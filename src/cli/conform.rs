@@ -3,13 +3,14 @@
 use super::{ConformArgs, Exit, FuzzArgs, Lang};
 use compiler::fault::Fault;
 use compiler::runtime::Runtime;
+use conformance::external::ExternalSuiteEngine;
+use conformance::fuzz::external::ExternalSide;
 use conformance::fuzz::mutation::{
     first_detection, first_detection_tail, render_table, FaultScore,
 };
-use conformance::fuzz::{run_fcl_campaign, Campaign, FuzzLang, Verdict};
+use conformance::fuzz::{run_fcl_campaign_counting, Campaign, FuzzLang, Verdict};
 use conformance::gen::FclConfig;
-use conformance::suite::{discover, run_suite, CliEngine, Engine, Status};
-use std::io::Write;
+use conformance::suite::{discover, run_suite_with, CliEngine, Engine, Status};
 
 /// `tailfcl fuzz`: generates `--count` programs from `--seed` (only shard I of N), checks each
 /// on the oracle across machine shapes and schedules, saves and shrinks every mismatch under
@@ -50,6 +51,9 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         Some(path) => Some(read_programs(path)?),
         None => None,
     };
+    // checked before a child is started, so a mistake is told once
+    let config = super::gen::subset_config(a.lang, a.subset.as_deref())?;
+    let externals = a.external.engines()?;
     if !a.no_contain && only.is_none() {
         let (i, n) = shard;
         let mine = (0..a.count).filter(|k| k % n.max(1) == i).collect();
@@ -68,11 +72,14 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         jobs: a.jobs.max(1),
         shard,
         save: Some(a.save.clone()),
-        config: FclConfig::default(),
+        config,
         shrink_tries: 400,
         // no platform at all: the campaign runs the oracles and says why the compiled side
         // did not run; a device named but not there is an error
-        device: Some(device_or_none(&a.device)?),
+        device: match a.no_opencl {
+            true => None,
+            false => Some(device_or_none(&a.device)?),
+        },
         fault,
         batch: a.batch.max(1),
         opencl_options: match (a.cl_opt_disable, a.cl_optimize_o2) {
@@ -83,23 +90,19 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
         only,
         fault_program,
         live_report,
+        external: ExternalSide {
+            engines: externals,
+            rejects_fail: a.external.rejects_fail,
+        },
     };
-    let progress = |done: u64, total: u64| {
-        if done == total || done.is_multiple_of(10) {
-            let width = 40;
-            let filled = (done * width / total.max(1)) as usize;
-            eprint!(
-                "\r[{}{}] {done}/{total}",
-                "#".repeat(filled),
-                "-".repeat(width as usize - filled)
-            );
-            if done == total {
-                eprintln!();
-            }
-            let _ = std::io::stderr().flush();
-        }
+    let total = campaign.only.as_ref().map_or(a.count, |o| o.len() as u64);
+    let bar = super::progress::bar(total, "programs");
+    let progress = |done: u64, _total: u64, failed: u64| {
+        bar.set_position(done);
+        bar.set_message(super::progress::failures(failed));
     };
-    let result = run_fcl_campaign(&campaign, &progress);
+    let result = run_fcl_campaign_counting(&campaign, &progress);
+    bar.finish_and_clear();
     if let Some(note) = &result.compiled_note {
         eprintln!("note: {note}; compared oracle configurations only");
     }
@@ -344,8 +347,36 @@ pub fn conform(a: &ConformArgs) -> Result<Exit, Exit> {
             }
         });
     }
-    let engines: Vec<&dyn Engine> = engines.iter().map(|e| e as &dyn Engine).collect();
-    let report = run_suite(&tests, &engines);
+    let externals: Vec<ExternalSuiteEngine> = a
+        .external
+        .engines()?
+        .into_iter()
+        .map(ExternalSuiteEngine)
+        .collect();
+    let engines: Vec<&dyn Engine> = engines
+        .iter()
+        .map(|e| e as &dyn Engine)
+        .chain(externals.iter().map(|e| e as &dyn Engine))
+        .collect();
+    let bar = super::progress::bar((tests.len() * engines.len()) as u64, "runs");
+    let mut failed = 0;
+    let mut report = run_suite_with(&tests, &engines, &mut |row| {
+        failed += matches!(row.status, Status::Fail | Status::Error) as u64;
+        bar.inc(1);
+        bar.set_message(super::progress::failures(failed));
+    });
+    bar.finish_and_clear();
+    if a.external.rejects_fail {
+        // a rejection of a valid program is then a failure, in the report too
+        for row in report
+            .rows
+            .iter_mut()
+            .filter(|r| r.status == Status::Reject)
+        {
+            row.status = Status::Fail;
+            row.detail = format!("rejected: {}", row.detail);
+        }
+    }
     let written = match &a.report {
         Some(path) => std::fs::File::create(path)
             .map_err(|e| e.to_string())
@@ -361,7 +392,7 @@ pub fn conform(a: &ConformArgs) -> Result<Exit, Exit> {
     for row in report
         .rows
         .iter()
-        .filter(|r| matches!(r.status, Status::Fail | Status::Error))
+        .filter(|r| matches!(r.status, Status::Fail | Status::Error | Status::Reject))
     {
         eprintln!(
             "{} {} on {}: {}",

@@ -13,7 +13,6 @@ use conformance::fuzz::journal::{position, JOURNAL_ENV};
 use conformance::fuzz::{
     append_csv_row, program_seed, program_source, save_contained, sort_report, FuzzLang,
 };
-use conformance::gen::FclConfig;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -219,6 +218,13 @@ fn child_args(a: &FuzzArgs, alone: bool, programs: &Path, report: &Path) -> Vec<
     if a.cl_optimize_o2 {
         args.push("--cl-optimize-o2".into());
     }
+    args.extend(a.external.to_args());
+    if a.no_opencl {
+        args.push("--no-opencl".into());
+    }
+    if let Some(subset) = &a.subset {
+        args.extend(["--subset".into(), subset.clone()]);
+    }
     args
 }
 
@@ -276,7 +282,8 @@ fn signal_name(sig: i32) -> &'static str {
 
 /// Reports program `k` as failed for `why` in the CSV and saves it.
 fn record(a: &FuzzArgs, lang: FuzzLang, report: &Path, k: u64, why: &str) {
-    let config = FclConfig::default();
+    // the subset was checked before any child started
+    let config = conformance::gen::fcl_config(a.subset.as_deref()).unwrap_or_default();
     let bytes = program_source(lang, &config, a.seed, k).len();
     let seed = program_seed(a.seed, k).to_string();
     let row = [
@@ -286,6 +293,8 @@ fn record(a: &FuzzArgs, lang: FuzzLang, report: &Path, k: u64, why: &str) {
         bytes.to_string(),
         "0".into(),
         why.into(),
+        // what died is the checking process, whichever engine it was running
+        "process".into(),
     ];
     append_csv_row(report, &row);
     eprintln!("FAIL program {k} (seed {seed}): {why}");

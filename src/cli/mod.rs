@@ -3,7 +3,10 @@
 mod conform;
 mod contain;
 mod device;
+mod external;
 mod fcl;
+mod gen;
+mod progress;
 mod tail;
 mod teach;
 mod tui;
@@ -61,6 +64,8 @@ pub enum Command {
     Fuzz(FuzzArgs),
     /// Run conformance tests (NAME.tail/.fcl + NAME.expected) on every engine.
     Conform(ConformArgs),
+    /// Write a fuzz campaign's programs with their oracle outputs: a conformance suite.
+    Gen(gen::GenArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -159,6 +164,15 @@ pub struct FuzzArgs {
     /// child process of a contained campaign.
     #[arg(long, hide = true)]
     pub programs: Option<PathBuf>,
+    #[command(flatten)]
+    pub external: external::ExternalArgs,
+    /// Run no compiled side of tailfcl's own (with --external: the oracle against the external
+    /// engines only).
+    #[arg(long)]
+    pub no_opencl: bool,
+    /// FCL: generate only a dialect (`original-fcl`; see docs/external-engines.md).
+    #[arg(long)]
+    pub subset: Option<String>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -175,6 +189,8 @@ pub struct ConformArgs {
     /// The opencl engine's device: an index or a name fragment, as for `exec`.
     #[arg(long, default_value = "0")]
     pub device: String,
+    #[command(flatten)]
+    pub external: external::ExternalArgs,
 }
 
 /// Which language a command reads.
@@ -302,6 +318,7 @@ pub fn main(cli: Cli) -> Exit {
         Command::Devices => device::devices(),
         Command::Fuzz(a) => conform::fuzz(&a),
         Command::Conform(a) => conform::conform(&a),
+        Command::Gen(a) => gen::gen(&a),
     };
     result.unwrap_or_else(|e| e)
 }

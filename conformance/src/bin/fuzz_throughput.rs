@@ -137,6 +137,7 @@ fn main() {
             only: None,
             fault_program: None,
             live_report: None,
+            external: Default::default(),
         };
         let cpu = cpu_seconds();
         let r = run_fcl_campaign(&c, &|_, _| {});

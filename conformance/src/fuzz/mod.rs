@@ -10,6 +10,8 @@
 pub mod batch;
 pub mod compiled;
 pub mod dispatch;
+pub mod export;
+pub mod external;
 pub mod journal;
 pub mod mutation;
 pub mod oracle;
@@ -91,6 +93,9 @@ pub struct Campaign {
     /// Append each program's CSV row here as soon as it is known (with the header when the
     /// file is new), so that a killed campaign keeps what it found.
     pub live_report: Option<PathBuf>,
+    /// Compilers under test run on every program beside (or, without a device, instead of)
+    /// tailfcl's own compiled side ([`external`]).
+    pub external: external::ExternalSide,
 }
 
 impl Campaign {
@@ -117,6 +122,12 @@ pub struct ProgramResult {
     pub millis: u128,
     /// Why the compiled side was skipped (the compiler or the TAIL lowering declined).
     pub unsupported: Option<String>,
+    /// The CSV's `engine` column: for a failure the engine that disagreed (`oracle`,
+    /// `lowering`, `opencl` or an external engine's name), else the engines the program was
+    /// compared on, joined by `+`.
+    pub engine: String,
+    /// Each external engine's judgement (in the campaign's order; empty when none ran).
+    pub external: Vec<(String, crate::external::Judged)>,
 }
 
 /// The outcome of a campaign.
@@ -139,7 +150,7 @@ impl CampaignResult {
         format!("{} passed, {} failed", self.stats.passed, self.stats.failed)
     }
 
-    /// Writes `index,seed,status,bytes,millis,detail` rows.
+    /// Writes `index,seed,status,bytes,millis,detail,engine` rows.
     pub fn write_csv<W: std::io::Write>(&self, w: W) -> Result<(), csv::Error> {
         let mut out = csv::Writer::from_writer(w);
         out.write_record(CSV_HEADER)?;
@@ -153,14 +164,21 @@ impl CampaignResult {
 
 impl ProgramResult {
     /// The program's CSV row (see [`CSV_HEADER`]).
-    pub fn csv_row(&self) -> [String; 6] {
+    pub fn csv_row(&self) -> [String; 7] {
         let (status, detail) = match &self.verdict {
-            Verdict::Pass => (
-                "pass",
-                self.unsupported
-                    .as_ref()
-                    .map_or(String::new(), |why| format!("unsupported: {why}")),
-            ),
+            Verdict::Pass => {
+                let mut notes: Vec<String> = self
+                    .unsupported
+                    .iter()
+                    .map(|why| format!("unsupported: {why}"))
+                    .collect();
+                for (name, judged) in &self.external {
+                    if let crate::external::Judged::Rejected(why) = judged {
+                        notes.push(format!("rejected by {name}: {why}"));
+                    }
+                }
+                ("pass", notes.join("; "))
+            }
             Verdict::Invalid(why) => ("invalid", why.clone()),
             Verdict::Mismatch { config, .. } => ("fail", config.clone()),
         };
@@ -171,12 +189,22 @@ impl ProgramResult {
             self.bytes.to_string(),
             self.millis.to_string(),
             detail,
+            self.engine.clone(),
         ]
     }
 }
 
 /// Runs the campaign on `jobs` threads; `progress(done, total)` is called after each program.
 pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> CampaignResult {
+    run_fcl_campaign_counting(c, &|done, total, _| progress(done, total))
+}
+
+/// [`run_fcl_campaign`], `progress(done, total, failed)` also giving the failures so far (for
+/// a progress bar).
+pub fn run_fcl_campaign_counting(
+    c: &Campaign,
+    progress: &(dyn Fn(u64, u64, u64) + Sync),
+) -> CampaignResult {
     let start = std::time::Instant::now();
     let (shard, shards) = c.shard;
     let mine: Vec<u64> = match &c.only {
@@ -187,8 +215,16 @@ pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> C
     };
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
+    let failed = AtomicU64::new(0);
+    let counters = (&done, &failed);
     let stats = Stats {
         tail: c.lang == FuzzLang::Tail,
+        external: c
+            .external
+            .engines
+            .iter()
+            .map(|e| (e.name.clone(), [0; 3]))
+            .collect(),
         ..Stats::default()
     };
     let collected = Mutex::new((Vec::new(), stats, Vec::new(), Profile::default()));
@@ -210,7 +246,7 @@ pub fn run_fcl_campaign(c: &Campaign, progress: &(dyn Fn(u64, u64) + Sync)) -> C
                         }
                     }
                 });
-                worker(c, &mine, &next, &done, &collected, rt.as_ref(), progress)
+                worker(c, &mine, &next, counters, &collected, rt.as_ref(), progress)
             });
         }
     });
@@ -233,10 +269,10 @@ fn worker(
     c: &Campaign,
     mine: &[u64],
     next: &AtomicU64,
-    done: &AtomicU64,
+    (done, failed): (&AtomicU64, &AtomicU64),
     collected: &Collected,
     rt: Option<&Runtime>,
-    progress: &(dyn Fn(u64, u64) + Sync),
+    progress: &(dyn Fn(u64, u64, u64) + Sync),
 ) {
     // batches matter only for the compiled side; without it, programs go one by one
     let size = if rt.is_some() { c.batch.max(1) } else { 1 };
@@ -254,6 +290,9 @@ fn worker(
             if let Some(why) = &checked.unsupported {
                 g.1.add_unsupported(why);
             }
+            for (name, judged) in &result.external {
+                g.1.add_external(name, judged);
+            }
             match &result.verdict {
                 Verdict::Pass => {
                     g.1.valid += 1;
@@ -261,7 +300,8 @@ fn worker(
                 }
                 Verdict::Mismatch { .. } => {
                     g.1.valid += 1;
-                    g.1.failed += 1
+                    g.1.failed += 1;
+                    failed.fetch_add(1, Ordering::SeqCst);
                 }
                 Verdict::Invalid(_) => {}
             }
@@ -272,7 +312,12 @@ fn worker(
             g.0.push(result);
             g.2.extend(saved);
             drop(g);
-            progress(done.fetch_add(1, Ordering::SeqCst) + 1, mine.len() as u64);
+            let failures = failed.load(Ordering::SeqCst);
+            progress(
+                done.fetch_add(1, Ordering::SeqCst) + 1,
+                mine.len() as u64,
+                failures,
+            );
         }
     }
     let mut g = collected.lock().unwrap_or_else(|e| e.into_inner());
@@ -291,6 +336,10 @@ struct Pending {
     checked: oracle::Checked,
     /// Time spent on this program alone.
     own: Duration,
+    /// The oracle's own check passed, so its output is a sound reference for external engines.
+    reference_ok: bool,
+    /// Each external engine's judgement.
+    external: Vec<crate::external::Judged>,
 }
 
 /// Checks programs `ks`: each on the oracle, then the compiled side of all of them together
@@ -331,13 +380,23 @@ fn one_batch(
             apply_compiled(&mut p.checked, outcome);
         }
     }
-    // save every failure of the batch before shrinking any, so a crash while shrinking loses
-    // nothing
     let ext = match c.lang {
         FuzzLang::Fcl => "fcl",
         FuzzLang::Tail => "tail",
     };
     let stem = |p: &Pending| format!("{ext}-{}-{}", c.seed, p.k);
+    if !c.external.engines.is_empty() {
+        let t = Instant::now();
+        for p in pending.iter_mut().filter(|p| p.reference_ok) {
+            let started = Instant::now();
+            journal::note(format_args!("external {}", p.k));
+            p.external = c.external.check(c.lang, &stem(p), &p.src, &mut p.checked);
+            p.own += started.elapsed();
+        }
+        profile.external += t.elapsed();
+    }
+    // save every failure of the batch before shrinking any, so a crash while shrinking loses
+    // nothing
     let mut saved: Vec<Vec<PathBuf>> = pending
         .iter()
         .map(|p| match (&p.checked.verdict, &c.save) {
@@ -350,6 +409,16 @@ fn one_batch(
     let t = Instant::now();
     for (p, saved) in pending.iter().zip(&mut saved) {
         if let (Verdict::Mismatch { config, .. }, Some(dir)) = (&p.checked.verdict, &c.save) {
+            if c.external.engine_of(config).is_some() {
+                let failing = external::Failing {
+                    src: &p.src,
+                    program: p.program.as_ref(),
+                    seed: p.seed,
+                    stem: &stem(p),
+                };
+                saved.extend(external::shrink_failure(c, &failing, config, dir));
+                continue;
+            }
             match &p.program {
                 Some(program) => {
                     saved.extend(shrink_failure(c, p, program, config, dir, &stem(p), rt))
@@ -371,6 +440,7 @@ fn one_batch(
         .into_iter()
         .zip(saved)
         .map(|(p, saved)| {
+            let names = c.external.engines.iter().map(|e| e.name.clone());
             let result = ProgramResult {
                 index: p.k,
                 seed: p.seed,
@@ -378,6 +448,8 @@ fn one_batch(
                 bytes: p.src.len(),
                 millis: p.own.as_millis(),
                 unsupported: p.checked.unsupported.clone(),
+                engine: report::engine_column(&p.checked, rt.is_some(), &c.external, &p.external),
+                external: names.zip(p.external).collect(),
             };
             (result, p.src, p.checked, saved)
         })
@@ -424,8 +496,10 @@ fn generate_and_check_fcl(
         seed,
         program: Some(program),
         src,
+        reference_ok: checked.verdict == Verdict::Pass,
         checked,
         own: generated + t.elapsed(),
+        external: Vec::new(),
     };
     (p, job)
 }
@@ -446,6 +520,7 @@ fn generate_and_check_tail(
     profile.generate += generated;
     let t = Instant::now();
     let mut checked = tail::check_tail(&case);
+    let reference_ok = checked.verdict == Verdict::Pass;
     let mut job = None;
     let mut compiling = Duration::ZERO;
     if checked.verdict == Verdict::Pass {
@@ -474,6 +549,8 @@ fn generate_and_check_tail(
         src: case.source,
         checked,
         own: generated + t.elapsed(),
+        reference_ok,
+        external: Vec::new(),
     };
     (p, job)
 }

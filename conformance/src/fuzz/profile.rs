@@ -20,6 +20,8 @@ pub struct Profile {
     pub run: Duration,
     /// Shrinking failures.
     pub shrink: Duration,
+    /// External engines (compilers under test) running programs.
+    pub external: Duration,
     /// OpenCL builds made.
     pub builds: u64,
     /// Batch builds that failed (and were split).
@@ -46,6 +48,7 @@ impl Profile {
         self.build += other.build;
         self.run += other.run;
         self.shrink += other.shrink;
+        self.external += other.external;
         self.builds += other.builds;
         self.failed_batch_builds += other.failed_batch_builds;
         self.confirmations += other.confirmations;
@@ -64,6 +67,7 @@ impl Profile {
             ("opencl build", self.build),
             ("opencl run", self.run),
             ("shrink", self.shrink),
+            ("external", self.external),
         ];
         let total: f64 = phases.iter().map(|p| p.1.as_secs_f64()).sum();
         let mut s = String::new();

@@ -1,12 +1,66 @@
 //! A campaign's files as it runs: the CSV report, appended to row by row (so that a killed
 //! campaign keeps what it found) and put in program order at the end, and the saved failures.
 
+use super::external::ExternalSide;
+use super::oracle::Checked;
 use super::{program_seed, FuzzLang, Verdict};
+use crate::external::Judged;
 use crate::gen::{generate_fcl, print_program, FclConfig, Rng};
 use std::path::{Path, PathBuf};
 
-/// The CSV header of a campaign's report.
-pub const CSV_HEADER: [&str; 6] = ["index", "seed", "status", "bytes", "millis", "detail"];
+/// The CSV header of a campaign's report. `engine` names, for a failure, the engine that
+/// disagreed, else the engines the program was compared on (see [`engine_column`]).
+pub const CSV_HEADER: [&str; 7] = [
+    "index", "seed", "status", "bytes", "millis", "detail", "engine",
+];
+
+/// The engine a failing configuration belongs to: `opencl` (`compiled -O0`/`-O2`), `lowering`
+/// (the TAIL-to-FCL lowering and the FCL oracle on its output), an external engine's name, or
+/// `oracle` (machine shapes and schedules, the TAIL oracle against the generator).
+pub fn engine_of_config(config: &str, external: &ExternalSide) -> String {
+    if let Some(e) = external.engine_of(config) {
+        return e.name.clone();
+    }
+    let lowering = [
+        "tail lowering",
+        "lowered fcl front end",
+        "fcl oracle (lowered)",
+    ];
+    if config.starts_with("compiled") {
+        "opencl".into()
+    } else if lowering.contains(&config) {
+        "lowering".into()
+    } else {
+        "oracle".into()
+    }
+}
+
+/// The `engine` column of a program's row: the failing engine, or for a pass the engines it
+/// was compared on (`oracle`, `opencl` when the compiled side ran, each external engine that
+/// accepted it), joined by `+`.
+pub fn engine_column(
+    checked: &Checked,
+    compiled: bool,
+    external: &ExternalSide,
+    judged: &[Judged],
+) -> String {
+    match &checked.verdict {
+        Verdict::Mismatch { config, .. } => engine_of_config(config, external),
+        Verdict::Invalid(_) => "oracle".into(),
+        Verdict::Pass => {
+            let mut engines = vec!["oracle".to_string()];
+            if compiled && checked.unsupported.is_none() {
+                engines.push("opencl".into());
+            }
+            for (e, j) in external.engines.iter().zip(judged) {
+                if *j == Judged::Accepted {
+                    engines.push(e.name.clone());
+                }
+            }
+            engines.join("+")
+        }
+    }
+}
 
 /// Appends `row` to the CSV file at `path`, with the header first when the file is new or
 /// empty. Errors are ignored: the final report is written again in full at the end.

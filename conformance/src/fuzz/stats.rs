@@ -271,6 +271,8 @@ pub struct Stats {
     pub unsupported: BTreeMap<String, u64>,
     /// A TAIL campaign: rules are checked against [`TAIL_RULES`] rather than [`FCL_RULES`].
     pub tail: bool,
+    /// Per external engine (in the campaign's order): programs accepted, rejected, mismatched.
+    pub external: Vec<(String, [u64; 3])>,
 }
 
 impl Stats {
@@ -290,6 +292,24 @@ impl Stats {
         }
         for (r, n) in rules {
             *self.rules.entry(r.clone()).or_default() += n;
+        }
+    }
+
+    /// Counts an external engine's judgement of a program.
+    pub fn add_external(&mut self, name: &str, judged: &crate::external::Judged) {
+        use crate::external::Judged;
+        let at = match judged {
+            Judged::Accepted => 0,
+            Judged::Rejected(_) => 1,
+            Judged::Mismatched(_) => 2,
+        };
+        match self.external.iter_mut().find(|(n, _)| n == name) {
+            Some((_, counts)) => counts[at] += 1,
+            None => {
+                let mut counts = [0; 3];
+                counts[at] = 1;
+                self.external.push((name.to_string(), counts));
+            }
         }
     }
 
@@ -364,6 +384,12 @@ impl Stats {
             for (why, k) in &self.unsupported {
                 let _ = writeln!(s, "  {k} x {why}");
             }
+        }
+        for (name, [accepted, rejected, mismatched]) in &self.external {
+            let _ = writeln!(
+                s,
+                "external {name}: {accepted} accepted, {rejected} rejected, {mismatched} mismatched"
+            );
         }
         s
     }

@@ -33,6 +33,10 @@ pub struct Weights {
     /// The percentage of `force`s whose continuation is a stencil over the forced array
     /// (`return (push (generate n (fn j => index f (j + k) OP e)))`).
     pub stencil_percent: u32,
+    /// Whether `power<grid>` and `while<grid>` may appear: the generated forms end in
+    /// `return<grid> (push<grid> y)`, and a `while`'s condition reads array data, neither of
+    /// which the original compiler can do at grid level.
+    pub grid_loops: bool,
 }
 
 impl Default for Weights {
@@ -51,6 +55,7 @@ impl Default for Weights {
             length_push_percent: 10,
             neighbour_index_percent: 40,
             stencil_percent: 30,
+            grid_loops: true,
         }
     }
 }
@@ -422,14 +427,29 @@ impl Generator<'_> {
             nested(w.force) * direct,
             par,
             nested(w.interleave_seq),
-            nested(w.power),
-            nested(w.while_loop),
+            if at_grid && !w.grid_loops {
+                0
+            } else {
+                nested(w.power)
+            },
+            if at_grid && !w.grid_loops {
+                0
+            } else {
+                nested(w.while_loop)
+            },
             nested(w.map_result),
             if self.length_push { nested(1) } else { 0 },
         ];
         if weights.iter().all(|&x| x == 0) {
-            // nothing else fits (grid level at depth 0 without grid push): allow the direct form
-            weights[0] = 1;
+            if at_grid && w.grid_push == 0 {
+                // a subset without direct grid push arrays: an interleave of blocks, the
+                // original compiler's only way to a grid array
+                weights[2] = 1;
+            } else {
+                // nothing else fits (grid level at depth 0 without grid push): allow the
+                // direct form
+                weights[0] = 1;
+            }
         }
         let d = depth.saturating_sub(1);
         let ed = self.cfg.expr_depth;

@@ -6,12 +6,14 @@ pub mod fcl_ast;
 pub mod fcl_gen;
 pub mod fcl_print;
 pub mod rng;
+pub mod subset;
 pub mod tail_gen;
 
 pub use fcl_ast::FclProgram;
 pub use fcl_gen::{generate_fcl, FclConfig};
 pub use fcl_print::print_program;
 pub use rng::Rng;
+pub use subset::{fcl_config, SUBSETS};
 
 /// `quickcheck` integration: an arbitrary program of the default configuration, seeded from the
 /// quickcheck generator, shrinking with [`crate::shrink`].

@@ -4,10 +4,10 @@
 
 use super::discover::{Lang, TestCase};
 use super::engine::{Engine, ErrorClass, Outcome, RunStatus};
-use std::io::Read;
+use super::process::{run_captured, Captured};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// What `tailfcl` prints for a command that does not exist yet (src/cli); such runs are skipped.
 const NOT_BUILT: &str = "is not built yet";
@@ -91,7 +91,6 @@ impl Engine for CliEngine {
     }
 
     fn run(&self, test: &TestCase) -> Outcome {
-        let start = Instant::now();
         // The program runs from its own folder: file-reading operators use relative paths.
         let dir = test.program.parent().map(PathBuf::from).unwrap_or_default();
         let mut args = self.arguments(test);
@@ -100,18 +99,13 @@ impl Engine for CliEngine {
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let child = Command::new(&self.binary)
-            .args(&args)
-            .current_dir(if dir.as_os_str().is_empty() {
-                PathBuf::from(".")
-            } else {
-                dir
-            })
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn();
-        let mut child = match child {
+        let mut cmd = Command::new(&self.binary);
+        cmd.args(&args).current_dir(if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir
+        });
+        let captured = match run_captured(cmd, self.timeout) {
             Ok(c) => c,
             Err(e) => {
                 return Outcome::new(
@@ -121,31 +115,20 @@ impl Engine for CliEngine {
                 )
             }
         };
-        // Read both pipes on threads so a chatty program cannot fill a pipe and block.
-        let mut stdout_pipe = child.stdout.take();
-        let mut stderr_pipe = child.stderr.take();
-        let out_reader = std::thread::spawn(move || read_all(stdout_pipe.as_mut()));
-        let err_reader = std::thread::spawn(move || read_all(stderr_pipe.as_mut()));
-        let code = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break status.code(),
-                Ok(None) if start.elapsed() > self.timeout => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    let millis = start.elapsed().as_millis();
-                    return Outcome::new(
-                        "",
-                        RunStatus::Crashed(format!("timed out after {:?}", self.timeout)),
-                        millis,
-                    );
-                }
-                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-                Err(e) => break break_with_error(&mut child, &e),
-            }
-        };
-        let stdout = out_reader.join().unwrap_or_default();
-        let stderr = err_reader.join().unwrap_or_default();
-        let millis = start.elapsed().as_millis();
+        if captured.timed_out {
+            return Outcome::new(
+                "",
+                RunStatus::Crashed(format!("timed out after {:?}", self.timeout)),
+                captured.millis,
+            );
+        }
+        let Captured {
+            code,
+            stdout,
+            stderr,
+            millis,
+            ..
+        } = captured;
         let message = stderr
             .lines()
             .find(|l| !l.trim().is_empty())
@@ -186,21 +169,6 @@ impl Engine for CliEngine {
         outcome.work = statistic(&stderr, "work");
         outcome
     }
-}
-
-fn break_with_error(child: &mut std::process::Child, e: &std::io::Error) -> Option<i32> {
-    let _ = child.kill();
-    let _ = child.wait();
-    eprintln!("conform: waiting for the engine failed: {e}");
-    None
-}
-
-fn read_all(pipe: Option<&mut impl Read>) -> String {
-    let mut bytes = Vec::new();
-    if let Some(p) = pipe {
-        let _ = p.read_to_end(&mut bytes);
-    }
-    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// The number after `name` in `--stats` output (`steps: 12`, `cost=3`, `work 40`), if any.

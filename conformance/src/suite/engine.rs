@@ -53,6 +53,10 @@ pub enum RunStatus {
     Crashed(String),
     /// The engine cannot run this test here (not built yet, no device); the test is skipped.
     Unavailable(String),
+    /// An external engine (a compiler under test) exited non-zero: on a valid program it
+    /// declined it (status `reject`), on a test that expects an error that is the error. The
+    /// last lines of its stderr.
+    Rejected(String),
 }
 
 /// The result of running one test on one engine.

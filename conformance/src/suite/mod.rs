@@ -12,12 +12,15 @@
 //! [`discover`] finds tests, an [`Engine`] runs one (the oracle, the OpenCL compiler, or a test
 //! double), [`judge`] compares its [`Outcome`] with the expectation, and [`Report`] collects one
 //! CSV row per (test, engine) with the header
-//! `test,engine,device,status,millis,steps,cost,work,detail`.
+//! `test,engine,device,status,millis,steps,cost,work,detail`. An external engine (a compiler
+//! under test, [`crate::external`]) adds the status `reject`: it exited non-zero on a valid
+//! program.
 
 mod cli_engine;
 mod compare;
 mod discover;
 mod engine;
+mod process;
 mod report;
 mod values;
 
@@ -25,4 +28,5 @@ pub use cli_engine::CliEngine;
 pub use compare::{compare, Mismatch};
 pub use discover::{discover, DiscoverError, Expectation, Lang, TestCase};
 pub use engine::{Engine, ErrorClass, Outcome, RunStatus};
-pub use report::{judge, run_suite, Report, Row, Status};
+pub use process::{run_captured, Captured};
+pub use report::{judge, run_suite, run_suite_with, Report, Row, Status};

@@ -15,6 +15,9 @@ pub enum Status {
     Error,
     /// The engine does not apply to this test, or cannot run here.
     Skip,
+    /// An external engine exited non-zero on a valid program: it declined it (not a failure
+    /// unless `conform --rejects-fail`).
+    Reject,
 }
 
 impl fmt::Display for Status {
@@ -24,6 +27,7 @@ impl fmt::Display for Status {
             Status::Fail => "fail",
             Status::Error => "error",
             Status::Skip => "skip",
+            Status::Reject => "reject",
         })
     }
 }
@@ -51,6 +55,11 @@ pub fn judge(test: &TestCase, outcome: &Outcome) -> (Status, String) {
     match (&test.expectation, &outcome.status) {
         (_, RunStatus::Unavailable(why)) => (Status::Skip, why.clone()),
         (_, RunStatus::Crashed(why)) => (Status::Error, why.clone()),
+        (Expectation::Output(_), RunStatus::Rejected(why)) => (Status::Reject, why.clone()),
+        // an engine that only says yes or no: any non-zero exit is the expected error
+        (Expectation::Error(kind), RunStatus::Rejected(why)) => {
+            (Status::Pass, format!("expected {kind}: {why}"))
+        }
         (Expectation::Output(want), RunStatus::Completed) => {
             match compare(want, &outcome.stdout, test.tolerance) {
                 Ok(()) => (Status::Pass, String::new()),
@@ -99,6 +108,15 @@ fn expects_runtime_error(test: &TestCase) -> bool {
 
 /// Runs every test on every engine, in order, one row each.
 pub fn run_suite(tests: &[TestCase], engines: &[&dyn Engine]) -> Report {
+    run_suite_with(tests, engines, &mut |_| {})
+}
+
+/// [`run_suite`], calling `progress` with each row as it is made (for a progress bar).
+pub fn run_suite_with(
+    tests: &[TestCase],
+    engines: &[&dyn Engine],
+    progress: &mut dyn FnMut(&Row),
+) -> Report {
     let mut report = Report::default();
     for test in tests {
         for engine in engines {
@@ -143,6 +161,7 @@ pub fn run_suite(tests: &[TestCase], engines: &[&dyn Engine]) -> Report {
                     detail: skip_reason.unwrap_or_default(),
                 }
             };
+            progress(&row);
             report.rows.push(row);
         }
     }
@@ -166,13 +185,18 @@ impl Report {
         self.count(Status::Fail) == 0 && self.count(Status::Error) == 0
     }
 
-    /// `N passed, N failed` (errors count as failed), then `, N skipped` when any were.
+    /// `N passed, N failed` (errors count as failed), then `, N skipped` and `, N rejected`
+    /// when any were.
     pub fn summary(&self) -> String {
         let failed = self.count(Status::Fail) + self.count(Status::Error);
         let mut s = format!("{} passed, {} failed", self.count(Status::Pass), failed);
         let skipped = self.count(Status::Skip);
         if skipped > 0 {
             s.push_str(&format!(", {skipped} skipped"));
+        }
+        let rejected = self.count(Status::Reject);
+        if rejected > 0 {
+            s.push_str(&format!(", {rejected} rejected"));
         }
         s
     }
