@@ -50,7 +50,7 @@ fn fcl_shard_writes_report_and_summary() {
     assert!(out.contains("rule coverage: 5.50 beta:"), "{out}");
     let csv = std::fs::read_to_string(&report).expect("report written");
     let rows: Vec<&str> = csv.lines().collect();
-    assert_eq!(rows[0], "index,seed,status,bytes,millis,detail");
+    assert_eq!(rows[0], "index,seed,status,bytes,millis,detail,engine");
     let indices: Vec<&str> = rows[1..]
         .iter()
         .map(|r| r.split(',').next().unwrap_or(""))
