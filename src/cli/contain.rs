@@ -68,7 +68,8 @@ pub fn supervise(a: &FuzzArgs, mine: Vec<u64>) -> Result<Exit, Exit> {
             cmd,
             &stdout,
             &journal,
-            Duration::from_secs(a.watchdog.max(1)),
+            // one external run may take its whole time limit without a journal line
+            Duration::from_secs(a.watchdog.max(a.external.external_timeout + 30)),
         );
         last_out = std::fs::read_to_string(&stdout).unwrap_or_default();
         let why = match end {

@@ -134,6 +134,8 @@ pub struct Failing<'a> {
     /// The generated FCL program (a TAIL program is shrunk from its source).
     pub program: Option<&'a FclProgram>,
     pub seed: u64,
+    /// Its index in the campaign.
+    pub k: u64,
     pub stem: &'a str,
 }
 
@@ -151,6 +153,8 @@ pub fn shrink_failure(c: &Campaign, f: &Failing, config: &str, dir: &Path) -> Ve
         if checked.verdict != Verdict::Pass {
             return checked.verdict;
         }
+        // progress for the containing process's watchdog
+        super::journal::note(format_args!("external {}", f.k));
         let judged = run_program(engine, c.lang, f.stem, src, &checked.stdout);
         if let Some(v) = c.external.verdict(engine, &judged, &checked.stdout) {
             checked.verdict = v;

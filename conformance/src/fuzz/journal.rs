@@ -7,6 +7,8 @@
 //! * `oracle K`: program K's oracle check begins;
 //! * `build`: the batch's compiled side is being built (no program is to blame alone);
 //! * `run K`: a compiled module of program K is running (also while shrinking it);
+//! * `external K`: an external engine is running program K (also while shrinking it; a line
+//!   that only shows progress, since an external engine runs in a process of its own);
 //! * `done K`: program K's result is in the report.
 //!
 //! Without the variable, nothing is written.

@@ -414,6 +414,7 @@ fn one_batch(
                     src: &p.src,
                     program: p.program.as_ref(),
                     seed: p.seed,
+                    k: p.k,
                     stem: &stem(p),
                 };
                 saved.extend(external::shrink_failure(c, &failing, config, dir));
