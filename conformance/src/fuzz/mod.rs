@@ -29,7 +29,9 @@ use compiler::DEFAULT_BLOCK_SIZE;
 pub use oracle::{check_fcl, check_fcl_on, Verdict};
 use profile::Profile;
 use report::save_failure;
-pub use report::{append_csv_row, program_source, save_contained, sort_report, CSV_HEADER};
+pub use report::{
+    append_csv_row, program_source, save_contained, sort_report, ProgramResult, CSV_HEADER,
+};
 use semantics::fcl::lower::load_program;
 use stats::Stats;
 use std::path::{Path, PathBuf};
@@ -112,24 +114,6 @@ impl Campaign {
 /// latency and a failure's rebuilds smaller.
 pub const DEFAULT_BATCH: usize = 48;
 
-/// The outcome of one program, one CSV row.
-#[derive(Clone, Debug)]
-pub struct ProgramResult {
-    pub index: u64,
-    pub seed: u64,
-    pub verdict: Verdict,
-    pub bytes: usize,
-    pub millis: u128,
-    /// Why the compiled side was skipped (the compiler or the TAIL lowering declined).
-    pub unsupported: Option<String>,
-    /// The CSV's `engine` column: for a failure the engine that disagreed (`oracle`,
-    /// `lowering`, `opencl` or an external engine's name), else the engines the program was
-    /// compared on, joined by `+`.
-    pub engine: String,
-    /// Each external engine's judgement (in the campaign's order; empty when none ran).
-    pub external: Vec<(String, crate::external::Judged)>,
-}
-
 /// The outcome of a campaign.
 #[derive(Debug, Default)]
 pub struct CampaignResult {
@@ -159,38 +143,6 @@ impl CampaignResult {
         }
         out.flush()?;
         Ok(())
-    }
-}
-
-impl ProgramResult {
-    /// The program's CSV row (see [`CSV_HEADER`]).
-    pub fn csv_row(&self) -> [String; 7] {
-        let (status, detail) = match &self.verdict {
-            Verdict::Pass => {
-                let mut notes: Vec<String> = self
-                    .unsupported
-                    .iter()
-                    .map(|why| format!("unsupported: {why}"))
-                    .collect();
-                for (name, judged) in &self.external {
-                    if let crate::external::Judged::Rejected(why) = judged {
-                        notes.push(format!("rejected by {name}: {why}"));
-                    }
-                }
-                ("pass", notes.join("; "))
-            }
-            Verdict::Invalid(why) => ("invalid", why.clone()),
-            Verdict::Mismatch { config, .. } => ("fail", config.clone()),
-        };
-        [
-            self.index.to_string(),
-            self.seed.to_string(),
-            status.to_string(),
-            self.bytes.to_string(),
-            self.millis.to_string(),
-            detail,
-            self.engine.clone(),
-        ]
     }
 }
 

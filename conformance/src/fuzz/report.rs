@@ -1,5 +1,6 @@
-//! A campaign's files as it runs: the CSV report, appended to row by row (so that a killed
-//! campaign keeps what it found) and put in program order at the end, and the saved failures.
+//! A campaign's files as it runs: the CSV report (a [`ProgramResult`] per row), appended to row
+//! by row (so that a killed campaign keeps what it found) and put in program order at the end,
+//! and the saved failures.
 
 use super::external::ExternalSide;
 use super::oracle::Checked;
@@ -59,6 +60,56 @@ pub fn engine_column(
             }
             engines.join("+")
         }
+    }
+}
+
+/// The outcome of one program, one CSV row.
+#[derive(Clone, Debug)]
+pub struct ProgramResult {
+    pub index: u64,
+    pub seed: u64,
+    pub verdict: Verdict,
+    pub bytes: usize,
+    pub millis: u128,
+    /// Why the compiled side was skipped (the compiler or the TAIL lowering declined).
+    pub unsupported: Option<String>,
+    /// The CSV's `engine` column: for a failure the engine that disagreed (`oracle`,
+    /// `lowering`, `opencl` or an external engine's name), else the engines the program was
+    /// compared on, joined by `+`.
+    pub engine: String,
+    /// Each external engine's judgement (in the campaign's order; empty when none ran).
+    pub external: Vec<(String, Judged)>,
+}
+
+impl ProgramResult {
+    /// The program's CSV row (see [`CSV_HEADER`]).
+    pub fn csv_row(&self) -> [String; 7] {
+        let (status, detail) = match &self.verdict {
+            Verdict::Pass => {
+                let mut notes: Vec<String> = self
+                    .unsupported
+                    .iter()
+                    .map(|why| format!("unsupported: {why}"))
+                    .collect();
+                for (name, judged) in &self.external {
+                    if let Judged::Rejected(why) = judged {
+                        notes.push(format!("rejected by {name}: {why}"));
+                    }
+                }
+                ("pass", notes.join("; "))
+            }
+            Verdict::Invalid(why) => ("invalid", why.clone()),
+            Verdict::Mismatch { config, .. } => ("fail", config.clone()),
+        };
+        [
+            self.index.to_string(),
+            self.seed.to_string(),
+            status.to_string(),
+            self.bytes.to_string(),
+            self.millis.to_string(),
+            detail,
+            self.engine.clone(),
+        ]
     }
 }
 
