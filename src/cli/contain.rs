@@ -64,13 +64,7 @@ pub fn supervise(a: &FuzzArgs, mine: Vec<u64>) -> Result<Exit, Exit> {
         let mut cmd = Command::new(&exe);
         cmd.args(child_args(a, alone, &programs, &report))
             .env(JOURNAL_ENV, &journal);
-        let end = run_child(
-            cmd,
-            &stdout,
-            &journal,
-            // one external run may take its whole time limit without a journal line
-            Duration::from_secs(a.watchdog.max(a.external.external_timeout + 30)),
-        );
+        let end = run_child(cmd, &stdout, &journal, Duration::from_secs(watchdog(a)));
         last_out = std::fs::read_to_string(&stdout).unwrap_or_default();
         let why = match end {
             Ok(End::Exited(code @ (0 | 1))) => {
@@ -265,6 +259,15 @@ fn run_child(
             )));
         }
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The watchdog's seconds: `--watchdog`, but with external engines at least a whole external
+/// run and then some, since one may take its whole time limit without a journal line.
+fn watchdog(a: &FuzzArgs) -> u64 {
+    match a.external.external.is_empty() {
+        true => a.watchdog.max(1),
+        false => a.watchdog.max(a.external.external_timeout + 30),
     }
 }
 
