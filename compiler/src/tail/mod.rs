@@ -68,6 +68,7 @@ mod input;
 mod ops;
 mod probe;
 mod program;
+mod radix;
 mod reduce;
 mod scalar;
 mod shape;

@@ -95,6 +95,9 @@ impl Lowerer {
         if n > MAX_SORT {
             return unsupported(format!("{name} of more than {MAX_SORT} elements"));
         }
+        if super::radix::radix_sorts(a.ty, n) {
+            return self.radix_grade(down, a);
+        }
         let p = n.next_power_of_two();
         let keys = self.fresh.name("keys");
         self.helpers.insert(TABULATE);
