@@ -122,8 +122,12 @@ impl Lowerer {
              {keys} <- forceM<grid> (tabulate {total} (fn i => if lti i {n} then {key} else 0 - 1))",
             plan.threads
         ));
+        let spread = self.key_spread(&keys, n, a.ty, down)?;
         let mut idx: Option<String> = None;
         for pass in 0..passes {
+            // a digit that every key shares moves nothing: the pass only copies (the kernels
+            // still launch, the sort being the same program whatever the data)
+            let skip = format!("(({spread} >> {}) == 0)", pass * DIGIT);
             let digit = |e: &str| {
                 let shift = pass * DIGIT;
                 if shift == 0 {
@@ -132,17 +136,29 @@ impl Lowerer {
                     format!("(((index {keys} {e}) >> {shift}) & {})", RADIX - 1)
                 }
             };
-            let hist = self.histogram(&plan, &digit(&format!("(t * {CHUNK} + i)")), pass);
+            let hist = self.histogram(
+                &plan,
+                &digit(&format!("(t * {CHUNK} + i)")),
+                &format!("(if {skip} then 0 else {CHUNK})"),
+                pass,
+            );
             let starts = self.digit_starts(&plan, &hist, pass)?;
-            let dests = self.destinations(&plan, &starts, &digit(&format!("(t * {CHUNK} + k)")), pass);
+            let dests = self.destinations(
+                &plan,
+                &starts,
+                &digit(&format!("(t * {CHUNK} + k)")),
+                &format!("(if {skip} then 0 else {})", RADIX + 2 * CHUNK),
+                pass,
+            );
             let last = pass + 1 == passes;
             let from = match &idx {
                 Some(b) => format!("index {b} e"),
                 None => "e".into(),
             };
-            idx = Some(self.scatter(&plan, &dests, &from, "indices", pass));
+            idx = Some(self.scatter(&plan, &dests, &skip, &from, "indices", pass));
             if !last {
-                keys = self.scatter(&plan, &dests, &format!("index {keys} e"), "keys", pass);
+                let from = format!("index {keys} e");
+                keys = self.scatter(&plan, &dests, &skip, &from, "keys", pass);
             }
         }
         let g = idx.unwrap_or_default();
@@ -151,9 +167,32 @@ impl Lowerer {
         }))
     }
 
+    /// FCL text of `max xor min` over the `n` keys (the sort keys in `keys` mapped back: the
+    /// map is its own inverse): every digit above its highest set bit is the same in every
+    /// key, as the keys lie between the two; so is every bit of the sort keys, whose map is a
+    /// fixed `xor` (or `1 - b` for bools) that the `xor` of two keys cancels.
+    fn key_spread(&mut self, keys: &str, n: usize, ty: Ty, down: bool) -> R<String> {
+        let mut ends = Vec::new();
+        for p in [Prim::Maxi, Prim::Mini] {
+            let k = keys.to_string();
+            let stored = Arr::new(Ty::Int, vec![n], move |i| {
+                sort_key(ty, down, &format!("(index {k} {i})")).0
+            });
+            let z = Arr::known(Array::scalar(Scalar::Int(0)));
+            let f = Val::Fun(Rc::new(Fun::Op(p)));
+            let Val::Arr(r) = self.reduction(Prim::Reduce, vec![f, Val::Arr(z), Val::Arr(stored)])?
+            else {
+                return super::value::unsupported("a radix sort's key range that is not an array");
+            };
+            let r = self.materialize(&r, "the largest or smallest key of a radix sort");
+            ends.push((r.index)("0"));
+        }
+        Ok(format!("(xor {} {})", ends[0], ends[1]))
+    }
+
     /// Step 1 of a pass: `hist[v·T + t]`, how many positions of chunk t have digit v
     /// (`digit` reads the digit of position `t * CHUNK + i`).
-    fn histogram(&mut self, plan: &Plan, digit: &str, pass: u32) -> String {
+    fn histogram(&mut self, plan: &Plan, digit: &str, trips: &str, pass: u32) -> String {
         let h = self.fresh.name("rhist");
         let (g, t) = (plan.group, plan.threads);
         let lg = g.trailing_zeros();
@@ -162,7 +201,7 @@ impl Lowerer {
              {h} <- forceM<grid> (interleave<block> {} (fn q => ((snd q) >> {lg}) * {t} + \
              (fst q) * {g} + ((snd q) & {})) (generate {} (fn bb => interleave<thread> {RADIX} \
              (fn q => (snd q) * {g} + (fst q)) (generate {g} (fn tt => let t = bb * {g} + tt in \
-             return<thread> (seqfor {RADIX} {CHUNK} (fn read => fn i => let d = {digit} in \
+             return<thread> (seqfor {RADIX} {trips} (fn read => fn i => let d = {digit} in \
              (d, read d + 1))))))))",
             g * RADIX,
             g - 1,
@@ -226,7 +265,14 @@ impl Lowerer {
     /// in slots `0..RADIX` and its chunk's destinations after them. Two steps per position:
     /// read the counter into the position's slot, then advance the counter. Returns the
     /// buffer, `RADIX + CHUNK` ints per thread.
-    fn destinations(&mut self, plan: &Plan, starts: &str, digit: &str, pass: u32) -> String {
+    fn destinations(
+        &mut self,
+        plan: &Plan,
+        starts: &str,
+        digit: &str,
+        trips: &str,
+        pass: u32,
+    ) -> String {
         let d = self.fresh.name("rdest");
         let g = plan.group;
         let slots = RADIX + CHUNK;
@@ -234,25 +280,33 @@ impl Lowerer {
             "-- radix pass {pass}: each position's destination, in chunk order per thread\n    \
              {d} <- forceM<grid> (concat<block> {} (generate {} (fn bb => concat<thread> \
              {slots} (generate {g} (fn tt => let t = bb * {g} + tt in return<thread> \
-             (seqfor {slots} {} (fn read => fn i => if lti i {RADIX} then (let v = i in (i, \
+             (seqfor {slots} {trips} (fn read => fn i => if lti i {RADIX} then (let v = i in (i, \
              {starts})) else let s = i - {RADIX} in let k = s >> 1 in let d = {digit} in \
              if (s & 1) == 0 then ({RADIX} + k, read d) else (d, read d + 1))))))))",
             g * slots,
             plan.blocks,
-            RADIX + 2 * CHUNK,
         ));
         d
     }
 
     /// Step 4: the array whose element at position e's destination is `from` (text of `e`).
-    fn scatter(&mut self, plan: &Plan, dests: &str, from: &str, what: &str, pass: u32) -> String {
+    fn scatter(
+        &mut self,
+        plan: &Plan,
+        dests: &str,
+        skip: &str,
+        from: &str,
+        what: &str,
+        pass: u32,
+    ) -> String {
         let out = self.fresh.name("rsorted");
         let slots = RADIX + CHUNK;
         let lc = CHUNK.trailing_zeros();
         self.stmt(format!(
             "-- radix pass {pass}: the {what} scattered to their destinations\n    \
              {out} <- forceM<grid> (interleave<block> 256 (fn q => let e = (fst q) * 256 + \
-             (snd q) in index {dests} ((e >> {lc}) * {slots} + {RADIX} + (e & {}))) \
+             (snd q) in if {skip} then e else index {dests} ((e >> {lc}) * {slots} + {RADIX} + \
+             (e & {}))) \
              (generate {} (fn b => return<block> (push<block> (generate 256 (fn u => \
              let e = b * 256 + u in {from}))))))",
             CHUNK - 1,
