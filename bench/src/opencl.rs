@@ -94,10 +94,11 @@ fn run_inner(src: &str, rt: &Runtime, runs: usize) -> Outcome {
         Ok(p) => p,
         Err((_, d)) => return Outcome::Failed(format!("lowered FCL does not load: {d:?}")),
     };
-    let module = match compile_fcl_for_device(&program.main, OptLevel::O2, DEFAULT_BLOCK_SIZE, &rt.device) {
-        Ok(m) => m,
-        Err(e) => return Outcome::Unsupported(format!("FCL compiler: {e}")),
-    };
+    let module =
+        match compile_fcl_for_device(&program.main, OptLevel::O2, DEFAULT_BLOCK_SIZE, &rt.device) {
+            Ok(m) => m,
+            Err(e) => return Outcome::Unsupported(format!("FCL compiler: {e}")),
+        };
     let compile_ms = ms(t);
     let t = Instant::now();
     if let Err(e) = rt.build(&emit_module(&module)) {

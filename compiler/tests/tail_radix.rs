@@ -83,12 +83,18 @@ fn chars_and_bools_sort_by_code_and_false_before_true() {
         "each(fn x:[int]0 => if eqi(resi(3,x),0) then 'b' else if eqi(resi(3,x),1) \
          then 'a' else 'Z',iota(5000))",
     ));
-    check(&both_grades("bool", "each(fn x:[int]0 => eqi(resi(3,x),1),iota(4100))"));
+    check(&both_grades(
+        "bool",
+        "each(fn x:[int]0 => eqi(resi(3,x),1),iota(4100))",
+    ));
 }
 
 #[test]
 fn short_vectors_and_doubles_keep_the_bitonic_network() {
-    let short = lower_tail(&both_grades("int", "each(fn x:[int]0 => resi(7,x),iota(4095))"));
+    let short = lower_tail(&both_grades(
+        "int",
+        "each(fn x:[int]0 => resi(7,x),iota(4095))",
+    ));
     assert!(!short.unwrap().fcl.contains("radix pass"));
     let doubles = lower_tail(&both_grades(
         "double",

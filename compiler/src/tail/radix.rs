@@ -180,7 +180,8 @@ impl Lowerer {
             });
             let z = Arr::known(Array::scalar(Scalar::Int(0)));
             let f = Val::Fun(Rc::new(Fun::Op(p)));
-            let Val::Arr(r) = self.reduction(Prim::Reduce, vec![f, Val::Arr(z), Val::Arr(stored)])?
+            let Val::Arr(r) =
+                self.reduction(Prim::Reduce, vec![f, Val::Arr(z), Val::Arr(stored)])?
             else {
                 return super::value::unsupported("a radix sort's key range that is not an array");
             };

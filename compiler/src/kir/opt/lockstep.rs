@@ -67,7 +67,10 @@ struct Context {
 fn private_by_data(body: &[Stmt], cx: &Context) -> bool {
     let by_data = |i: &Expr| !matches!(i, Expr::Int(_));
     let load = |e: &Expr| {
-        any_expr(e, &mut |x| matches!(x, Expr::Load(a, i) if cx.private.contains(a) && by_data(i)))
+        any_expr(
+            e,
+            &mut |x| matches!(x, Expr::Load(a, i) if cx.private.contains(a) && by_data(i)),
+        )
     };
     any_stmt(body, &mut |s| {
         matches!(s, Stmt::Store(a, i, _) if cx.private.contains(a) && by_data(i))
@@ -87,8 +90,17 @@ fn calls_math(body: &[Stmt]) -> bool {
             matches!(
                 x,
                 Expr::Op(
-                    ExpD | LogD | PowD | SinD | CosD | TanD | AsinD | AcosD | AtanD | SinhD
-                        | CoshD | TanhD,
+                    ExpD | LogD
+                        | PowD
+                        | SinD
+                        | CosD
+                        | TanD
+                        | AsinD
+                        | AcosD
+                        | AtanD
+                        | SinhD
+                        | CoshD
+                        | TanhD,
                     _
                 )
             )
@@ -212,7 +224,12 @@ mod tests {
             // a bound a variable gives that is reassigned
             for_loop("i", Expr::Int(0), Expr::var("a"), vec![acc()]),
             // no math call: the barrier would only cost
-            for_loop("i", Expr::Int(0), Expr::Int(8), vec![Stmt::Assign("a".into(), Expr::Int(1))]),
+            for_loop(
+                "i",
+                Expr::Int(0),
+                Expr::Int(8),
+                vec![Stmt::Assign("a".into(), Expr::Int(1))],
+            ),
             // a private array indexed by data
             for_loop(
                 "i",
