@@ -151,7 +151,7 @@ pub fn benches() -> Vec<Bench> {
             name: "blackscholes",
             template: include_str!("../tail/blackscholes.tail"),
             params: &["N"],
-            bench_size: &[1_500_000],
+            bench_size: &[2_000_000],
             test_size: &[100],
             max_size: &[1_000_000_000],
             ops: "iotaV eachV each zipWith, let in lambdas, resi i2d addd subd muld divd \
@@ -203,10 +203,10 @@ pub fn benches() -> Vec<Bench> {
             name: "sort",
             template: include_str!("../tail/sort.tail"),
             params: &["N"],
-            bench_size: &[1 << 20],
+            bench_size: &[2_000_000],
             test_size: &[1000],
             max_size: &[2_000_000],
-            ops: "iota each resi muli gradeUp (of a computed vector: the device sort) zipWith \
+            ops: "iota each resi muli gradeUp (of a computed vector: the device's radix sort) zipWith \
                   reduce(addi) i2d",
             exact: true,
             placeholders: n_only,

@@ -1,5 +1,5 @@
 //! The oracle-free path for one TAIL program: `compiler::tail::lower_tail` → FCL
-//! (`semantics::fcl::lower::load_program`) → `compiler::compile_fcl` at -O2 → OpenCL C, built
+//! (`semantics::fcl::lower::load_program`) → `compiler::compile_fcl_for_device` at -O2 (as `tailfcl exec` compiles) → OpenCL C, built
 //! once, then run `runs` times with `compiler::exec::execute`. Build and execution are timed
 //! apart; a refusal anywhere on the way is an [`Outcome::Unsupported`] row, never a panic.
 
@@ -7,7 +7,7 @@ use compiler::exec::{execute, ExecError};
 use compiler::kir::emit::emit_module;
 use compiler::runtime::Runtime;
 use compiler::tail::{device_prober, lower_tail_probing, LowerTailError};
-use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
+use compiler::{compile_fcl_for_device, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::lower::load_program;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
@@ -94,10 +94,11 @@ fn run_inner(src: &str, rt: &Runtime, runs: usize) -> Outcome {
         Ok(p) => p,
         Err((_, d)) => return Outcome::Failed(format!("lowered FCL does not load: {d:?}")),
     };
-    let module = match compile_fcl(&program.main, OptLevel::O2, DEFAULT_BLOCK_SIZE) {
-        Ok(m) => m,
-        Err(e) => return Outcome::Unsupported(format!("FCL compiler: {e}")),
-    };
+    let module =
+        match compile_fcl_for_device(&program.main, OptLevel::O2, DEFAULT_BLOCK_SIZE, &rt.device) {
+            Ok(m) => m,
+            Err(e) => return Outcome::Unsupported(format!("FCL compiler: {e}")),
+        };
     let compile_ms = ms(t);
     let t = Instant::now();
     if let Err(e) = rt.build(&emit_module(&module)) {

@@ -42,7 +42,9 @@ pub fn compile_fcl(
 /// banked (GPUs), local arrays read across banks get padded rows ([`kir::opt::pad_local_arrays`]);
 /// where local memory is global memory standing in (CPUs), the padding would only cost, and
 /// local arrays that only stage global reads are forwarded
-/// ([`kir::opt::forward_local_stores`]): each read recomputes its element.
+/// ([`kir::opt::forward_local_stores`]): each read recomputes its element, and innermost
+/// sequential loops that the whole work-group runs get a barrier per trip, so that the device
+/// vectorizes across work-items inside them ([`kir::opt::lockstep_loops`]).
 pub fn compile_fcl_for_device(
     main: &semantics::fcl::core::Expr,
     opt: OptLevel,
@@ -63,6 +65,10 @@ pub fn compile_fcl_for_device(
         // forwarded arrays go
         if forwarded {
             kir::opt::optimize(&mut m);
+        }
+        // last: the barriers fence no local memory, and the barrier pass would drop them
+        for k in &mut m.kernels {
+            kir::opt::lockstep_loops(k);
         }
     }
     Ok(m)

@@ -39,7 +39,8 @@
 //! decisions: shapes, counts, permutations, static failures. The FCL text is always the
 //! computation itself (constant folding is the FCL compiler's job), except for
 //! `gradeUp`/`gradeDown` of a known vector, lowered as its known result (a table); of any other
-//! vector they are a bitonic sort network on the device (module `sort`), which needs
+//! vector they are a radix sort on the device for ints, chars and bools of 4096 elements and
+//! more (module `radix`) and a bitonic sort network otherwise (module `sort`), which need
 //! statements of `main` (a function applied per element that sorts runs element by element at
 //! the top level). A function whose body has statements (a `pr*`, a filter, a sort, a file
 //! read, `roll`) runs at the top level: `power` trip by trip, `each`/`zipWith` element by
@@ -68,6 +69,7 @@ mod input;
 mod ops;
 mod probe;
 mod program;
+mod radix;
 mod reduce;
 mod scalar;
 mod shape;

@@ -1,5 +1,6 @@
 //! `gradeUp`/`gradeDown` (spec §5.10) of a vector not known at compile time: a bitonic sort
-//! network over element indices on the device.
+//! network over element indices on the device, for doubles and for vectors shorter than
+//! [`super::radix::RADIX_MIN`] (longer int, char and bool vectors take module `radix`).
 //!
 //! The keys are materialized once; the network then sorts the indices `0..P` (P the next power
 //! of two ≥ n) by the strict total order "index a before index b": a real index (< n) before a
@@ -94,6 +95,9 @@ impl Lowerer {
         }
         if n > MAX_SORT {
             return unsupported(format!("{name} of more than {MAX_SORT} elements"));
+        }
+        if super::radix::radix_sorts(a.ty, n) {
+            return self.radix_grade(down, a);
         }
         let p = n.next_power_of_two();
         let keys = self.fresh.name("keys");

@@ -3,12 +3,14 @@
 //! tested inside the loop, strength reduction of division and modulo by powers of two (keeping
 //! truncating semantics; `bounds`), loop-invariant hoisting; then, once per kernel, fewer
 //! barriers (`barriers`) and, for one device, padded local arrays against bank conflicts
-//! (`banks`, GPUs) or staged global reads forwarded past local memory (`forward`, CPUs).
+//! (`banks`, GPUs) or staged global reads forwarded past local memory (`forward`, CPUs) and
+//! innermost sequential loops run in step across the work-group (`lockstep`, CPUs).
 
 mod banks;
 mod barriers;
 mod bounds;
 mod forward;
+mod lockstep;
 mod passes;
 pub mod walk;
 
@@ -16,6 +18,7 @@ pub use banks::pad_local_arrays;
 pub use barriers::fewer_barriers;
 pub use bounds::{known_nonneg, strength_reduce, Bounds};
 pub use forward::forward_local_stores;
+pub use lockstep::lockstep_loops;
 
 pub use passes::*;
 pub use walk::{map_expr, map_exprs};
