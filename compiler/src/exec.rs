@@ -218,6 +218,12 @@ fn drain(rt: &Runtime, st: &mut State, always: bool) -> Result<(), ExecError> {
 fn check_flags(rt: &Runtime, st: &mut State, always: bool) -> Result<(), ExecError> {
     match st.flags.check(rt, always)? {
         None => Ok(()),
+        Some((kernel, code)) if code >= crate::kir::emit::CHECK_BASE => {
+            Err(ExecError::Program(format!(
+                "{} in {kernel}",
+                semantics::fcl::step::scalar::check_failure(code - crate::kir::emit::CHECK_BASE)
+            )))
+        }
         Some((kernel, code)) => Err(ExecError::Program(format!(
             "{} in {kernel}",
             match code {

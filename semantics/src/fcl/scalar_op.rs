@@ -64,11 +64,14 @@ pub enum ScalarOp {
     XorB,
     EqB,
     NotB,
+    /// `checki site bad x`: x, or the failure of check site `site` when `bad` (the TAIL
+    /// lowering's run-time checks, docs/fcl-extensions.md §7).
+    CheckI,
 }
 
 impl ScalarOp {
     /// Every scalar operation, for tables and generators.
-    pub const ALL: [ScalarOp; 57] = [
+    pub const ALL: [ScalarOp; 58] = [
         ScalarOp::AddI,
         ScalarOp::SubI,
         ScalarOp::MulI,
@@ -126,6 +129,7 @@ impl ScalarOp {
         ScalarOp::XorB,
         ScalarOp::EqB,
         ScalarOp::NotB,
+        ScalarOp::CheckI,
     ];
 
     /// The built-in's source name (`addi`, `i2d`, …).
@@ -189,6 +193,7 @@ impl ScalarOp {
             XorB => "xorb",
             EqB => "eqb",
             NotB => "notb",
+            CheckI => "checki",
         }
     }
 
@@ -222,6 +227,7 @@ impl ScalarOp {
             LtD | LeD | GtD | GeD | EqD => (DD, Type::Bool),
             AndB | OrB | XorB | EqB => (BB, Type::Bool),
             NotB => (B, Type::Bool),
+            CheckI => (&[Type::Int, Type::Bool, Type::Int], Type::Int),
         }
     }
 }
