@@ -271,6 +271,9 @@ pub struct Stats {
     pub unsupported: BTreeMap<String, u64>,
     /// A TAIL campaign: rules are checked against [`TAIL_RULES`] rather than [`FCL_RULES`].
     pub tail: bool,
+    /// Programs whose reference run fails at run time (its output ends in `error: RULE`): the
+    /// generator's failing programs (`gen::tail_gen` module `failing`).
+    pub failing: u64,
 }
 
 impl Stats {
@@ -290,6 +293,14 @@ impl Stats {
         }
         for (r, n) in rules {
             *self.rules.entry(r.clone()).or_default() += n;
+        }
+    }
+
+    /// Counts the program whose reference output is `reference` as failing when it ends in
+    /// the failure line (`error: RULE`, [`super::tail::failure_line`]).
+    pub fn note_failing(&mut self, reference: &str) {
+        if reference.lines().last().is_some_and(|l| l.starts_with("error: ")) {
+            self.failing += 1;
         }
     }
 
@@ -334,6 +345,14 @@ impl Stats {
             self.total_depth as f64 / g as f64,
             self.max_depth
         );
+        if self.tail {
+            let _ = writeln!(
+                s,
+                "failing programs: {} (the oracle stops with a run-time error; every engine must \
+                 fail with its rule after the same output)",
+                self.failing
+            );
+        }
         let ops: Vec<String> = self
             .operators
             .iter()
