@@ -28,6 +28,7 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     if a.verify {
         return verify(lang, a);
     }
+    compiler::tail::set_checks(!a.unchecked);
     let mut rt = open_device(&a.device)?;
     // profiling events only when their times are shown
     rt.set_profiling(a.stats).map_err(|e| runtime_exit(&e))?;

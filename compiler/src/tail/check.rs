@@ -20,6 +20,22 @@ use semantics::fcl::step::scalar::failed_site;
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::scalar as tail;
 use semantics::Span;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether the lowering checks (on unless `exec --unchecked` turned it off for the process).
+static CHECKS: AtomicBool = AtomicBool::new(true);
+
+/// Turns the run-time checks of lowered TAIL programs on (the default) or off (`tailfcl exec
+/// --unchecked`, `bench_tail --unchecked`: int arithmetic wraps, as FCL's does).
+pub fn set_checks(on: bool) {
+    CHECKS.store(on, Ordering::Relaxed);
+}
+
+/// Whether the application at `span` is checked: an operator of the program (the lowering's
+/// own arithmetic has no place), with checks on.
+pub(super) fn checks_at(span: Span) -> bool {
+    span != Span::DUMMY && CHECKS.load(Ordering::Relaxed)
+}
 
 /// The smallest int, as FCL text.
 const INT_MIN: &str = "(0 - 2147483647 - 1)";
@@ -28,7 +44,7 @@ const INT_MIN: &str = "(0 - 2147483647 - 1)";
 /// (at `span`) fails with `reason`. Operators the lowering applies itself (no place in the
 /// program: a filter's sums of counts) are not checked.
 fn checked(fresh: &Fresh, p: Prim, span: Span, reason: String, bad: &str, x: &str) -> String {
-    if span == Span::DUMMY {
+    if !checks_at(span) {
         return x.to_string();
     }
     let rule = semantics::tail::step::Rule::for_op_error(p, "");
@@ -56,7 +72,7 @@ pub(super) fn checked_int_op(
     fresh: &Fresh,
     op: &dyn Fn(&[String]) -> String,
 ) -> Option<String> {
-    if span == Span::DUMMY {
+    if !checks_at(span) {
         return None;
     }
     let c = |why: String, bad: &str, x: &str| checked(fresh, p, span, why, bad, x);
@@ -144,7 +160,7 @@ pub(super) fn int_prefix(fresh: &Fresh, p: Prim, span: Span, d: &str) -> String 
 /// outside the int range fail. The oracle's reason names the value, which the check site
 /// cannot carry: the reason here says "the argument" instead.
 pub(super) fn checked_rounding(p: Prim, x: &str, span: Span, fresh: &Fresh) -> Option<String> {
-    if span == Span::DUMMY {
+    if !checks_at(span) {
         return None;
     }
     let (f, ok) = match p {

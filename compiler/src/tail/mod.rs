@@ -75,7 +75,7 @@ mod shape;
 mod sort;
 mod value;
 
-pub use check::{failed_at, format_until_failure};
+pub use check::{failed_at, format_until_failure, set_checks};
 pub use probe::{device_prober, lower_tail_probing, ProbeRequest, Prober, MAX_PROBES};
 pub use reduce::{FEW_ROWS, MAX_UNROLL, TREE_MIN_LEN, UNROLL};
 

@@ -17,7 +17,7 @@
 //!   scan of the chunk totals (recursively) and a kernel adding each chunk's prefix. For
 //!   doubles the order of operations then differs from apltail's.
 
-use super::check::int_prefix;
+use super::check::{checks_at, int_prefix};
 use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
 use super::program::Lowerer;
 use super::value::{unflatten, unsupported, with_names, Arr, Fresh, Fun, Ty, Val, MAX_KNOWN, R};
@@ -85,7 +85,7 @@ fun sklansky lgn op arr =
 fn checked_addi(f: &Val, ty: Ty) -> Option<Span> {
     match f {
         Val::Fun(g) => match g.as_ref() {
-            Fun::Op(Prim::Addi, span) if *span != Span::DUMMY && ty == Ty::Int => Some(*span),
+            Fun::Op(Prim::Addi, span) if checks_at(*span) && ty == Ty::Int => Some(*span),
             _ => None,
         },
         _ => None,
@@ -101,7 +101,7 @@ fn identity(f: &Val, ty: Ty) -> Option<&'static str> {
     // an int operator of the program that overflows fails where the oracle's order leaves
     // the int range: a sequential fold checks exactly there, a tree adds in another order
     // (the lowering's own sums, of counts, cannot overflow)
-    let checked = *span != Span::DUMMY;
+    let checked = checks_at(*span);
     Some(match (p, ty) {
         (Prim::Addi, Ty::Int) if !checked => "0",
         (Prim::Muli, Ty::Int) if !checked => "1",

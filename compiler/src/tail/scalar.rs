@@ -5,7 +5,7 @@
 //! rounding outside the int range) are checked where the application has a place in the
 //! program (module `check`).
 
-use super::check::{checked_int_op, checked_rounding};
+use super::check::{checked_int_op, checked_rounding, checks_at};
 use super::value::{share, unsupported, Fresh, Ty, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::Span;
@@ -17,7 +17,7 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh, span: Span) -> R<
     use Ty::{Bool as B, Double as D, Int as I};
     // by a positive literal, division cannot fail
     let static_divisor = matches!(p, P::Divi | P::Mod) && positive_literal(&xs[1]);
-    if span != Span::DUMMY && !static_divisor {
+    if checks_at(span) && !static_divisor {
         let unchecked = |ys: &[String]| {
             scalar_op(p, ys, fresh, Span::DUMMY).map_or_else(|_| String::new(), |r| r.0)
         };

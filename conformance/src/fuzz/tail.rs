@@ -266,9 +266,14 @@ pub fn failure_line(rule: &str) -> String {
 /// line `error: …check site N failed…`, after what the program printed before it). `None` when
 /// the output is not what the lowered program prints or fails with.
 pub fn read_back_tail(lowered: &Lowered, got: &str) -> Option<String> {
-    let (printed, error) = match got.rfind("error: ") {
-        Some(k) if k == 0 || got[..k].ends_with('\n') => (&got[..k], Some(&got[k..])),
-        _ => (got, None),
+    // the last line that starts with the error (its text has `error:` inside too)
+    let start = match got.starts_with("error: ") {
+        true => Some(0),
+        false => got.rfind("\nerror: ").map(|k| k + 1),
+    };
+    let (printed, error) = match start {
+        Some(k) => (&got[..k], Some(&got[k..])),
+        None => (got, None),
     };
     match error {
         Some(e) => {
