@@ -40,14 +40,38 @@ fn examples() -> Vec<String> {
 #[test]
 fn the_oracle_stops_each_error_example_with_its_rule() {
     let want = [
-        ("division_by_zero", "2:21: error: 3.32 divi: divi: division by zero"),
-        ("modulo_by_zero", "2:1: error: 3.32 mod: mod: division by zero"),
-        ("negative_power", "2:1: error: 3.60 power: power with negative count -10"),
-        ("overflow_each", "1:36: error: 3.32 muli: muli: integer overflow"),
-        ("overflow_fold_order", "2:8: error: 3.32 addi: addi: integer overflow"),
-        ("overflow_product", "1:8: error: 3.32 muli: muli: integer overflow"),
-        ("overflow_reduce", "3:8: error: 3.32 addi: addi: integer overflow"),
-        ("overflow_scan", "1:21: error: 3.32 addi: addi: integer overflow"),
+        (
+            "division_by_zero",
+            "2:21: error: 3.32 divi: divi: division by zero",
+        ),
+        (
+            "modulo_by_zero",
+            "2:1: error: 3.32 mod: mod: division by zero",
+        ),
+        (
+            "negative_power",
+            "2:1: error: 3.60 power: power with negative count -10",
+        ),
+        (
+            "overflow_each",
+            "1:36: error: 3.32 muli: muli: integer overflow",
+        ),
+        (
+            "overflow_fold_order",
+            "2:8: error: 3.32 addi: addi: integer overflow",
+        ),
+        (
+            "overflow_product",
+            "1:8: error: 3.32 muli: muli: integer overflow",
+        ),
+        (
+            "overflow_reduce",
+            "3:8: error: 3.32 addi: addi: integer overflow",
+        ),
+        (
+            "overflow_scan",
+            "1:21: error: 3.32 addi: addi: integer overflow",
+        ),
     ];
     let files = examples();
     assert_eq!(files.len(), want.len(), "{files:?}");

@@ -161,6 +161,7 @@ pub fn checks_errors(op: ScalarOp, args: &[Expr]) -> bool {
         (ScalarOp::PowI, Some(Expr::Int(e))) => *e < 0,
         (ScalarOp::DivI | ScalarOp::ModI | ScalarOp::PowI, _) => true,
         (ScalarOp::CheckI, _) => !matches!(args.get(1), Some(Expr::Bool(false))),
+        (ScalarOp::AddIChecked | ScalarOp::SubIChecked | ScalarOp::MulIChecked, _) => true,
         _ => false,
     }
 }

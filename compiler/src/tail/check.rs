@@ -3,9 +3,10 @@
 //! `floor`/`ceil` of a double outside the int range are errors in TAIL (spec §5.1, apltail)
 //! but wrap or are undefined in FCL and C. Each such operator application of the program is a
 //! *check site*: a number standing for the oracle's failure there (rule, reason, place). The
-//! lowered FCL wraps the operation in the extension built-in `checki site bad x`
-//! (docs/fcl-extensions.md §7), which is x, or an error naming the site when `bad` holds: on the
-//! FCL oracle a run-time error `check site N failed`, in compiled code the error-flag code
+//! lowered FCL computes `addi`/`subi`/`muli` (and `negi`, `absi` through `subi`) with the
+//! extension built-ins `addiChecked site a b`, … and wraps the other operations in `checki site
+//! bad x` (docs/fcl-extensions.md §7), which is x, or an error naming the site when `bad` holds:
+//! on the FCL oracle a run-time error `check site N failed`, in compiled code the error-flag code
 //! `CHECK_BASE + N` of the launch (`compiler::exec` reports `check site N failed in kernel_K`).
 //! [`failed_at`] maps either back to the TAIL failure, so `exec` reports exactly what `run`
 //! reports.
@@ -40,6 +41,16 @@ pub(super) fn checks_at(span: Span) -> bool {
 /// The smallest int, as FCL text.
 const INT_MIN: &str = "(0 - 2147483647 - 1)";
 
+/// The site of operator `p` of the program at `span` failing with `reason`.
+fn site(fresh: &Fresh, p: Prim, span: Span, reason: String) -> usize {
+    let rule = semantics::tail::step::Rule::for_op_error(p, "");
+    fresh.site(RunFailure {
+        rule: format!("{} {}", rule.number, p.name()),
+        reason,
+        span,
+    })
+}
+
 /// `x`, checked: the FCL text that is `x` unless `bad` holds, where operator `p` of the program
 /// (at `span`) fails with `reason`. Operators the lowering applies itself (no place in the
 /// program: a filter's sums of counts) are not checked.
@@ -47,12 +58,7 @@ fn checked(fresh: &Fresh, p: Prim, span: Span, reason: String, bad: &str, x: &st
     if !checks_at(span) {
         return x.to_string();
     }
-    let rule = semantics::tail::step::Rule::for_op_error(p, "");
-    let site = fresh.site(RunFailure {
-        rule: format!("{} {}", rule.number, p.name()),
-        reason,
-        span,
-    });
+    let site = site(fresh, p, span, reason);
     format!("(checki {site} {bad} {x})")
 }
 
@@ -76,48 +82,42 @@ pub(super) fn checked_int_op(
         return None;
     }
     let c = |why: String, bad: &str, x: &str| checked(fresh, p, span, why, bad, x);
+    // `addiChecked site a b` and friends name each operand once: FCL's lets are by name
+    // (5.50), so a condition naming a `let`-bound sum again would evaluate it again, and an
+    // unrolled fold of k steps 4^k times
+    let at = |why: String| site(fresh, p, span, why);
     Some(match p {
-        // overflow iff both operands have the sign the wrapped sum lacks
-        Prim::Addi => share(fresh, &xs[0], |a| {
-            share(fresh, &xs[1], |b| {
-                let s = fresh.name("s");
-                let bad = format!("(lti ((xor {a} {s}) & (xor {b} {s})) 0)");
-                let x = c(reason(tail::addi(i32::MAX, 1)), &bad, &s);
-                format!("(let {s} = {} in {x})", op(&[a.into(), b.into()]))
-            })
-        }),
-        // overflow iff the operands' signs differ and the result's sign is b's
-        Prim::Subi => share(fresh, &xs[0], |a| {
-            share(fresh, &xs[1], |b| {
-                let s = fresh.name("s");
-                let bad = format!("(lti ((xor {a} {b}) & (xor {a} {s})) 0)");
-                let x = c(reason(tail::subi(i32::MIN, 1)), &bad, &s);
-                format!("(let {s} = {} in {x})", op(&[a.into(), b.into()]))
-            })
-        }),
-        // the product of two ints is exact in a double below 2^53 and far outside the int
-        // range above, so its range test is exact
-        Prim::Muli => share(fresh, &xs[0], |a| {
-            share(fresh, &xs[1], |b| {
-                let d = fresh.name("d");
-                let bad = format!(
-                    "(let {d} = muld (i2d {a}) (i2d {b}) in \
-                     orb (ltd {d} (negd 2147483648.0)) (gtd {d} 2147483647.0))"
-                );
-                c(
-                    reason(tail::muli(i32::MAX, 2)),
-                    &bad,
-                    &op(&[a.into(), b.into()]),
-                )
-            })
-        }),
-        Prim::Negi | Prim::Absi => share(fresh, &xs[0], |a| {
-            let why = match p {
-                Prim::Negi => reason(tail::negi(i32::MIN)),
-                _ => reason(tail::absi(i32::MIN)),
-            };
-            c(why, &format!("({a} == {INT_MIN})"), &op(&[a.into()]))
-        }),
+        Prim::Addi => format!(
+            "(addiChecked {} {} {})",
+            at(reason(tail::addi(i32::MAX, 1))),
+            xs[0],
+            xs[1]
+        ),
+        Prim::Subi => format!(
+            "(subiChecked {} {} {})",
+            at(reason(tail::subi(i32::MIN, 1))),
+            xs[0],
+            xs[1]
+        ),
+        Prim::Muli => format!(
+            "(muliChecked {} {} {})",
+            at(reason(tail::muli(i32::MAX, 2))),
+            xs[0],
+            xs[1]
+        ),
+        // −a overflows exactly when 0 − a does
+        Prim::Negi => format!(
+            "(subiChecked {} 0 {})",
+            at(reason(tail::negi(i32::MIN))),
+            xs[0]
+        ),
+        // |a| = 0 − (−|a|), where −|a| never overflows (the wrapped |INT_MIN| is INT_MIN, and
+        // 0 − INT_MIN is INT_MIN again) and the subtraction overflows exactly for INT_MIN
+        Prim::Absi => format!(
+            "(subiChecked {} 0 (0 - (absi {})))",
+            at(reason(tail::absi(i32::MIN))),
+            xs[0]
+        ),
         // division by zero first, then the one quotient outside the range (the oracle's
         // order); the division itself is by a non-zero stand-in, so that only the check fails
         Prim::Divi | Prim::Mod => share(fresh, &xs[0], |a| {
@@ -184,7 +184,14 @@ pub(super) fn checked_rounding(p: Prim, x: &str, span: Span, fresh: &Fresh) -> O
 
 /// Whether FCL element text checks something at run time.
 pub(super) fn has_checks(text: &str) -> bool {
-    text.contains("(checki ")
+    [
+        "(checki ",
+        "(addiChecked ",
+        "(subiChecked ",
+        "(muliChecked ",
+    ]
+    .iter()
+    .any(|c| text.contains(c))
 }
 
 /// The TAIL failure a failed check stands for, from the error text of the FCL oracle or of

@@ -255,7 +255,9 @@ pub fn run_jobs(
             match check_local_memory(m, rt) {
                 Ok(()) => units[group].1.push((key, m)),
                 Err(e) => {
-                    cache.runs.insert(key, (run_result((ExecReport::default(), Err(e))), true));
+                    cache
+                        .runs
+                        .insert(key, (run_result((ExecReport::default(), Err(e))), true));
                 }
             }
         }

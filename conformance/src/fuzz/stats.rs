@@ -299,7 +299,11 @@ impl Stats {
     /// Counts the program whose reference output is `reference` as failing when it ends in
     /// the failure line (`error: RULE`, [`super::tail::failure_line`]).
     pub fn note_failing(&mut self, reference: &str) {
-        if reference.lines().last().is_some_and(|l| l.starts_with("error: ")) {
+        if reference
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("error: "))
+        {
             self.failing += 1;
         }
     }

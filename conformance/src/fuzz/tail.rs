@@ -346,7 +346,36 @@ fn tokens(s: &str) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::outputs_agree;
+    use super::{check_tail_program, outputs_agree, read_back_tail};
+    use crate::fuzz::Verdict;
+
+    #[test]
+    fn a_failed_check_reads_back_as_the_oracles_rule_after_the_prints() {
+        let src = "let a:[int]1 = prArrI(iota(3)) in\neach(fn x:[int]0 => divi(6,subi(x,2)),a)\n";
+        let l = compiler::tail::lower_tail(src).expect("lowers");
+        let site = l
+            .sites
+            .iter()
+            .position(|f| f.reason == "divi: division by zero");
+        let got = format!(
+            "[1,2,3]\nerror: run-time error: check site {} failed in kernel_1",
+            site.expect("a site for the division by zero")
+        );
+        assert_eq!(
+            read_back_tail(&l, &got).as_deref(),
+            Some("[3](1,2,3)\nerror: 3.32 divi\n")
+        );
+        // an error that is no check of this program does not read back
+        assert_eq!(
+            read_back_tail(&l, "error: run-time error: division by zero"),
+            None
+        );
+        // the whole check: the TAIL oracle and the FCL oracle on the lowered program fail alike
+        let checked = check_tail_program(src, Some("[3](1,2,3)\nerror: 3.32 divi\n"), None);
+        assert_eq!(checked.verdict, Verdict::Pass);
+        let wrong = check_tail_program(src, Some("[3](1,2,3)\nerror: 3.32 mod\n"), None);
+        assert!(matches!(wrong.verdict, Verdict::Mismatch { .. }));
+    }
 
     #[test]
     fn numbers_agree_within_a_relative_tolerance() {

@@ -67,11 +67,18 @@ pub enum ScalarOp {
     /// `checki site bad x`: x, or the failure of check site `site` when `bad` (the TAIL
     /// lowering's run-time checks, docs/fcl-extensions.md §7).
     CheckI,
+    /// `addiChecked site a b`: a + b, or the failure of check site `site` when it overflows
+    /// (each operand evaluated once, where `checki` would name it twice).
+    AddIChecked,
+    /// `subiChecked site a b`: a − b, checked like `addiChecked`.
+    SubIChecked,
+    /// `muliChecked site a b`: a · b, checked like `addiChecked`.
+    MulIChecked,
 }
 
 impl ScalarOp {
     /// Every scalar operation, for tables and generators.
-    pub const ALL: [ScalarOp; 58] = [
+    pub const ALL: [ScalarOp; 61] = [
         ScalarOp::AddI,
         ScalarOp::SubI,
         ScalarOp::MulI,
@@ -130,6 +137,9 @@ impl ScalarOp {
         ScalarOp::EqB,
         ScalarOp::NotB,
         ScalarOp::CheckI,
+        ScalarOp::AddIChecked,
+        ScalarOp::SubIChecked,
+        ScalarOp::MulIChecked,
     ];
 
     /// The built-in's source name (`addi`, `i2d`, …).
@@ -194,6 +204,9 @@ impl ScalarOp {
             EqB => "eqb",
             NotB => "notb",
             CheckI => "checki",
+            AddIChecked => "addiChecked",
+            SubIChecked => "subiChecked",
+            MulIChecked => "muliChecked",
         }
     }
 
@@ -228,6 +241,9 @@ impl ScalarOp {
             AndB | OrB | XorB | EqB => (BB, Type::Bool),
             NotB => (B, Type::Bool),
             CheckI => (&[Type::Int, Type::Bool, Type::Int], Type::Int),
+            AddIChecked | SubIChecked | MulIChecked => {
+                (&[Type::Int, Type::Int, Type::Int], Type::Int)
+            }
         }
     }
 }

@@ -410,6 +410,6 @@ fn may_fail(e: &Expr) -> bool {
     any_expr(e, &mut |x| {
         matches!(x, Expr::Op(ScalarOp::DivI | ScalarOp::ModI | ScalarOp::PowI, a)
             if !matches!(a.get(1), Some(Expr::Int(d)) if *d > 0))
-            || matches!(x, Expr::Op(op @ ScalarOp::CheckI, a) if crate::kir::checks_errors(*op, a))
+            || matches!(x, Expr::Op(op @ (ScalarOp::CheckI | ScalarOp::AddIChecked | ScalarOp::SubIChecked | ScalarOp::MulIChecked), a) if crate::kir::checks_errors(*op, a))
     })
 }

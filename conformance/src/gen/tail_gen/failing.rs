@@ -39,9 +39,8 @@ impl Gen<'_> {
     /// `each(fn x => muli(x, 2147483647), v)` where some element of v is at least 2 in
     /// magnitude.
     fn overflow_each(&mut self) -> Option<Failing> {
-        let (name, _) = self.pick(|v| {
-            v.ty == Ty::Int && v.rank() >= 1 && v.data.iter().any(|x| x.abs() >= 2.0)
-        })?;
+        let (name, _) = self
+            .pick(|v| v.ty == Ty::Int && v.rank() >= 1 && v.data.iter().any(|x| x.abs() >= 2.0))?;
         let x = self.fresh();
         Some((
             format!("each(fn {x}:[int]0 => muli({x},2147483647),{name})"),
@@ -111,10 +110,7 @@ impl Gen<'_> {
             _ => format!("subi(0,{})", self.rng.range(1, 5)),
         };
         Some((
-            format!(
-                "power(fn {p}:{} => {p},{count},{name})",
-                v.annotation()
-            ),
+            format!("power(fn {p}:{} => {p},{count},{name})", v.annotation()),
             "3.60 power".into(),
         ))
     }
@@ -122,7 +118,10 @@ impl Gen<'_> {
     /// `iota` of a negative count.
     fn negative_iota(&mut self) -> Failing {
         let k = self.rng.range(1, 9);
-        (format!("iota(subi({},{}))", k, k + 1 + self.rng.range(0, 3)), "3.35 iota".into())
+        (
+            format!("iota(subi({},{}))", k, k + 1 + self.rng.range(0, 3)),
+            "3.35 iota".into(),
+        )
     }
 
     /// `idxS(1, i, a)` with i past the first axis (or 0).
@@ -140,6 +139,9 @@ impl Gen<'_> {
     fn mismatched_zip(&mut self) -> Option<Failing> {
         let (name, v) = self.pick(|v| v.ty == Ty::Int && v.rank() == 1)?;
         let n = v.shape[0] + 1 + self.rng.range(0, 2);
-        Some((format!("zipWith(addi,{name},iota({n}))"), "3.68 zipWith".into()))
+        Some((
+            format!("zipWith(addi,{name},iota({n}))"),
+            "3.68 zipWith".into(),
+        ))
     }
 }

@@ -112,6 +112,15 @@ pub fn apply(op: ScalarOp, args: &[Value], span: Span) -> Result<Value, RunError
             }
             Value::Int(x)
         }
+        AddIChecked | SubIChecked | MulIChecked => {
+            let (site, a, b) = (int(0)?, int(1)?, int(2)?);
+            let r = match op {
+                AddIChecked => a.checked_add(b),
+                SubIChecked => a.checked_sub(b),
+                _ => a.checked_mul(b),
+            };
+            Value::Int(r.ok_or_else(|| err(check_failure(site)))?)
+        }
     })
 }
 
