@@ -330,7 +330,10 @@ fn run_module(
 ) -> (RunResult, bool) {
     let failed = |e| (ExecReport::default(), Err(ExecError::Runtime(e)));
     let (report, alone) = match built {
-        Some(Built::Shared(shared, i)) => (shared.1.execute(i, module, rt, &shared.0), false),
+        Some(Built::Shared(shared, i)) => (
+            shared.1.execute_keeping_output(i, module, rt, &shared.0),
+            false,
+        ),
         Some(Built::Own(program)) => (execute_built_keeping_output(module, rt, &program), true),
         Some(Built::Failed(e)) => (failed(e), true),
         None => {

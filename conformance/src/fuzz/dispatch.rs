@@ -257,9 +257,20 @@ impl Dispatch {
     }
 
     /// Runs module `i` of the batch (`m`, the module at position `i` of [`dispatch_source`])
-    /// with its kernels taken from `program`, built from [`Dispatch::source`]: what it printed
-    /// (up to a failure) and how it ended.
+    /// with its kernels taken from `program`, built from [`Dispatch::source`].
     pub fn execute(
+        &self,
+        i: usize,
+        m: &Module,
+        rt: &Runtime,
+        program: &BuiltProgram,
+    ) -> Result<ExecReport, ExecError> {
+        let (report, r) = self.execute_keeping_output(i, m, rt, program);
+        r.map(|()| report)
+    }
+
+    /// [`Dispatch::execute`], returning what the run printed up to a failure too.
+    pub fn execute_keeping_output(
         &self,
         i: usize,
         m: &Module,
