@@ -112,7 +112,17 @@ pub fn execute_built(
     rt: &Runtime,
     program: &BuiltProgram,
 ) -> Result<ExecReport, ExecError> {
-    execute_with_launch(m, rt, &|k, groups, local, args| {
+    let (report, r) = execute_built_keeping_output(m, rt, program);
+    r.map(|()| report)
+}
+
+/// [`execute_built`], returning what the run printed up to a failure too.
+pub fn execute_built_keeping_output(
+    m: &Module,
+    rt: &Runtime,
+    program: &BuiltProgram,
+) -> (ExecReport, Result<(), ExecError>) {
+    execute_with_launch_keeping_output(m, rt, &|k, groups, local, args| {
         rt.enqueue(program, &m.kernels[k].name, groups, local, args)
     })
 }
@@ -130,9 +140,20 @@ pub fn execute_with_launch(
     rt: &Runtime,
     launch: &Launch,
 ) -> Result<ExecReport, ExecError> {
-    check_local_memory(m, rt)?;
-    let (report, r) = run_plan(m, rt, launch);
+    let (report, r) = execute_with_launch_keeping_output(m, rt, launch);
     r.map(|()| report)
+}
+
+/// [`execute_with_launch`], returning what the run printed up to a failure too.
+pub fn execute_with_launch_keeping_output(
+    m: &Module,
+    rt: &Runtime,
+    launch: &Launch,
+) -> (ExecReport, Result<(), ExecError>) {
+    if let Err(e) = check_local_memory(m, rt) {
+        return (ExecReport::default(), Err(e));
+    }
+    run_plan(m, rt, launch)
 }
 
 /// `Unsupported` when a kernel of `m` needs more local memory than the device has.
@@ -218,6 +239,12 @@ fn drain(rt: &Runtime, st: &mut State, always: bool) -> Result<(), ExecError> {
 fn check_flags(rt: &Runtime, st: &mut State, always: bool) -> Result<(), ExecError> {
     match st.flags.check(rt, always)? {
         None => Ok(()),
+        Some((kernel, code)) if code >= crate::kir::emit::CHECK_BASE => {
+            Err(ExecError::Program(format!(
+                "{} in {kernel}",
+                semantics::fcl::step::scalar::check_failure(code - crate::kir::emit::CHECK_BASE)
+            )))
+        }
         Some((kernel, code)) => Err(ExecError::Program(format!(
             "{} in {kernel}",
             match code {

@@ -4,9 +4,12 @@
 //! numbers, or when both end in a run-time error.
 
 use crate::fuzz::tail::outputs_agree;
-use compiler::exec::execute;
+use compiler::exec::execute_keeping_output;
 use compiler::runtime::Runtime;
-use compiler::tail::{device_prober, format_result, lower_tail_probing, LowerTailError, Lowered};
+use compiler::tail::{
+    device_prober, failed_at, format_result, format_until_failure, lower_tail_probing,
+    LowerTailError, Lowered,
+};
 use compiler::{compile_fcl, OptLevel};
 use interpreter::fcl::Failure;
 use interpreter::tail::{run_source, Outcome, RunOptions};
@@ -93,6 +96,9 @@ fn fcl_oracle(lowered: &Lowered) -> String {
     let out = interpreter::fcl::run(&program.main, &interpreter::fcl::Config::default());
     let why = match &out.result {
         Ok(_) => return read_back(lowered, &out.stdout),
+        Err(Failure::Error(e)) if failed_at(lowered, &e.reason).is_some() => {
+            return read_back_failed(lowered, &out.stdout, &e.reason)
+        }
         Err(Failure::Error(e) | Failure::SizeLimit(e)) => e.to_string(),
         Err(Failure::StepLimit(n)) => format!("step limit ({n} steps)"),
         Err(Failure::Static(d)) => format!("static: {}", d.message),
@@ -110,10 +116,21 @@ fn opencl(lowered: &Lowered, rt: &Runtime, opt: OptLevel, block_size: usize) -> 
         Ok(m) => m,
         Err(e) => return format!("compile error: {e}\n"),
     };
-    match execute(&module, rt) {
-        Ok(report) => read_back(lowered, &report.stdout),
-        Err(e) => format!("error: {e}\n"),
+    match execute_keeping_output(&module, rt) {
+        (report, Ok(())) => read_back(lowered, &report.stdout),
+        (report, Err(e)) if failed_at(lowered, &e.to_string()).is_some() => {
+            read_back_failed(lowered, &report.stdout, &e.to_string())
+        }
+        (_, Err(e)) => format!("error: {e}\n"),
     }
+}
+
+/// A failed check's output as TAIL: what the program printed before it, then the TAIL oracle's
+/// reason for the failure the check stands for.
+fn read_back_failed(lowered: &Lowered, stdout: &str, error: &str) -> String {
+    let printed = format_until_failure(lowered, stdout).unwrap_or_else(|| stdout.to_string());
+    let reason = failed_at(lowered, error).map_or(error, |f| &f.reason);
+    format!("{printed}error: {reason}\n")
 }
 
 /// FCL output as TAIL result lines, or as it is when it does not have the lowered shape.

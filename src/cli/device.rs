@@ -5,7 +5,9 @@ use compiler::exec::{execute_keeping_output, ExecError};
 use compiler::kir::{emit::emit_module, Module};
 use compiler::lower::LowerError;
 use compiler::runtime::{find_device, list_devices, Runtime, RuntimeError};
-use compiler::tail::{device_prober, format_result, lower_tail_probing, LowerTailError, Lowered};
+use compiler::tail::{
+    device_prober, format_result, format_until_failure, lower_tail_probing, LowerTailError, Lowered,
+};
 use compiler::{compile_fcl, compile_fcl_for_device, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::load;
 use semantics::fcl::lower::load_program;
@@ -26,6 +28,7 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
     if a.verify {
         return verify(lang, a);
     }
+    compiler::tail::set_checks(!a.unchecked);
     let mut rt = open_device(&a.device)?;
     // profiling events only when their times are shown
     rt.set_profiling(a.stats).map_err(|e| runtime_exit(&e))?;
@@ -81,9 +84,19 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
             Ok(Exit::Ok)
         }
         Err(e) => {
-            // what the program printed before it failed stays printed (a lowered TAIL
-            // program's output is its result line, which a failed run does not have)
-            if tail.is_none() {
+            // what the program printed before it failed stays printed; a failed check of a
+            // lowered TAIL program is the TAIL oracle's failure (compiler::tail::failed_at)
+            if let Some((l, file, src)) = &tail {
+                if let Some(f) = compiler::tail::failed_at(l, &e.to_string()) {
+                    print!(
+                        "{}",
+                        format_until_failure(l, &report.stdout).unwrap_or_default()
+                    );
+                    eprint!("{}", report.stderr);
+                    eprintln!("{}", f.render(file, src));
+                    return Err(Exit::RuntimeError);
+                }
+            } else {
                 print!("{}", report.stdout);
             }
             eprint!("{}", report.stderr);

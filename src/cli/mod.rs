@@ -98,6 +98,10 @@ pub struct ExecArgs {
     /// OpenCL), print one line per engine, exit 1 unless all agree.
     #[arg(long)]
     pub verify: bool,
+    /// TAIL: leave out the run-time checks of int overflow, division by zero and rounding
+    /// (the program wraps where `run` fails; docs/tail-compiler.md §6).
+    #[arg(long)]
+    pub unchecked: bool,
 }
 
 #[derive(Args, Debug, Clone)]

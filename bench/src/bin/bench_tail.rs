@@ -18,6 +18,7 @@ options:
   --NAME N[,K]      the size of program NAME (e.g. --primes 10000, --life 1000,100)
   --scale F         multiply every default size's first parameter by F (e.g. 0.01 for a smoke run)
   --kernels         also print each program's device time per kernel
+  --unchecked       lower without the run-time checks of int overflow and division by zero
   --print NAME      print program NAME's TAIL text at its size and exit (for `tailfcl exec`)
   --help            this text
 
@@ -63,6 +64,7 @@ fn parse_args(args: &[String]) -> Result<Options, String> {
                 }
             }
             "--kernels" => o.kernels = true,
+            "--unchecked" => compiler::tail::set_checks(false),
             "--print" => {
                 let name = value()?.replace('-', "_");
                 if !names.contains(&name.as_str()) {

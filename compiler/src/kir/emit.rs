@@ -7,12 +7,16 @@ use semantics::fcl::core::ScalarOp;
 use std::fmt::Write;
 
 /// The kernel parameter (first of every kernel) flagging run-time errors: 1 division by zero,
-/// 2 a negative exponent, [`TRIP_LIMIT_CODE`] a kernel `while` past its trip limit.
+/// 2 a negative exponent, [`TRIP_LIMIT_CODE`] a kernel `while` past its trip limit,
+/// [`CHECK_BASE`] + s a failed `checki` of site s.
 pub const ERROR_FLAG: &str = "fcl_err";
 
 /// The error-flag code of a `while` inside a kernel whose condition still holds after its
 /// last allowed trip (2^20).
 pub const TRIP_LIMIT_CODE: i32 = 3;
+
+/// The error-flag code of a failed `checki` is this plus its site.
+pub const CHECK_BASE: i32 = 16;
 
 /// Helpers every program starts with. `FP_CONTRACT OFF`: every double operation rounds once, as
 /// in the oracle (OpenCL C may otherwise fuse `a * b + c` into one `fma`, which differs in the
@@ -27,6 +31,10 @@ inline int fcl_div(int a, int b, __global int* err) { if (b == 0) { err[0] = 1; 
 inline int fcl_mod(int a, int b, __global int* err) { if (b == 0) { err[0] = 1; return 0; } return b == -1 ? 0 : a % b; }
 inline int fcl_pow(int a, int b, __global int* err) { if (b < 0) { err[0] = 2; return 0; } uint r = 1u, x = (uint)a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (int)r; }
 inline int fcl_pow_nat(int a, int b) { uint r = 1u, x = (uint)a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (int)r; }
+inline int fcl_check(int site, int bad, int x, __global int* err) { if (bad) atomic_cmpxchg((volatile __global int*)err, 0, 16 + site); return x; }
+inline int fcl_addc(int site, int a, int b, __global int* err) { long r = (long)a + (long)b; if (r != (long)(int)r) atomic_cmpxchg((volatile __global int*)err, 0, 16 + site); return (int)r; }
+inline int fcl_subc(int site, int a, int b, __global int* err) { long r = (long)a - (long)b; if (r != (long)(int)r) atomic_cmpxchg((volatile __global int*)err, 0, 16 + site); return (int)r; }
+inline int fcl_mulc(int site, int a, int b, __global int* err) { long r = (long)a * (long)b; if (r != (long)(int)r) atomic_cmpxchg((volatile __global int*)err, 0, 16 + site); return (int)r; }
 inline int fcl_shl(int a, int b) { return (int)((uint)a << (b & 31)); }
 inline int fcl_shr(int a, int b) { return a >> (b & 31); }
 inline int fcl_sign(int a) { return (a > 0) - (a < 0); }
@@ -343,5 +351,14 @@ fn op_expr(op: ScalarOp, args: &[Expr]) -> String {
         XorB => format!("({} != {})", a(0), a(1)),
         EqB => format!("({} == {})", a(0), a(1)),
         NotB => format!("(!{})", a(0)),
+        // the first failed check stays (a later one of the work-item may follow from it): an
+        // atomic compare-and-swap, so that work-items failing together do not race; the code
+        // is CHECK_BASE + site
+        CheckI if !super::checks_errors(op, args) => a(2),
+        CheckI => format!("fcl_check({}, {}, {}, {ERROR_FLAG})", a(0), a(1), a(2)),
+        // exact in 64 bits: the result fails when it does not fit 32
+        AddIChecked => format!("fcl_addc({}, {}, {}, {ERROR_FLAG})", a(0), a(1), a(2)),
+        SubIChecked => format!("fcl_subc({}, {}, {}, {ERROR_FLAG})", a(0), a(1), a(2)),
+        MulIChecked => format!("fcl_mulc({}, {}, {}, {ERROR_FLAG})", a(0), a(1), a(2)),
     }
 }

@@ -154,12 +154,14 @@ pub struct Kernel {
 
 /// Whether `op` applied to `args` must check for a run-time error when it runs: `/` and `%` by
 /// anything but a literal other than 0 and -1 (where C's operators are the oracle's), `powi`
-/// by anything but a non-negative literal.
+/// by anything but a non-negative literal, `checki` unless its condition is literally false.
 pub fn checks_errors(op: ScalarOp, args: &[Expr]) -> bool {
     match (op, args.get(1)) {
         (ScalarOp::DivI | ScalarOp::ModI, Some(Expr::Int(d))) => *d == 0 || *d == -1,
         (ScalarOp::PowI, Some(Expr::Int(e))) => *e < 0,
         (ScalarOp::DivI | ScalarOp::ModI | ScalarOp::PowI, _) => true,
+        (ScalarOp::CheckI, _) => !matches!(args.get(1), Some(Expr::Bool(false))),
+        (ScalarOp::AddIChecked | ScalarOp::SubIChecked | ScalarOp::MulIChecked, _) => true,
         _ => false,
     }
 }

@@ -68,7 +68,7 @@ impl Lowerer {
             }
         });
         let zero = Arr::known(Array::scalar(Scalar::Int(0)));
-        let addi = Val::Fun(Rc::new(Fun::Op(Prim::Addi)));
+        let addi = Val::Fun(Rc::new(Fun::Op(Prim::Addi, semantics::Span::DUMMY)));
         let Val::Arr(sums) =
             self.reduction(Prim::Scan, vec![addi, Val::Arr(zero), Val::Arr(counts)])?
         else {

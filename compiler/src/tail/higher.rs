@@ -61,7 +61,7 @@ impl Lowerer {
                 let mut out = Arr::new(ty, a.shape.clone(), move |i| {
                     apply_scalar(&fresh, &g, &[(ta, index(i))])
                 });
-                if matches!(&f, Val::Fun(g) if matches!(g.as_ref(), Fun::Op(Prim::I2d))) {
+                if matches!(&f, Val::Fun(g) if matches!(g.as_ref(), Fun::Op(Prim::I2d, _))) {
                     out.int_source = Some(a.index.clone());
                 }
                 out.known = known_map(&self.fresh, &f, ty, &[&a]);
@@ -115,8 +115,17 @@ impl Lowerer {
                 let count =
                     self.probe(args[1].arr()?, "a power count not known at compile time")?;
                 let n = known_int(&count, "a power count")?;
+                // apltail (and the oracle, rule 3.60) stops on a negative count; inside a
+                // function body the count's application may never run
+                if n < 0 && self.kernel {
+                    return unsupported("power with a negative count inside a function");
+                }
                 if n < 0 {
-                    return unsupported("power with a negative count");
+                    return Err(LowerTailError::Fails(super::RunFailure {
+                        rule: semantics::tail::step::Rule::POWER_DONE.to_string(),
+                        reason: format!("{name} with negative count {n}"),
+                        span: e.span,
+                    }));
                 }
                 self.power(&f, n, &args[2])
             }

@@ -62,6 +62,7 @@
 //! output with the TAIL value printer, using the static shapes the lowering knows. A double
 //! array that is `i2d` of ints is printed as ints and converted exactly on the host.
 
+mod check;
 mod complex;
 mod filter;
 mod higher;
@@ -76,6 +77,7 @@ mod shape;
 mod sort;
 mod value;
 
+pub use check::{failed_at, format_until_failure, set_checks};
 pub use probe::{device_prober, lower_tail_probing, ProbeRequest, Prober, MAX_PROBES};
 pub use reduce::{FEW_ROWS, MAX_UNROLL, TREE_MIN_LEN, UNROLL};
 
@@ -182,6 +184,9 @@ pub struct Lowered {
     pub failure: Option<RunFailure>,
     /// How many values the device computed while the program was lowered (module `probe`).
     pub probes: usize,
+    /// The run-time checks of the lowered code by site number (`checki site …`): the TAIL
+    /// oracle's failure each stands for (module `check`).
+    pub sites: Vec<RunFailure>,
 }
 
 /// Parses, type checks and lowers a TAIL program without a device: a program that needs a

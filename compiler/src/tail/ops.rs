@@ -93,7 +93,7 @@ impl Lowerer {
         let arrs = args.iter().map(|v| v.arr()).collect::<R<Vec<&Arr>>>()?;
         let known = self.fold(p, name, e, &arrs)?;
         let symbolic = if is_scalar_op(p) {
-            self.scalar(p, &arrs)
+            self.scalar(p, &arrs, e.span)
         } else {
             self.structural(p, &arrs)
         };
@@ -234,8 +234,8 @@ impl Lowerer {
         Ok(Val::Arr(out))
     }
 
-    /// A scalar operator on scalar arguments (spec §5.1–§5.7).
-    fn scalar(&mut self, p: Prim, args: &[&Arr]) -> R<Arr> {
+    /// A scalar operator on scalar arguments (spec §5.1–§5.7), applied at `span`.
+    fn scalar(&mut self, p: Prim, args: &[&Arr], span: semantics::Span) -> R<Arr> {
         if args.iter().any(|a| !a.shape.is_empty()) {
             return unsupported(format!("{} applied to an array", p.name()));
         }
@@ -245,7 +245,7 @@ impl Lowerer {
             ))));
         }
         let texts: Vec<String> = args.iter().map(|a| a.text()).collect();
-        let (text, ty) = super::scalar::scalar_op(p, &texts, &self.fresh)?;
+        let (text, ty) = super::scalar::scalar_op(p, &texts, &self.fresh, span)?;
         let mut out = Arr::scalar(ty, text);
         if p == Prim::I2d {
             out.int_source = Some(args[0].index.clone());

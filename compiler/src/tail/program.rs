@@ -115,10 +115,16 @@ impl Lowerer {
                 let mut v = check_declared(self.eval(bound, env)?, declared_ty(ty))?;
                 if let Val::Arr(a) = &v {
                     let uses = self.uses.get(var).copied().unwrap_or(0);
-                    if !self.kernel && a.size() > 0 && uses > 0 && {
+                    // a value whose elements are checked is computed where the oracle
+                    // computes it (call by value), used or not: its failure comes before the
+                    // statements after it, and all of its elements are checked
+                    if !self.kernel && a.size() > 0 && {
                         let text = (a.index)("i");
-                        (uses > 1 && uses.saturating_mul(text.len()) > RECOMPUTE_BUDGET)
-                            || too_long(&text)
+                        super::check::has_checks(&text)
+                            || (uses > 0
+                                && ((uses > 1
+                                    && uses.saturating_mul(text.len()) > RECOMPUTE_BUDGET)
+                                    || too_long(&text)))
                     } {
                         v = Val::Arr(self.materialize(a, &format!("{var}, used {uses} times")));
                     }
@@ -159,7 +165,7 @@ impl Lowerer {
                     env,
                 })))
             }
-            ExprKind::OpValue(op) => Ok(Val::Fun(Rc::new(Fun::Op(op.prim)))),
+            ExprKind::OpValue(op) => Ok(Val::Fun(Rc::new(Fun::Op(op.prim, e.span)))),
             // (3.56) a vector literal
             ExprKind::Vector(es) => {
                 let mut elems = Vec::new();
@@ -259,7 +265,7 @@ impl Lowerer {
             return unsupported("applying a non-function");
         };
         match f.as_ref() {
-            Fun::Op(p) => self.apply_op(*p, p.name(), &dummy_expr(), args),
+            Fun::Op(p, span) => self.apply_op(*p, p.name(), &dummy_expr_at(*span), args),
             Fun::Lambda {
                 param,
                 param_ty,
@@ -428,10 +434,12 @@ pub(super) fn element_text(a: &Arr, i: &str) -> String {
     a.ty.store(&(a.index)(i))
 }
 
-fn dummy_expr() -> Expr {
+/// An expression standing for the application of an operator value at `span` (where its
+/// failures are reported).
+fn dummy_expr_at(span: semantics::Span) -> Expr {
     Expr {
         kind: ExprKind::Tuple(Vec::new()),
-        span: semantics::Span::DUMMY,
+        span,
     }
 }
 
@@ -497,6 +505,7 @@ pub(super) fn lower_expr_with(e: &Expr, answers: Rc<[Rc<Array>]>) -> R<Lowered> 
         result,
         failure,
         probes: lw.probed,
+        sites: lw.fresh.sites(),
     })
 }
 

@@ -179,7 +179,7 @@ impl Lowerer {
                 sort_key(ty, down, &format!("(index {k} {i})")).0
             });
             let z = Arr::known(Array::scalar(Scalar::Int(0)));
-            let f = Val::Fun(Rc::new(Fun::Op(p)));
+            let f = Val::Fun(Rc::new(Fun::Op(p, semantics::Span::DUMMY)));
             let Val::Arr(r) =
                 self.reduction(Prim::Reduce, vec![f, Val::Arr(z), Val::Arr(stored)])?
             else {
@@ -250,7 +250,7 @@ impl Lowerer {
         let h = hist.to_string();
         let counts = Arr::new(Ty::Int, vec![len], move |q| format!("(index {h} {q})"));
         let zero = Arr::known(Array::scalar(Scalar::Int(0)));
-        let addi = Val::Fun(Rc::new(Fun::Op(Prim::Addi)));
+        let addi = Val::Fun(Rc::new(Fun::Op(Prim::Addi, semantics::Span::DUMMY)));
         let Val::Arr(sums) =
             self.reduction(Prim::Scan, vec![addi, Val::Arr(zero), Val::Arr(counts)])?
         else {

@@ -17,11 +17,13 @@
 //!   scan of the chunk totals (recursively) and a kernel adding each chunk's prefix. For
 //!   doubles the order of operations then differs from apltail's.
 
+use super::check::{checks_at, int_prefix};
 use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
 use super::program::Lowerer;
 use super::value::{unflatten, unsupported, with_names, Arr, Fresh, Fun, Ty, Val, MAX_KNOWN, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Elems};
+use semantics::Span;
 use std::rc::Rc;
 
 /// Rows up to this length are unrolled.
@@ -79,13 +81,30 @@ fun sklansky lgn op arr =
             ; return<block> (push<block> r) }
 ";
 
+/// The place of `f` where it is the program's `addi` on ints (a scan that checks overflow).
+fn checked_addi(f: &Val, ty: Ty) -> Option<Span> {
+    match f {
+        Val::Fun(g) => match g.as_ref() {
+            Fun::Op(Prim::Addi, span) if checks_at(*span) && ty == Ty::Int => Some(*span),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The identity of an associative, commutative operator on type `ty` (FCL text).
 fn identity(f: &Val, ty: Ty) -> Option<&'static str> {
     let Val::Fun(g) = f else { return None };
-    let Fun::Op(p) = g.as_ref() else { return None };
+    let Fun::Op(p, span) = g.as_ref() else {
+        return None;
+    };
+    // an int operator of the program that overflows fails where the oracle's order leaves
+    // the int range: a sequential fold checks exactly there, a tree adds in another order
+    // (the lowering's own sums, of counts, cannot overflow)
+    let checked = checks_at(*span);
     Some(match (p, ty) {
-        (Prim::Addi, Ty::Int) => "0",
-        (Prim::Muli, Ty::Int) => "1",
+        (Prim::Addi, Ty::Int) if !checked => "0",
+        (Prim::Muli, Ty::Int) if !checked => "1",
         (Prim::Maxi, Ty::Int) => "(0 - 2147483647 - 1)",
         (Prim::Mini, Ty::Int) => "2147483647",
         (Prim::Addd, Ty::Double) => "0.0",
@@ -201,6 +220,9 @@ impl Lowerer {
         }
         let long = m >= TREE_MIN_LEN || (m >= 256 && k < FEW_ROWS);
         let tree = identity(&f, ty).filter(|_| long && ty != Ty::Bool);
+        if let (true, true, Some(span)) = (scan, long && m < (1 << 22), checked_addi(&f, ty)) {
+            return Ok(Val::Arr(self.scan_checked_addi(&r, &a, k, m, span)));
+        }
         match (scan, tree) {
             (true, Some(id)) => return Ok(Val::Arr(self.scan_blocks(&r, &f, id, &a, k, m))),
             (true, None) if m > MAX_KNOWN => {
@@ -217,6 +239,24 @@ impl Lowerer {
         Ok(Val::Arr(Arr::new(ty, shape, move |i| {
             ty.load(&format!("(index {r} {i})"))
         })))
+    }
+
+    /// A long `scan(addi, …)` of the program: the prefix sums in doubles by the block-level
+    /// scans, exact (a sum of fewer than 2^22 ints stays below 2^53 whatever the order of the
+    /// additions), each prefix checked against the int range: the scan fails exactly when a
+    /// prefix in the oracle's order leaves it.
+    fn scan_checked_addi(&mut self, r: &str, a: &Arr, k: usize, m: usize, span: Span) -> Arr {
+        let ints = a.clone();
+        let doubles = Arr::new(Ty::Double, a.shape.clone(), move |i| {
+            format!("(i2d {})", (ints.index)(i))
+        });
+        let addd = Val::Fun(Rc::new(Fun::Op(Prim::Addd, Span::DUMMY)));
+        self.scan_blocks(r, &addd, "0.0", &doubles, k, m);
+        let (fresh, r) = (self.fresh.clone(), r.to_string());
+        Arr::new(Ty::Int, a.shape.clone(), move |i| {
+            let d = Ty::Double.load(&format!("(index {r} {i})"));
+            int_prefix(&fresh, Prim::Addi, span, &d)
+        })
     }
 
     /// `(fn acc => fn x => f(x, acc))` on stored elements (bools are stored as ints).

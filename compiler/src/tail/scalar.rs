@@ -1,21 +1,38 @@
 //! The scalar operators of spec §5.1–§5.7 as FCL expressions, with the FCL extension
 //! built-ins for doubles and booleans (docs/fcl.md's TAIL extension: `powd`,
 //! `ltd`, `andb`, `floord`, …). FCL's `/` and `%` truncate, so TAIL's floored `divi`, `mod`
-//! and `resi` are built from them; TAIL's error cases (overflow, division by zero) are not
-//! checked in lowered code, as in compiled code generally.
+//! and `resi` are built from them. TAIL's error cases (overflow, division by zero, a
+//! rounding outside the int range) are checked where the application has a place in the
+//! program (module `check`).
 
+use super::check::{checked_int_op, checked_rounding, checks_at};
 use super::value::{share, unsupported, Fresh, Ty, R};
 use semantics::tail::ops::prim::Prim;
+use semantics::Span;
 
-/// The FCL text and result type of scalar operator `p` applied to argument texts `xs`.
-pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh) -> R<(String, Ty)> {
+/// The FCL text and result type of scalar operator `p` applied to argument texts `xs`, the
+/// application at `span` (`Span::DUMMY`: the lowering's own arithmetic, unchecked).
+pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh, span: Span) -> R<(String, Ty)> {
     use Prim as P;
     use Ty::{Bool as B, Double as D, Int as I};
+    // by a positive literal, division cannot fail
+    let static_divisor = matches!(p, P::Divi | P::Mod) && positive_literal(&xs[1]);
+    if checks_at(span) && !static_divisor {
+        let unchecked = |ys: &[String]| {
+            scalar_op(p, ys, fresh, Span::DUMMY).map_or_else(|_| String::new(), |r| r.0)
+        };
+        if let Some(t) = checked_int_op(p, xs, span, fresh, &unchecked) {
+            return Ok((t, I));
+        }
+        if let Some(t) = checked_rounding(p, &xs[0], span, fresh) {
+            return Ok((t, I));
+        }
+    }
     let bin = |f: &str| format!("({f} {} {})", xs[0], xs[1]);
     let un = |f: &str| format!("({f} {})", xs[0]);
     let infix = |o: &str| format!("({} {o} {})", xs[0], xs[1]);
     Ok(match p {
-        // §5.1 integers (overflow wraps here; TAIL would stop with an error)
+        // §5.1 integers (unchecked: overflow wraps here)
         P::Addi => (infix("+"), I),
         P::Subi => (infix("-"), I),
         P::Muli => (infix("*"), I),

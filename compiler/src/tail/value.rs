@@ -239,7 +239,8 @@ pub(super) enum Fun {
         body: Expr,
         env: super::program::Env,
     },
-    Op(semantics::tail::ops::prim::Prim),
+    /// An operator name used as a value, with its place (a check inside it reports there).
+    Op(semantics::tail::ops::prim::Prim, Span),
 }
 
 /// The element type a TAIL type declares, where it is a known base type the lowering has.
@@ -293,12 +294,14 @@ pub(super) fn unsupported<T>(why: impl Into<String>) -> R<T> {
 
 /// Fresh FCL names, shared by the lowering and the index functions it builds, the constant
 /// tables those index functions ask for, and the element type of each `zilde` application
-/// (by its span) as the type checker infers it from the program.
+/// (by its span) as the type checker infers it from the program, and the check sites of the
+/// run-time checks the lowered code makes (module `check`).
 #[derive(Clone, Default)]
 pub(super) struct Fresh(
     Rc<Cell<usize>>,
     Rc<RefCell<Vec<Table>>>,
     Rc<HashMap<Span, Ty>>,
+    Rc<RefCell<Vec<super::RunFailure>>>,
 );
 
 /// A literal vector stored in a global buffer when `main` starts: a read at a computed index
@@ -316,7 +319,26 @@ pub(super) struct Table {
 impl Fresh {
     /// The context of a program whose `zilde` applications have element types `zildes`.
     pub(super) fn with_zildes(zildes: HashMap<Span, Ty>) -> Fresh {
-        Fresh(Rc::default(), Rc::default(), Rc::new(zildes))
+        Fresh(Rc::default(), Rc::default(), Rc::new(zildes), Rc::default())
+    }
+
+    /// The number of the check site that fails with `f` (the same failure, the same site).
+    pub(super) fn site(&self, f: super::RunFailure) -> usize {
+        let mut sites = self.3.borrow_mut();
+        let same =
+            |g: &super::RunFailure| g.rule == f.rule && g.reason == f.reason && g.span == f.span;
+        match sites.iter().position(same) {
+            Some(k) => k,
+            None => {
+                sites.push(f);
+                sites.len() - 1
+            }
+        }
+    }
+
+    /// The check sites made so far, by number.
+    pub(super) fn sites(&self) -> Vec<super::RunFailure> {
+        self.3.borrow().clone()
     }
 
     /// The element type of the `zilde` application at `span` (int where the program leaves

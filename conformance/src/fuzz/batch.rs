@@ -14,13 +14,13 @@ use super::compiled::CompiledOutcome;
 use super::dispatch::{dispatch_source, plain_source, Dispatch};
 use super::profile::Profile;
 use super::tail::outputs_agree;
-use compiler::exec::{check_local_memory, execute_built, ExecError, ExecReport};
+use compiler::exec::{check_local_memory, execute_built_keeping_output, ExecError, ExecReport};
 use compiler::fault::Fault;
 use compiler::kir::emit::emit_module;
 use compiler::kir::Module;
 use compiler::lower::LowerError;
 use compiler::runtime::{BuiltProgram, Runtime, RuntimeError};
-use compiler::tail::{format_result, Lowered};
+use compiler::tail::Lowered;
 use compiler::{compile_fcl_with_fault, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::core::Expr;
 use std::collections::HashMap;
@@ -130,7 +130,7 @@ impl CompiledJob {
         match &self.compare {
             Compare::Exact if got == self.expected => Ok(()),
             Compare::Exact => Err(got.to_string()),
-            Compare::Tail(lowered) => match format_result(lowered, got) {
+            Compare::Tail(lowered) => match super::tail::read_back_tail(lowered, got) {
                 Some(tail) if outputs_agree(&self.expected, &tail) => Ok(()),
                 Some(tail) => Err(tail),
                 None => Err(got.to_string()),
@@ -255,7 +255,9 @@ pub fn run_jobs(
             match check_local_memory(m, rt) {
                 Ok(()) => units[group].1.push((key, m)),
                 Err(e) => {
-                    cache.runs.insert(key, (run_result(Err(e)), true));
+                    cache
+                        .runs
+                        .insert(key, (run_result((ExecReport::default(), Err(e))), true));
                 }
             }
         }
@@ -326,15 +328,19 @@ fn run_module(
     rt: &Runtime,
     options: &str,
 ) -> (RunResult, bool) {
+    let failed = |e| (ExecReport::default(), Err(ExecError::Runtime(e)));
     let (report, alone) = match built {
-        Some(Built::Shared(shared, i)) => (shared.1.execute(i, module, rt, &shared.0), false),
-        Some(Built::Own(program)) => (execute_built(module, rt, &program), true),
-        Some(Built::Failed(e)) => (Err(ExecError::Runtime(e)), true),
+        Some(Built::Shared(shared, i)) => (
+            shared.1.execute_keeping_output(i, module, rt, &shared.0),
+            false,
+        ),
+        Some(Built::Own(program)) => (execute_built_keeping_output(module, rt, &program), true),
+        Some(Built::Failed(e)) => (failed(e), true),
         None => {
-            let report = rt
-                .build_with_options(&emit_module(module), &quiet(options))
-                .map_err(ExecError::Runtime)
-                .and_then(|program| execute_built(module, rt, &program));
+            let report = match rt.build_with_options(&emit_module(module), &quiet(options)) {
+                Ok(program) => execute_built_keeping_output(module, rt, &program),
+                Err(e) => failed(e),
+            };
             (report, true)
         }
     };
@@ -366,13 +372,15 @@ fn module_key(options: &str, m: &Module) -> String {
 
 /// The stdout, the error as [`super::compiled::compare_compiled_with`] reports it, or why the
 /// device cannot run the module.
-fn run_result(r: Result<ExecReport, ExecError>) -> RunResult {
+fn run_result((report, r): (ExecReport, Result<(), ExecError>)) -> RunResult {
     match r {
-        Ok(report) => Ok(report.stdout),
+        Ok(()) => Ok(report.stdout),
         Err(ExecError::Unsupported(why)) => Err(why),
         // a launch beyond this device's limits is not the compiler's fault: skipped, with why
         Err(ExecError::Runtime(e @ RuntimeError::Limit(_))) => Err(e.to_string()),
-        Err(e) => Ok(format!("error: {e}")),
+        // what the program printed before it failed, then the error (a failing TAIL program
+        // must print what the oracle printed before its failure)
+        Err(e) => Ok(format!("{}error: {e}", report.stdout)),
     }
 }
 

@@ -24,7 +24,7 @@
 //! program: still one build per batch, and nothing an optimizing GPU compiler could read
 //! differently from the modules alone.
 
-use compiler::exec::{execute_with_launch, ExecError, ExecReport};
+use compiler::exec::{execute_with_launch_keeping_output, ExecError, ExecReport};
 use compiler::kir::emit::{emit_kernel, ERROR_FLAG, PRELUDE};
 use compiler::kir::{Kernel, Module, Param, Ty};
 use compiler::runtime::{Arg, BuiltProgram, Runtime, RuntimeError};
@@ -265,8 +265,20 @@ impl Dispatch {
         rt: &Runtime,
         program: &BuiltProgram,
     ) -> Result<ExecReport, ExecError> {
+        let (report, r) = self.execute_keeping_output(i, m, rt, program);
+        r.map(|()| report)
+    }
+
+    /// [`Dispatch::execute`], returning what the run printed up to a failure too.
+    pub fn execute_keeping_output(
+        &self,
+        i: usize,
+        m: &Module,
+        rt: &Runtime,
+        program: &BuiltProgram,
+    ) -> (ExecReport, Result<(), ExecError>) {
         let route = self.routes.get(i).map_or(&[][..], |r| &r[..]);
-        execute_with_launch(m, rt, &|k, groups, local, args| {
+        execute_with_launch_keeping_output(m, rt, &|k, groups, local, args| {
             let Some(Some((dispatcher, which))) = route.get(k) else {
                 let name = format!("u{i}_{}", m.kernels[k].name);
                 return rt.enqueue(program, &name, groups, local, args);

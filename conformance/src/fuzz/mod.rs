@@ -239,6 +239,7 @@ fn worker(
         for (result, src, checked, saved) in one_batch(c, batch, rt, &mut cache, &mut profile) {
             let mut g = collected.lock().unwrap_or_else(|e| e.into_inner());
             g.1.add_program(&src, &checked.rules);
+            g.1.note_failing(&checked.reference);
             if let Some(why) = &checked.unsupported {
                 g.1.add_unsupported(why);
             }

@@ -273,6 +273,9 @@ pub struct Stats {
     pub tail: bool,
     /// Per external engine (in the campaign's order): programs accepted, rejected, mismatched.
     pub external: Vec<(String, [u64; 3])>,
+    /// Programs whose reference run fails at run time (its output ends in `error: RULE`): the
+    /// generator's failing programs (`gen::tail_gen` module `failing`).
+    pub failing: u64,
 }
 
 impl Stats {
@@ -310,6 +313,18 @@ impl Stats {
                 counts[at] = 1;
                 self.external.push((name.to_string(), counts));
             }
+        }
+    }
+
+    /// Counts the program whose reference output is `reference` as failing when it ends in
+    /// the failure line (`error: RULE`, [`super::tail::failure_line`]).
+    pub fn note_failing(&mut self, reference: &str) {
+        if reference
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("error: "))
+        {
+            self.failing += 1;
         }
     }
 
@@ -354,6 +369,14 @@ impl Stats {
             self.total_depth as f64 / g as f64,
             self.max_depth
         );
+        if self.tail {
+            let _ = writeln!(
+                s,
+                "failing programs: {} (the oracle stops with a run-time error; every engine must \
+                 fail with its rule after the same output)",
+                self.failing
+            );
+        }
         let ops: Vec<String> = self
             .operators
             .iter()

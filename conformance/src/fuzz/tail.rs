@@ -14,7 +14,9 @@ use crate::gen::tail_gen::TailCase;
 use crate::shrink::tail::{shrink, TailProgram};
 use compiler::fault::Fault;
 use compiler::runtime::Runtime;
-use compiler::tail::{format_result, lower_tail_probing, LowerTailError, Lowered};
+use compiler::tail::{
+    failed_at, format_result, format_until_failure, lower_tail_probing, LowerTailError, Lowered,
+};
 use interpreter::tail::{drive, Outcome, RunOptions, Stats};
 use semantics::fcl::core::Expr;
 use semantics::fcl::lower::load_program;
@@ -77,7 +79,19 @@ pub fn check_tail_against(src: &str, expected: Option<&str>) -> Checked {
                 _ => Verdict::Pass,
             }
         }
-        Ok((Outcome::Err(e), _)) => Verdict::Invalid(format!("run-time error: {}", e.reason)),
+        // a program that fails prints its output, then the failing rule (the generator makes
+        // such programs, and every engine must fail with the same rule)
+        Ok((Outcome::Err(e), _)) => {
+            stdout.push_str(&failure_line(&e.rule.to_string()));
+            match expected {
+                Some(want) if stdout != want => Verdict::Mismatch {
+                    config: TAIL_ORACLE_CONFIG.into(),
+                    expected: want.to_string(),
+                    got: stdout.clone(),
+                },
+                _ => Verdict::Pass,
+            }
+        }
         Ok((Outcome::Limit, _)) => Verdict::Invalid("step limit".into()),
         Err(e) => Verdict::Invalid(format!("output failed: {e}")),
     };
@@ -203,10 +217,6 @@ pub fn check_lowered(src: &str, tail_stdout: &str) -> LoweredCheck {
     // sizes computed from data are read back from the FCL oracle: fuzzing compares engines
     // on the specialised program, and the device computes every value of it again
     let lowered = match lower_tail_probing(src, &mut fcl_oracle_prober) {
-        // the TAIL oracle ran the program without error
-        Ok(l) if l.failure.is_some() => {
-            return mismatch("tail lowering", format!("certain failure: {:?}", l.failure))
-        }
         Ok(l) => l,
         Err(LowerTailError::Unsupported(why)) => return LoweredCheck::Unsupported(why),
         Err(LowerTailError::Static(d)) => {
@@ -230,15 +240,53 @@ pub fn check_lowered(src: &str, tail_stdout: &str) -> LoweredCheck {
         ..Default::default()
     };
     let out = interpreter::fcl::run(&program.main, &cfg);
-    if out.result.is_err() {
-        return mismatch("fcl oracle (lowered)", out.observable());
-    }
-    match format_result(&lowered, &out.stdout) {
+    let got = match &out.result {
+        Ok(_) => out.stdout.clone(),
+        // a failed check is the TAIL program's failure (read back below)
+        Err(interpreter::fcl::Failure::Error(e)) => format!("{}error: {}", out.stdout, e.reason),
+        Err(_) => return mismatch("fcl oracle (lowered)", out.observable()),
+    };
+    match read_back_tail(&lowered, &got) {
         Some(tail) if outputs_agree(tail_stdout, &tail) => {
             LoweredCheck::Agrees(Box::new(lowered), program.main)
         }
         Some(tail) => mismatch("fcl oracle (lowered)", tail),
         None => mismatch("fcl oracle (lowered)", out.stdout),
+    }
+}
+
+/// The line a failing TAIL program's output ends with: its rule (`error: 3.32 muli`).
+pub fn failure_line(rule: &str) -> String {
+    format!("error: {rule}\n")
+}
+
+/// A lowered TAIL program's output as the TAIL oracle's reference writes it
+/// ([`check_tail_against`]): the FCL program's stdout read back as TAIL, then, where the program
+/// fails, the failing rule: a failure the lowering found, or a failed check (the output's last
+/// line `error: …check site N failed…`, after what the program printed before it). `None` when
+/// the output is not what the lowered program prints or fails with.
+pub fn read_back_tail(lowered: &Lowered, got: &str) -> Option<String> {
+    // the last line that starts with the error (its text has `error:` inside too)
+    let start = match got.starts_with("error: ") {
+        true => Some(0),
+        false => got.rfind("\nerror: ").map(|k| k + 1),
+    };
+    let (printed, error) = match start {
+        Some(k) => (&got[..k], Some(&got[k..])),
+        None => (got, None),
+    };
+    match error {
+        Some(e) => {
+            let f = failed_at(lowered, e)?;
+            Some(format_until_failure(lowered, printed)? + &failure_line(&f.rule))
+        }
+        None => {
+            let mut text = format_result(lowered, printed)?;
+            if let Some(f) = &lowered.failure {
+                text.push_str(&failure_line(&f.rule));
+            }
+            Some(text)
+        }
     }
 }
 
@@ -298,7 +346,36 @@ fn tokens(s: &str) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::outputs_agree;
+    use super::{check_tail_program, outputs_agree, read_back_tail};
+    use crate::fuzz::Verdict;
+
+    #[test]
+    fn a_failed_check_reads_back_as_the_oracles_rule_after_the_prints() {
+        let src = "let a:[int]1 = prArrI(iota(3)) in\neach(fn x:[int]0 => divi(6,subi(x,2)),a)\n";
+        let l = compiler::tail::lower_tail(src).expect("lowers");
+        let site = l
+            .sites
+            .iter()
+            .position(|f| f.reason == "divi: division by zero");
+        let got = format!(
+            "[1,2,3]\nerror: run-time error: check site {} failed in kernel_1",
+            site.expect("a site for the division by zero")
+        );
+        assert_eq!(
+            read_back_tail(&l, &got).as_deref(),
+            Some("[3](1,2,3)\nerror: 3.32 divi\n")
+        );
+        // an error that is no check of this program does not read back
+        assert_eq!(
+            read_back_tail(&l, "error: run-time error: division by zero"),
+            None
+        );
+        // the whole check: the TAIL oracle and the FCL oracle on the lowered program fail alike
+        let checked = check_tail_program(src, Some("[3](1,2,3)\nerror: 3.32 divi\n"), None);
+        assert_eq!(checked.verdict, Verdict::Pass);
+        let wrong = check_tail_program(src, Some("[3](1,2,3)\nerror: 3.32 mod\n"), None);
+        assert!(matches!(wrong.verdict, Verdict::Mismatch { .. }));
+    }
 
     #[test]
     fn numbers_agree_within_a_relative_tolerance() {

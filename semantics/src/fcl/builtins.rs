@@ -70,6 +70,11 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("xorb", "bool -> bool -> bool"),
     ("eqb", "bool -> bool -> bool"),
     ("notb", "bool -> bool"),
+    // the TAIL lowering's run-time checks (docs/fcl-extensions.md §7)
+    ("checki", "int -> bool -> int -> int"),
+    ("addiChecked", "int -> int -> int -> int"),
+    ("subiChecked", "int -> int -> int -> int"),
+    ("muliChecked", "int -> int -> int -> int"),
     ("index", "forall 'a. ['a] -> int -> 'a"),
     ("lengthPull", "forall 'a. ['a] -> int"),
     ("lengthPush", "forall <l> 'a. ['a]<l> -> int"),

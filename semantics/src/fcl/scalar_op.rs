@@ -64,11 +64,21 @@ pub enum ScalarOp {
     XorB,
     EqB,
     NotB,
+    /// `checki site bad x`: x, or the failure of check site `site` when `bad` (the TAIL
+    /// lowering's run-time checks, docs/fcl-extensions.md §7).
+    CheckI,
+    /// `addiChecked site a b`: a + b, or the failure of check site `site` when it overflows
+    /// (each operand evaluated once, where `checki` would name it twice).
+    AddIChecked,
+    /// `subiChecked site a b`: a − b, checked like `addiChecked`.
+    SubIChecked,
+    /// `muliChecked site a b`: a · b, checked like `addiChecked`.
+    MulIChecked,
 }
 
 impl ScalarOp {
     /// Every scalar operation, for tables and generators.
-    pub const ALL: [ScalarOp; 57] = [
+    pub const ALL: [ScalarOp; 61] = [
         ScalarOp::AddI,
         ScalarOp::SubI,
         ScalarOp::MulI,
@@ -126,6 +136,10 @@ impl ScalarOp {
         ScalarOp::XorB,
         ScalarOp::EqB,
         ScalarOp::NotB,
+        ScalarOp::CheckI,
+        ScalarOp::AddIChecked,
+        ScalarOp::SubIChecked,
+        ScalarOp::MulIChecked,
     ];
 
     /// The built-in's source name (`addi`, `i2d`, …).
@@ -189,6 +203,10 @@ impl ScalarOp {
             XorB => "xorb",
             EqB => "eqb",
             NotB => "notb",
+            CheckI => "checki",
+            AddIChecked => "addiChecked",
+            SubIChecked => "subiChecked",
+            MulIChecked => "muliChecked",
         }
     }
 
@@ -222,6 +240,10 @@ impl ScalarOp {
             LtD | LeD | GtD | GeD | EqD => (DD, Type::Bool),
             AndB | OrB | XorB | EqB => (BB, Type::Bool),
             NotB => (B, Type::Bool),
+            CheckI => (&[Type::Int, Type::Bool, Type::Int], Type::Int),
+            AddIChecked | SubIChecked | MulIChecked => {
+                (&[Type::Int, Type::Int, Type::Int], Type::Int)
+            }
         }
     }
 }

@@ -405,10 +405,11 @@ fn invariant(e: &Expr, local: &HashSet<Rc<str>>) -> bool {
 }
 
 /// Whether evaluating `e` may raise a run-time error (division by a non-literal or zero, a
-/// non-literal exponent), which must not move in front of a loop that might not run.
+/// non-literal exponent, a `checki`), which must not move in front of a loop that might not run.
 fn may_fail(e: &Expr) -> bool {
     any_expr(e, &mut |x| {
         matches!(x, Expr::Op(ScalarOp::DivI | ScalarOp::ModI | ScalarOp::PowI, a)
             if !matches!(a.get(1), Some(Expr::Int(d)) if *d > 0))
+            || matches!(x, Expr::Op(op @ (ScalarOp::CheckI | ScalarOp::AddIChecked | ScalarOp::SubIChecked | ScalarOp::MulIChecked), a) if crate::kir::checks_errors(*op, a))
     })
 }

@@ -16,6 +16,7 @@
 mod complex;
 mod effects;
 mod elementwise;
+mod failing;
 mod runtime;
 mod structure;
 mod text;
@@ -237,6 +238,17 @@ pub fn generate_tail(rng: &mut Rng, max_lets: usize) -> TailCase {
         src.push_str(&format!("let {name}:{} = {text} in\n", val.annotation()));
         g.env.push((name, val));
         g.last_text = text;
+    }
+    // a share of programs ends in an expression that fails (module `failing`)
+    if g.rng.chance(failing::FAILING_SHARE) {
+        if let Some((text, rule)) = g.failing() {
+            src.push_str(&format!("{text}\n"));
+            g.out.push_str(&format!("error: {rule}\n"));
+            return TailCase {
+                source: src,
+                expected: g.out,
+            };
+        }
     }
     let (last, val) = g.env.last().cloned().unwrap_or(("v1".into(), iota(1)));
     src.push_str(&format!("{last}\n"));

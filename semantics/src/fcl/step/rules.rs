@@ -147,6 +147,7 @@ impl RunError {
             "5.61" | "5.79" => "index-out-of-bounds",
             "5.72" | "5.73" if r.starts_with("division by zero") => "division-by-zero",
             "5.72" if r.contains("does not fit an int") => "int-conversion",
+            "5.72" if r.starts_with("check site") => "check-failed",
             "5.86" if r.starts_with("race") => "race",
             "5.86" if r.starts_with("hole") => "hole",
             "5.85" | "5.84" | "5.84s" => "destination-out-of-range",

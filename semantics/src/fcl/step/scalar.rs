@@ -103,7 +103,38 @@ pub fn apply(op: ScalarOp, args: &[Value], span: Span) -> Result<Value, RunError
         XorB => Value::Bool(bool(0)? != bool(1)?),
         EqB => Value::Bool(bool(0)? == bool(1)?),
         NotB => Value::Bool(!bool(0)?),
+        // a failed check names its site; the TAIL lowering maps the site back to the TAIL
+        // oracle's rule, reason and place (compiler::tail::Lowered::sites)
+        CheckI => {
+            let (site, bad, x) = (int(0)?, bool(1)?, int(2)?);
+            if bad {
+                return Err(err(check_failure(site)));
+            }
+            Value::Int(x)
+        }
+        AddIChecked | SubIChecked | MulIChecked => {
+            let (site, a, b) = (int(0)?, int(1)?, int(2)?);
+            let r = match op {
+                AddIChecked => a.checked_add(b),
+                SubIChecked => a.checked_sub(b),
+                _ => a.checked_mul(b),
+            };
+            Value::Int(r.ok_or_else(|| err(check_failure(site)))?)
+        }
     })
+}
+
+/// The reason of a failed `checki` at `site`: `check site N failed` (compiled code reports the
+/// same words, naming the kernel).
+pub fn check_failure(site: i32) -> String {
+    format!("check site {site} failed")
+}
+
+/// The site of a failed `checki` in an error text that contains [`check_failure`]'s words.
+pub fn failed_site(text: &str) -> Option<usize> {
+    let rest = &text[text.find("check site ")? + "check site ".len()..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
 }
 
 fn show(v: Option<&Value>) -> String {
