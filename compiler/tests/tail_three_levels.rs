@@ -541,14 +541,14 @@ fn closed_programs_keep_their_computations() {
         (
             "each of iota",
             "let v:[int]1 = prArrI(each(fn x:[int]0 => muli(x,x),iota(6))) in i2d(first(v))",
-            &["(i + 1)", "*"][..],
+            &["(i + 1)", "muliChecked"][..],
             "25",
         ),
         // a power loop of a scalar and of an array
         (
             "powerScl",
             "i2d(powerScl(fn x:[int]0 => muli(x,3),4,2))",
-            &["power<grid> 4", "* 3"][..],
+            &["power<grid> 4", "muliChecked 0 x1 3"][..],
             "162",
         ),
         (
@@ -568,7 +568,7 @@ fn closed_programs_keep_their_computations() {
         (
             "if",
             "i2d(if lti(reduce(addi,0,[1,2]),5) then condScl(fn x:[int]0 => muli(x,7),tt,6) else 0)",
-            &["(if (lti (", "(if true then (6 * 7) else 6)"][..],
+            &["(if (lti (", "(if true then (muliChecked 1 6 7) else 6)"][..],
             "42",
         ),
     ] {

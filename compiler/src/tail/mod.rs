@@ -49,8 +49,9 @@
 //! become a table, docs/fcl-extensions.md §5), and `roll` draws from the oracle's generator
 //! in evaluation order; `nowi` is refused (different at every run). `zilde` has the element type
 //! the type checker infers for each application (`semantics::tail::typecheck::zilde_instances`).
-//! Anything else is refused with [`LowerTailError::Unsupported`] and a reason. Int overflow and
-//! division by zero, run-time errors in TAIL, are not checked in lowered code.
+//! Anything else is refused with [`LowerTailError::Unsupported`] and a reason. Int overflow,
+//! division by zero and roundings outside the int range, run-time errors in TAIL, are checked in
+//! lowered code at check sites that map back to the oracle's rule and place (module `check`).
 //! A program that certainly fails at run time (a negative `iota`, `zipWith` of different
 //! shapes, `idxassign` or `idxS` out of range, `cat` of mismatched shapes, `transp2` of a
 //! non-permutation: anything the semantics rejects on known arguments or shapes) lowers to the

@@ -15,7 +15,9 @@
 //!   `while<block>` tree, repeated over the partial results until one per row is left; a long
 //!   scan becomes block-level Sklansky scans of 256-element chunks (examples/fcl/scan.fcl), a
 //!   scan of the chunk totals (recursively) and a kernel adding each chunk's prefix. For
-//!   doubles the order of operations then differs from apltail's.
+//!   doubles the order of operations then differs from apltail's. The program's `addi` and
+//!   `muli`, which fail on overflow in apltail's order, are not taken as associative (module
+//!   `check`): they fold sequentially, and a long `scan(addi, …)` scans exact doubles.
 
 use super::check::{checks_at, int_prefix};
 use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
