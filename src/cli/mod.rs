@@ -2,6 +2,7 @@
 
 mod conform;
 mod contain;
+mod cost;
 mod device;
 mod fcl;
 mod tail;
@@ -61,6 +62,8 @@ pub enum Command {
     Fuzz(FuzzArgs),
     /// Run conformance tests (NAME.tail/.fcl + NAME.expected) on every engine.
     Conform(ConformArgs),
+    /// The oracle's cost and work against measured kernel time per (program, size).
+    CostCheck(cost::CostCheckArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -302,6 +305,7 @@ pub fn main(cli: Cli) -> Exit {
         Command::Devices => device::devices(),
         Command::Fuzz(a) => conform::fuzz(&a),
         Command::Conform(a) => conform::conform(&a),
+        Command::CostCheck(a) => cost::cost_check(&a),
     };
     result.unwrap_or_else(|e| e)
 }

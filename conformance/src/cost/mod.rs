@@ -1,0 +1,189 @@
+//! `tailfcl cost-check`: does FCL's cost model predict run time? For each FCL program at
+//! several sizes, the oracle's cost, work and the counts it can attribute (launches, barriers,
+//! global and local writes, reads of materialised cells) on the machine that matches the
+//! compiled launch, next to the measured kernel time of the compiled program; a linear model
+//! of the counts calibrated per device ([`model`]) and judged by leave-one-program-out
+//! prediction; a CSV report and an SVG plot (docs/cost-model.md).
+
+pub mod measure;
+pub mod model;
+pub mod plot;
+pub mod program;
+pub mod report;
+
+use compiler::runtime::Runtime;
+use measure::Counts;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Files or directories (searched for `.fcl`).
+    pub paths: Vec<PathBuf>,
+    /// Factors for the first size line of programs without a `cost-check sizes` directive.
+    pub factors: Vec<f64>,
+    /// Timed runs per (program, size), after a warm-up; the median is kept.
+    pub runs: usize,
+}
+
+/// One (program, size).
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub program: String,
+    pub size: String,
+    /// The oracle's machine, `BxT`.
+    pub machine: String,
+    pub counts: Counts,
+    /// Median kernel milliseconds on the device.
+    pub measured_ms: f64,
+    /// The leave-one-program-out prediction (none where no other program has rows).
+    pub predicted_ms: Option<f64>,
+}
+
+/// The result of a check.
+#[derive(Debug)]
+pub struct CostCheck {
+    pub device: String,
+    pub rows: Vec<Row>,
+    /// (program or program at a size, why it was left out).
+    pub skipped: Vec<(String, String)>,
+    /// The model fitted on every row: the device's constants.
+    pub model: Option<model::Model>,
+}
+
+impl CostCheck {
+    /// Rank correlation of the held-out predictions with the measured times.
+    pub fn rank_predicted(&self) -> Option<f64> {
+        let (p, m): (Vec<f64>, Vec<f64>) = self
+            .rows
+            .iter()
+            .filter_map(|r| Some((r.predicted_ms?, r.measured_ms)))
+            .unzip();
+        model::rank_correlation(&p, &m)
+    }
+
+    /// Rank correlation of a raw count with the measured times.
+    pub fn rank_raw(&self, count: impl Fn(&Counts) -> f64) -> Option<f64> {
+        let (c, m): (Vec<f64>, Vec<f64>) = self
+            .rows
+            .iter()
+            .map(|r| (count(&r.counts), r.measured_ms))
+            .unzip();
+        model::rank_correlation(&c, &m)
+    }
+
+    /// Held-out predictions within 2x of the measured time, and how many there are.
+    pub fn within_2x(&self) -> (usize, usize) {
+        let held: Vec<(f64, f64)> = self
+            .rows
+            .iter()
+            .filter_map(|r| Some((r.predicted_ms?, r.measured_ms)))
+            .collect();
+        let k = held
+            .iter()
+            .filter(|(p, m)| model::within_2x(*p, *m))
+            .count();
+        (k, held.len())
+    }
+}
+
+/// Runs the check on `rt` (which must profile), logging progress to `log`.
+pub fn run(opts: &Options, rt: &Runtime, log: &mut dyn Write) -> Result<CostCheck, String> {
+    let files = program::collect(&opts.paths)?;
+    let home = std::env::current_dir().map_err(|e| e.to_string())?;
+    let mut rows = Vec::new();
+    let mut skipped = Vec::new();
+    for file in files {
+        let file = home.join(file);
+        let name = program::name(&file);
+        let src = match std::fs::read_to_string(&file) {
+            Ok(s) => s,
+            Err(e) => {
+                skipped.push((name, e.to_string()));
+                continue;
+            }
+        };
+        let sizes = match program::sizes(&src, &opts.factors) {
+            Ok(s) => s,
+            Err(e) => {
+                skipped.push((name, format!("sizes: {e}")));
+                continue;
+            }
+        };
+        // readIntCSV reads relative to the working directory: the program's own
+        if let Some(dir) = file.parent() {
+            std::env::set_current_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        let fname = file
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        for s in sizes {
+            match measure_one(rt, &fname, &s.src, opts.runs) {
+                Ok((counts, machine, ms)) => {
+                    let _ = writeln!(
+                        log,
+                        "{name} {}: {ms:.4} ms, cost {} work {} on {machine}",
+                        s.label, counts.cost, counts.work
+                    );
+                    rows.push(Row {
+                        program: name.clone(),
+                        size: s.label,
+                        machine,
+                        counts,
+                        measured_ms: ms,
+                        predicted_ms: None,
+                    });
+                }
+                Err(e) => {
+                    let _ = writeln!(log, "{name} {}: skipped: {e}", s.label);
+                    skipped.push((format!("{name} {}", s.label), e));
+                }
+            }
+        }
+        std::env::set_current_dir(&home).map_err(|e| e.to_string())?;
+    }
+    let data: Vec<([f64; 7], f64)> = rows
+        .iter()
+        .map(|r| (model::features(&r.counts), r.measured_ms))
+        .collect();
+    let names: Vec<String> = rows.iter().map(|r| r.program.clone()).collect();
+    for (r, p) in rows.iter_mut().zip(model::leave_one_out(&names, &data)) {
+        r.predicted_ms = p;
+    }
+    Ok(CostCheck {
+        device: format!("{} ({})", rt.device.name, rt.device.platform),
+        rows,
+        skipped,
+        model: model::fit(&data),
+    })
+}
+
+/// One (program, size): the device first (its launch gives the oracle's machine), then the
+/// oracle; both must print the same.
+fn measure_one(
+    rt: &Runtime,
+    name: &str,
+    src: &str,
+    runs: usize,
+) -> Result<(Counts, String, f64), String> {
+    let t = measure::device(rt, name, src, runs)?;
+    let machine = measure::machine_for(&t);
+    let (counts, stdout) = measure::oracle(name, src, machine)?;
+    if stdout != t.stdout {
+        return Err(format!(
+            "the oracle printed {:?}, the device {:?}",
+            stdout, t.stdout
+        ));
+    }
+    if t.kernel_ms <= 0.0 {
+        return Err("no kernel time was measured".into());
+    }
+    Ok((
+        counts,
+        format!("{}x{}", machine.blocks, machine.threads),
+        t.kernel_ms,
+    ))
+}

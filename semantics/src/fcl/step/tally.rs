@@ -1,0 +1,57 @@
+//! What a run did, counted by kind, for comparing the cost model with a device
+//! (`tailfcl cost-check`, docs/cost-model.md): rule firings by rule and level, the cells each
+//! level materialised, and the reads of materialised cells. Kept only when a [`super::Ctx`] asks
+//! for it, so ordinary runs pay one branch per step.
+
+use super::rules::{self, Rule};
+use super::Fired;
+use std::collections::HashMap;
+
+/// Counts of a run. Levels are 0 (thread), 1 (block), 2 (grid) — the level of the location a
+/// step ran at.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Leaf rule firings (group steps are counted through their parts) by rule and level.
+    pub rules: HashMap<(&'static str, &'static str, u32), u64>,
+    /// Array cells materialised by forces finishing at each level (5.82): a grid-level force
+    /// writes global memory, a block-level one local memory, a thread-level one a thread's
+    /// part of either (or private memory).
+    pub cells: [u64; 3],
+    /// Reads of materialised cells (an element of a forced array): the only reads of memory the
+    /// semantics has; which memory space the cells live in is not part of it.
+    pub mem_reads: u64,
+}
+
+impl Tally {
+    /// Counts one step; `forced` is the length of the array it materialised, where it is a
+    /// force's last step (5.82). Group steps are skipped (their parts are counted as they fire).
+    pub(crate) fn record(&mut self, f: &Fired, forced: u64) {
+        if f.rule == rules::FORCE_PAR || f.rule == rules::INTERLEAVE_PAR {
+            return;
+        }
+        let level = f.loc.level().map_or(0, |l| l.0.min(2));
+        *self
+            .rules
+            .entry((f.rule.number, f.rule.name, level))
+            .or_default() += 1;
+        if f.rule == rules::FORCE_DONE {
+            self.cells[level as usize] += forced;
+        }
+    }
+
+    /// Firings of `rule` at `level`.
+    pub fn firings(&self, rule: Rule, level: u32) -> u64 {
+        self.rules
+            .get(&(rule.number, rule.name, level))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Arrays materialised at `level`: the forces that finish there (5.82; an `interleave`'s
+    /// scatter (5.84) forces its push array first, and a permute (5.86) scatters one). At grid
+    /// level each is one kernel of the compiled program (spec §8.1: one kernel per materialised
+    /// grid push array); at block level each ends with a barrier.
+    pub fn materialisations(&self, level: u32) -> u64 {
+        self.firings(rules::FORCE_DONE, level)
+    }
+}
