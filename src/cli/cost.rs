@@ -19,8 +19,15 @@ pub struct CostCheckArgs {
     #[arg(long, default_value = "0")]
     pub device: String,
     /// Timed runs per program and size (after a warm-up); the median is kept.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 5)]
     pub runs: usize,
+    /// Also measure this many generated FCL programs (as `fuzz --lang fcl` makes them), each at
+    /// its one size.
+    #[arg(long, default_value_t = 0)]
+    pub generated: usize,
+    /// The seed of the first generated program.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Write the CSV report here (one row per program and size).
     #[arg(long)]
     pub report: Option<PathBuf>,
@@ -43,6 +50,8 @@ pub fn cost_check(a: &CostCheckArgs) -> Result<Exit, Exit> {
         paths: a.paths.clone(),
         factors,
         runs: a.runs.max(1),
+        generated: a.generated,
+        seed: a.seed,
     };
     let check = cost::run(&opts, &rt, &mut std::io::stderr()).map_err(|e| {
         eprintln!("error: {e}");

@@ -32,8 +32,10 @@ pub struct Counts {
     pub global_writes: f64,
     /// Cells written by block-level materialisations: local memory writes.
     pub local_writes: f64,
-    /// Reads of materialised cells (global or local: the semantics does not tell).
-    pub mem_reads: f64,
+    /// Reads of cells a block-level force wrote: local memory reads.
+    pub local_reads: f64,
+    /// Reads of other materialised cells: global memory reads.
+    pub global_reads: f64,
 }
 
 impl Counts {
@@ -47,7 +49,8 @@ impl Counts {
             barriers: t.materialisations(block) as f64,
             global_writes: t.cells[grid as usize] as f64,
             local_writes: t.cells[block as usize] as f64,
-            mem_reads: t.mem_reads as f64,
+            local_reads: t.local_reads as f64,
+            global_reads: t.global_reads as f64,
         }
     }
 
@@ -62,7 +65,8 @@ impl Counts {
             barriers: d(self.barriers, o.barriers),
             global_writes: d(self.global_writes, o.global_writes),
             local_writes: d(self.local_writes, o.local_writes),
-            mem_reads: d(self.mem_reads, o.mem_reads),
+            local_reads: d(self.local_reads, o.local_reads),
+            global_reads: d(self.global_reads, o.global_reads),
         }
     }
 }
@@ -167,5 +171,63 @@ pub fn median(v: &mut [f64]) -> f64 {
         v[n / 2]
     } else {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cost::program::with_sizes;
+
+    fn counts(src: &str, size: (&str, i64), machine: Machine) -> Counts {
+        let src = with_sizes(src, &[(size.0.to_string(), size.1)]);
+        oracle("t.fcl", &src, machine).expect("the oracle runs").0
+    }
+
+    #[test]
+    fn the_oracle_attributes_launches_writes_and_reads() {
+        let m = Machine {
+            blocks: 4,
+            threads: 256,
+        };
+        // one benchmark repetition of copy: one kernel writing and reading each element once
+        let copy = include_str!("../../../examples/fcl/bench/copy.fcl");
+        for n in [512, 1024] {
+            let c = counts(copy, ("size", n), m);
+            assert_eq!(
+                (c.launches, c.global_writes, c.global_reads),
+                (1.0, n as f64, n as f64)
+            );
+            assert_eq!(c.local_reads, 0.0, "{c:?}");
+        }
+        // the tiled transpose stages each tile in local memory: a local read per element,
+        // global reads and writes of each element once, and block-level forces per tile (the
+        // staging force, and the forces of the tile's result that precede the scatter: more
+        // than the compiled kernel's one barrier, which writes the result straight out)
+        let tiled = include_str!("../../../examples/fcl/bench/transpose.fcl");
+        let c = counts(tiled, ("side", 32), m);
+        assert_eq!(c.launches, 1.0, "{c:?}");
+        assert_eq!(
+            (c.global_writes, c.global_reads, c.local_reads),
+            (1024.0, 1024.0, 1024.0)
+        );
+        assert!(
+            c.barriers >= 4.0 && c.barriers % 4.0 == 0.0,
+            "per tile: {c:?}"
+        );
+        // the naive one reads global memory only: the semantics sees no other difference
+        let naive = include_str!("../../../examples/fcl/cost/transpose_naive.fcl");
+        let c = counts(naive, ("side", 32), m);
+        assert_eq!(
+            (c.launches, c.global_reads, c.local_reads),
+            (1.0, 1024.0, 0.0)
+        );
+    }
+
+    #[test]
+    fn median_of_odd_even_and_none() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(&mut []), 0.0);
     }
 }

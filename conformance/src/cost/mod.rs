@@ -11,6 +11,9 @@ pub mod plot;
 pub mod program;
 pub mod report;
 
+use crate::gen::fcl_gen::{generate_fcl, FclConfig};
+use crate::gen::fcl_print::print_program;
+use crate::gen::rng::Rng;
 use compiler::runtime::Runtime;
 use measure::Counts;
 use std::io::Write;
@@ -25,6 +28,10 @@ pub struct Options {
     pub factors: Vec<f64>,
     /// Timed runs per (program, size), after a warm-up; the median is kept.
     pub runs: usize,
+    /// Generated programs to add (`conformance::gen`, each at its one size).
+    pub generated: usize,
+    /// The seed of the first generated program (then seed + 1, …).
+    pub seed: u64,
 }
 
 /// One (program, size).
@@ -88,7 +95,7 @@ impl CostCheck {
     }
 }
 
-/// Runs the check on `rt` (which must profile), logging progress to `log`.
+/// Runs the check on `rt`, logging progress to `log`.
 pub fn run(opts: &Options, rt: &Runtime, log: &mut dyn Write) -> Result<CostCheck, String> {
     let files = program::collect(&opts.paths)?;
     let home = std::env::current_dir().map_err(|e| e.to_string())?;
@@ -104,48 +111,25 @@ pub fn run(opts: &Options, rt: &Runtime, log: &mut dyn Write) -> Result<CostChec
                 continue;
             }
         };
-        let sizes = match program::sizes(&src, &opts.factors) {
-            Ok(s) => s,
-            Err(e) => {
-                skipped.push((name, format!("sizes: {e}")));
-                continue;
-            }
-        };
         // readIntCSV reads relative to the working directory: the program's own
         if let Some(dir) = file.parent() {
             std::env::set_current_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
-        let fname = file
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        for s in sizes {
-            match measure_one(rt, &fname, &s.src, opts.runs) {
-                Ok((counts, machine, ms)) => {
-                    let _ = writeln!(
-                        log,
-                        "{name} {}: {ms:.4} ms, cost {} work {} on {machine}",
-                        s.label, counts.cost, counts.work
-                    );
-                    rows.push(Row {
-                        program: name.clone(),
-                        size: s.label,
-                        machine,
-                        counts,
-                        measured_ms: ms,
-                        predicted_ms: None,
-                    });
-                }
-                Err(e) => {
-                    let _ = writeln!(log, "{name} {}: skipped: {e}", s.label);
-                    skipped.push((format!("{name} {}", s.label), e));
-                }
-            }
-        }
+        let fname = file.file_name().unwrap_or_default().to_string_lossy();
+        let checked = check_program(rt, opts, &name, &fname, &src, log);
         std::env::set_current_dir(&home).map_err(|e| e.to_string())?;
+        rows.extend(checked.0);
+        skipped.extend(checked.1);
     }
-    let data: Vec<([f64; 7], f64)> = rows
+    for k in 0..opts.generated as u64 {
+        let seed = opts.seed.wrapping_add(k);
+        let src = print_program(&generate_fcl(&mut Rng::new(seed), &FclConfig::default()));
+        let name = format!("generated/{seed}");
+        let (r, s) = check_program(rt, opts, &name, &format!("{name}.fcl"), &src, log);
+        rows.extend(r);
+        skipped.extend(s);
+    }
+    let data: Vec<([f64; model::N], f64)> = rows
         .iter()
         .map(|r| (model::features(&r.counts), r.measured_ms))
         .collect();
@@ -161,6 +145,48 @@ pub fn run(opts: &Options, rt: &Runtime, log: &mut dyn Write) -> Result<CostChec
     })
 }
 
+/// One program at each of its sizes: its rows, and the sizes left out with why.
+fn check_program(
+    rt: &Runtime,
+    opts: &Options,
+    name: &str,
+    file: &str,
+    src: &str,
+    log: &mut dyn Write,
+) -> (Vec<Row>, Vec<(String, String)>) {
+    let (mut rows, mut skipped) = (Vec::new(), Vec::new());
+    let sizes = match program::sizes(src, &opts.factors) {
+        Ok(s) => s,
+        Err(e) => return (rows, vec![(name.to_string(), format!("sizes: {e}"))]),
+    };
+    for s in sizes {
+        match measure_one(rt, file, &s.src, opts.runs) {
+            Ok((counts, machine, ms)) => {
+                let _ = writeln!(
+                    log,
+                    "{name} {}: {ms:.4} ms, cost {} work {} on {machine}",
+                    s.label, counts.cost, counts.work
+                );
+                rows.push(Row {
+                    program: name.to_string(),
+                    size: s.label,
+                    machine,
+                    counts,
+                    measured_ms: ms,
+                    predicted_ms: None,
+                });
+            }
+            Err(e) => {
+                // the reason's first line, shortened: a disagreement quotes whole outputs
+                let short: String = e.lines().next().unwrap_or("").chars().take(160).collect();
+                let _ = writeln!(log, "{name} {}: skipped: {short}", s.label);
+                skipped.push((format!("{name} {}", s.label), short));
+            }
+        }
+    }
+    (rows, skipped)
+}
+
 /// One (program, size): the device first (its launch gives the oracle's machine), then the
 /// oracle; both must print the same.
 fn measure_one(
@@ -174,7 +200,7 @@ fn measure_one(
     let (counts, stdout) = measure::oracle(name, src, machine)?;
     if stdout != t.stdout {
         return Err(format!(
-            "the oracle printed {:?}, the device {:?}",
+            "the oracle and the device print differently ({:?} against {:?})",
             stdout, t.stdout
         ));
     }

@@ -15,25 +15,30 @@
 use super::measure::Counts;
 use nalgebra::{DMatrix, DVector};
 
+/// How many counts the model uses.
+pub const N: usize = 8;
+
 /// The counts the model uses, by name, in the order of [`features`].
-pub const FEATURES: [&str; 7] = [
+pub const FEATURES: [&str; N] = [
     "launches",
     "barriers",
     "global_writes",
     "local_writes",
-    "mem_reads",
+    "global_reads",
+    "local_reads",
     "work",
     "cost",
 ];
 
 /// The counts of a row as the model's features.
-pub fn features(c: &Counts) -> [f64; 7] {
+pub fn features(c: &Counts) -> [f64; N] {
     [
         c.launches,
         c.barriers,
         c.global_writes,
         c.local_writes,
-        c.mem_reads,
+        c.global_reads,
+        c.local_reads,
         c.work,
         c.cost,
     ]
@@ -42,33 +47,33 @@ pub fn features(c: &Counts) -> [f64; 7] {
 /// Fitted constants: milliseconds per unit of each feature.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
-    pub constants: [f64; 7],
+    pub constants: [f64; N],
 }
 
 impl Model {
     /// The predicted milliseconds for `x`.
-    pub fn predict(&self, x: &[f64; 7]) -> f64 {
+    pub fn predict(&self, x: &[f64; N]) -> f64 {
         self.constants.iter().zip(x).map(|(c, x)| c * x).sum()
     }
 }
 
 /// Fits the model on rows `(features, measured ms)`; `None` without a row with a positive time.
-pub fn fit(rows: &[([f64; 7], f64)]) -> Option<Model> {
-    let rows: Vec<&([f64; 7], f64)> = rows.iter().filter(|(_, t)| *t > 0.0).collect();
+pub fn fit(rows: &[([f64; N], f64)]) -> Option<Model> {
+    let rows: Vec<&([f64; N], f64)> = rows.iter().filter(|(_, t)| *t > 0.0).collect();
     if rows.is_empty() {
         return None;
     }
     // columns scaled to a largest entry of 1, so that the solve's tolerance means the same for
     // launches (tens) and work (millions)
-    let mut scale = [0.0f64; 7];
+    let mut scale = [0.0f64; N];
     for (x, t) in &rows {
-        for k in 0..7 {
+        for k in 0..N {
             scale[k] = scale[k].max(x[k] / t);
         }
     }
-    let used: Vec<usize> = (0..7).filter(|&k| scale[k] > 0.0).collect();
+    let used: Vec<usize> = (0..N).filter(|&k| scale[k] > 0.0).collect();
     let b = DVector::from_element(rows.len(), 1.0);
-    let mut best: Option<(f64, [f64; 7])> = None;
+    let mut best: Option<(f64, [f64; N])> = None;
     for mask in 1u32..(1 << used.len()) {
         let cols: Vec<usize> = (0..used.len())
             .filter(|i| mask & (1 << i) != 0)
@@ -86,7 +91,7 @@ pub fn fit(rows: &[([f64; 7], f64)]) -> Option<Model> {
         }
         let residual = (&a * &c - &b).norm_squared();
         if best.as_ref().is_none_or(|(r, _)| residual < *r - 1e-12) {
-            let mut constants = [0.0; 7];
+            let mut constants = [0.0; N];
             for (j, &k) in cols.iter().enumerate() {
                 constants[k] = c[j] / scale[k];
             }
@@ -98,13 +103,13 @@ pub fn fit(rows: &[([f64; 7], f64)]) -> Option<Model> {
 
 /// Leave-one-program-out predictions: each row predicted by the model fitted on the rows of
 /// the other programs (`None` where no other program has rows).
-pub fn leave_one_out(programs: &[String], rows: &[([f64; 7], f64)]) -> Vec<Option<f64>> {
+pub fn leave_one_out(programs: &[String], rows: &[([f64; N], f64)]) -> Vec<Option<f64>> {
     let mut out = vec![None; rows.len()];
     let mut names: Vec<&String> = programs.iter().collect();
     names.sort();
     names.dedup();
     for name in names {
-        let train: Vec<([f64; 7], f64)> = rows
+        let train: Vec<([f64; N], f64)> = rows
             .iter()
             .zip(programs)
             .filter(|(_, p)| *p != name)
@@ -164,8 +169,8 @@ pub fn within_2x(predicted: f64, measured: f64) -> bool {
 mod tests {
     use super::*;
 
-    fn row(launches: f64, work: f64, t: f64) -> ([f64; 7], f64) {
-        ([launches, 0.0, 0.0, 0.0, 0.0, work, 0.0], t)
+    fn row(launches: f64, work: f64, t: f64) -> ([f64; N], f64) {
+        ([launches, 0.0, 0.0, 0.0, 0.0, 0.0, work, 0.0], t)
     }
 
     #[test]
@@ -177,7 +182,7 @@ mod tests {
             .collect();
         let m = fit(&rows).unwrap();
         assert!((m.constants[0] - 0.05).abs() < 1e-9, "{m:?}");
-        assert!((m.constants[5] - 1e-5).abs() < 1e-12, "{m:?}");
+        assert!((m.constants[6] - 1e-5).abs() < 1e-12, "{m:?}");
         assert!(m.constants.iter().all(|c| *c >= 0.0));
         // a count that only makes rows faster gets no negative price
         let rows = vec![row(1.0, 10.0, 2.0), row(2.0, 20.0, 1.0), row(3.0, 5.0, 1.5)];

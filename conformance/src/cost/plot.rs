@@ -4,6 +4,10 @@
 
 use plotters::prelude::*;
 
+/// Legend entries per column, and a column's width in pixels.
+const LEGEND_ROWS: usize = 60;
+const LEGEND_COLUMN: u32 = 290;
+
 /// One mark: program, measured ms, predicted ms.
 pub struct Mark<'a> {
     pub program: &'a str,
@@ -27,13 +31,20 @@ pub fn svg(title: &str, marks: &[Mark]) -> Result<String, String> {
         (lo, hi) = (1e-3, 1.0);
     }
     let (lo, hi) = (lo / 2.0, hi * 2.0);
+    let mut programs: Vec<&str> = shown.iter().map(|m| m.program).collect();
+    programs.dedup();
+    // the legend beside the chart, in columns of LEGEND_ROWS: one entry per program
+    let columns = programs.len().div_ceil(LEGEND_ROWS).max(1);
+    let chart_w = 900u32;
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, (960, 760)).into_drawing_area();
+        let size = (chart_w + LEGEND_COLUMN * columns as u32, 900);
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
         let e = |e: &dyn std::fmt::Debug| format!("plot: {e:?}");
         root.fill(&WHITE).map_err(|x| e(&x))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 20))
+        let (left, right) = root.split_horizontally(chart_w);
+        let mut chart = ChartBuilder::on(&left)
+            .caption(title, ("sans-serif", 18))
             .margin(16)
             .x_label_area_size(48)
             .y_label_area_size(72)
@@ -41,26 +52,21 @@ pub fn svg(title: &str, marks: &[Mark]) -> Result<String, String> {
             .map_err(|x| e(&x))?;
         chart
             .configure_mesh()
+            .light_line_style(WHITE)
             .x_desc("measured kernel time (ms)")
             .y_desc("predicted time, program left out of the fit (ms)")
             .draw()
             .map_err(|x| e(&x))?;
-        for (f, style) in [
+        // perfect prediction, and the 2x band around it
+        for (g, style) in [
             (1.0, BLACK.stroke_width(1)),
             (2.0, BLACK.mix(0.3).stroke_width(1)),
+            (0.5, BLACK.mix(0.3).stroke_width(1)),
         ] {
-            for g in if f == 1.0 {
-                vec![1.0]
-            } else {
-                vec![f, 1.0 / f]
-            } {
-                chart
-                    .draw_series(LineSeries::new([(lo, lo * g), (hi, hi * g)], style))
-                    .map_err(|x| e(&x))?;
-            }
+            chart
+                .draw_series(LineSeries::new([(lo, lo * g), (hi, hi * g)], style))
+                .map_err(|x| e(&x))?;
         }
-        let mut programs: Vec<&str> = shown.iter().map(|m| m.program).collect();
-        programs.dedup();
         for (i, p) in programs.iter().enumerate() {
             let colour = Palette99::pick(i).to_rgba();
             chart
@@ -70,20 +76,23 @@ pub fn svg(title: &str, marks: &[Mark]) -> Result<String, String> {
                         .filter(|m| m.program == *p)
                         .map(|m| Circle::new((m.measured, m.predicted), 5, colour.filled())),
                 )
-                .map_err(|x| e(&x))?
-                .label(*p)
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled())
-                });
+                .map_err(|x| e(&x))?;
+            let x = 10 + (i / LEGEND_ROWS) as i32 * LEGEND_COLUMN as i32;
+            let y = 40 + (i % LEGEND_ROWS) as i32 * 14;
+            right
+                .draw(&Rectangle::new(
+                    [(x, y - 5), (x + 10, y + 5)],
+                    colour.filled(),
+                ))
+                .map_err(|x| e(&x))?;
+            right
+                .draw(&Text::new(
+                    p.to_string(),
+                    (x + 16, y - 6),
+                    ("sans-serif", 12),
+                ))
+                .map_err(|x| e(&x))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.85))
-            .label_font(("sans-serif", 13))
-            .draw()
-            .map_err(|x| e(&x))?;
         root.present().map_err(|x| e(&x))?;
     }
     Ok(out)

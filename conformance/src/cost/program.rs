@@ -98,8 +98,11 @@ fn size_lines(src: &str) -> Vec<(String, i64)> {
         .collect()
 }
 
-/// The sizes named by a directive: one list of (name, value) settings per size.
-fn directive(src: &str) -> Option<Result<Vec<Vec<(String, i64)>>, String>> {
+/// One size of a program: a value for each of its size parameters.
+type Setting = Vec<(String, i64)>;
+
+/// The sizes named by a directive: one setting per size.
+fn directive(src: &str) -> Option<Result<Vec<Setting>, String>> {
     let line = src.lines().find_map(|l| l.trim().strip_prefix(DIRECTIVE))?;
     let mut params: Vec<(String, Vec<i64>)> = Vec::new();
     for part in line.split(';').filter(|p| !p.trim().is_empty()) {
@@ -143,7 +146,7 @@ pub fn with_sizes(src: &str, settings: &[(String, i64)]) -> String {
 /// The sizes to measure `src` at: from its directive, else its first size line scaled by
 /// `factors`, else its own size.
 pub fn sizes(src: &str, factors: &[f64]) -> Result<Vec<Sized>, String> {
-    let settings: Vec<Vec<(String, i64)>> = match directive(src) {
+    let settings: Vec<Setting> = match directive(src) {
         Some(d) => d?,
         None => match size_lines(src).into_iter().next() {
             Some((name, v)) => {

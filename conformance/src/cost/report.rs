@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The CSV's columns.
-pub const COLUMNS: [&str; 15] = [
+pub const COLUMNS: [&str; 16] = [
     "program",
     "size",
     "machine",
@@ -18,7 +18,8 @@ pub const COLUMNS: [&str; 15] = [
     "barriers",
     "global_writes",
     "local_writes",
-    "mem_reads",
+    "global_reads",
+    "local_reads",
     "measured_ms",
     "predicted_ms",
     "ratio",
@@ -50,7 +51,8 @@ pub fn write_csv(c: &CostCheck, path: &Path) -> Result<(), String> {
                 k.barriers,
                 k.global_writes,
                 k.local_writes,
-                k.mem_reads,
+                k.global_reads,
+                k.local_reads,
             ]
             .iter()
             .map(|v| format!("{v}")),
@@ -90,7 +92,7 @@ a tiled one cost the same steps, and so do strided and coalesced reads; nor does
 global from local memory on reads, bank conflicts, caches, or how many threads the device \
 really runs at once. The smallest annotation that would let it: a coalescing class per global \
 access (the stride of the index in the thread id: 1, constant k, or unknown), counted per \
-class like `mem_reads`, with a price per class";
+class like `global_reads`, with a price per class";
 
 /// The summary: the model's constants, the rank correlations, the within-2x count, and the
 /// programs the model misses with why.

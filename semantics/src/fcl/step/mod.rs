@@ -29,7 +29,7 @@ mod tests_host;
 mod tests_random;
 
 use super::machine::{Loc, Scheduler};
-use super::value::{InternalFn, Pull, PushArr, Thunk, Value};
+use super::value::{Cells, InternalFn, Pull, PushArr, Thunk, Value};
 use crate::Span;
 use par::Par;
 use rules::{Rule, RunError};
@@ -199,20 +199,23 @@ impl Task {
         // skipped by `record`
         let r = self.step_once(ctx);
         if let (Ok(Outcome::Fired(f)), Some(t)) = (&r, ctx.tally.as_mut()) {
-            t.record(f, self.forced_len());
+            t.record(f, self.forced_cells());
         }
         r
     }
 
-    /// The length of the array a force just materialised (5.82 leaves `Program<l> [bv…]`);
-    /// 0 for any other focus.
-    fn forced_len(&self) -> u64 {
+    /// The cells a force just materialised (5.82 leaves `Program<l> [bv…]`), if the focus is
+    /// such a program.
+    fn forced_cells(&self) -> Option<&Rc<Cells>> {
         match &self.control {
             Control::Ret(Value::Program(_, v)) => match &**v {
-                Value::Pull(p) => p.len() as u64,
-                _ => 0,
+                Value::Pull(p) => match &**p {
+                    Pull::Mem(c) => Some(c),
+                    _ => None,
+                },
+                _ => None,
             },
-            _ => 0,
+            _ => None,
         }
     }
 
@@ -229,8 +232,8 @@ impl Task {
                 },
                 Control::Apply(f, a, span) => Some(self.apply(f, a, span, ctx)?),
                 Control::Elem(p, i, span) => {
-                    if let (Some(t), Pull::Mem(_)) = (ctx.tally.as_mut(), &*p) {
-                        t.mem_reads += 1;
+                    if let (Some(t), Pull::Mem(c)) = (ctx.tally.as_mut(), &*p) {
+                        t.read(c);
                     }
                     self.elem(&p, i, span);
                     None

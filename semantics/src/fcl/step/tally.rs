@@ -5,11 +5,13 @@
 
 use super::rules::{self, Rule};
 use super::Fired;
+use crate::fcl::value::Cells;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Counts of a run. Levels are 0 (thread), 1 (block), 2 (grid) — the level of the location a
 /// step ran at.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Tally {
     /// Leaf rule firings (group steps are counted through their parts) by rule and level.
     pub rules: HashMap<(&'static str, &'static str, u32), u64>,
@@ -17,15 +19,21 @@ pub struct Tally {
     /// writes global memory, a block-level one local memory, a thread-level one a thread's
     /// part of either (or private memory).
     pub cells: [u64; 3],
-    /// Reads of materialised cells (an element of a forced array): the only reads of memory the
-    /// semantics has; which memory space the cells live in is not part of it.
-    pub mem_reads: u64,
+    /// Reads of materialised cells (an element of a forced array) that a block-level force
+    /// wrote: local memory in the compiled program.
+    pub local_reads: u64,
+    /// Reads of other materialised cells (forced at grid or thread level): global memory, or
+    /// a thread's private array.
+    pub global_reads: u64,
+    /// The arrays block-level forces materialised, by address; kept alive so that an address
+    /// is never reused by another array while the run lasts.
+    local: HashMap<usize, Rc<Cells>>,
 }
 
 impl Tally {
     /// Counts one step; `forced` is the length of the array it materialised, where it is a
     /// force's last step (5.82). Group steps are skipped (their parts are counted as they fire).
-    pub(crate) fn record(&mut self, f: &Fired, forced: u64) {
+    pub(crate) fn record(&mut self, f: &Fired, forced: Option<&Rc<Cells>>) {
         if f.rule == rules::FORCE_PAR || f.rule == rules::INTERLEAVE_PAR {
             return;
         }
@@ -34,8 +42,20 @@ impl Tally {
             .rules
             .entry((f.rule.number, f.rule.name, level))
             .or_default() += 1;
-        if f.rule == rules::FORCE_DONE {
-            self.cells[level as usize] += forced;
+        if let (true, Some(c)) = (f.rule == rules::FORCE_DONE, forced) {
+            self.cells[level as usize] += c.len() as u64;
+            if level == 1 {
+                self.local.insert(Rc::as_ptr(c) as usize, c.clone());
+            }
+        }
+    }
+
+    /// Counts a read of one of the cells `c`.
+    pub(crate) fn read(&mut self, c: &Rc<Cells>) {
+        if self.local.contains_key(&(Rc::as_ptr(c) as usize)) {
+            self.local_reads += 1;
+        } else {
+            self.global_reads += 1;
         }
     }
 
