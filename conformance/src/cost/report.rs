@@ -135,8 +135,16 @@ pub fn summary(c: &CostCheck) -> String {
         if out > 0 {
             let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
             let hi = ratios.iter().copied().fold(0.0, f64::max);
+            // which way the device departs from the counts' prices
+            let way = if hi < 1.0 {
+                "the device is slower"
+            } else if lo > 1.0 {
+                "the device is faster"
+            } else {
+                "both ways"
+            };
             missed.push(format!(
-                "{p} ({out}/{} sizes outside 2x; predicted/measured {lo:.2}-{hi:.2})",
+                "{p} ({out}/{} sizes outside 2x; predicted/measured {lo:.2}-{hi:.2}: {way})",
                 ratios.len()
             ));
         }
