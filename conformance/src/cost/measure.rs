@@ -36,6 +36,9 @@ pub struct Counts {
     pub local_reads: f64,
     /// Reads of other materialised cells: global memory reads.
     pub global_reads: f64,
+    /// Global reads that are not unit-stride from one thread to the next (observed per read
+    /// site: the coalescing class the semantics does not have).
+    pub strided_reads: f64,
 }
 
 impl Counts {
@@ -51,6 +54,7 @@ impl Counts {
             local_writes: t.cells[block as usize] as f64,
             local_reads: t.local_reads as f64,
             global_reads: t.global_reads as f64,
+            strided_reads: t.strided_reads as f64,
         }
     }
 
@@ -67,6 +71,7 @@ impl Counts {
             local_writes: d(self.local_writes, o.local_writes),
             local_reads: d(self.local_reads, o.local_reads),
             global_reads: d(self.global_reads, o.global_reads),
+            strided_reads: d(self.strided_reads, o.strided_reads),
         }
     }
 }
@@ -199,6 +204,8 @@ mod tests {
                 (1.0, n as f64, n as f64)
             );
             assert_eq!(c.local_reads, 0.0, "{c:?}");
+            // thread t+1 reads the cell after thread t's: unit stride throughout
+            assert_eq!(c.strided_reads, 0.0, "{c:?}");
         }
         // the tiled transpose stages each tile in local memory: a local read per element,
         // global reads and writes of each element once, and block-level forces per tile (the
@@ -215,13 +222,15 @@ mod tests {
             c.barriers >= 4.0 && c.barriers % 4.0 == 0.0,
             "per tile: {c:?}"
         );
-        // the naive one reads global memory only: the semantics sees no other difference
+        // the naive one reads global memory only: its counts are copy's
         let naive = include_str!("../../../examples/fcl/cost/transpose_naive.fcl");
         let c = counts(naive, ("side", 32), m);
         assert_eq!(
             (c.launches, c.global_reads, c.local_reads),
             (1.0, 1024.0, 0.0)
         );
+        // but the reads of neighbouring threads are a row apart: all strided but the first
+        assert_eq!(c.strided_reads, 1023.0, "{c:?}");
     }
 
     #[test]

@@ -46,6 +46,8 @@ pub struct Row {
     pub measured_ms: f64,
     /// The leave-one-program-out prediction (none where no other program has rows).
     pub predicted_ms: Option<f64>,
+    /// The same with the observed coalescing class (`strided_reads`) among the counts.
+    pub predicted_strided_ms: Option<f64>,
 }
 
 /// The result of a check.
@@ -60,12 +62,13 @@ pub struct CostCheck {
 }
 
 impl CostCheck {
-    /// Rank correlation of the held-out predictions with the measured times.
-    pub fn rank_predicted(&self) -> Option<f64> {
+    /// Rank correlation of the held-out predictions (`strided`: of the model with the
+    /// coalescing class) with the measured times.
+    pub fn rank_predicted(&self, strided: bool) -> Option<f64> {
         let (p, m): (Vec<f64>, Vec<f64>) = self
             .rows
             .iter()
-            .filter_map(|r| Some((r.predicted_ms?, r.measured_ms)))
+            .filter_map(|r| Some((r.prediction(strided)?, r.measured_ms)))
             .unzip();
         model::rank_correlation(&p, &m)
     }
@@ -81,17 +84,28 @@ impl CostCheck {
     }
 
     /// Held-out predictions within 2x of the measured time, and how many there are.
-    pub fn within_2x(&self) -> (usize, usize) {
+    pub fn within_2x(&self, strided: bool) -> (usize, usize) {
         let held: Vec<(f64, f64)> = self
             .rows
             .iter()
-            .filter_map(|r| Some((r.predicted_ms?, r.measured_ms)))
+            .filter_map(|r| Some((r.prediction(strided)?, r.measured_ms)))
             .collect();
         let k = held
             .iter()
             .filter(|(p, m)| model::within_2x(*p, *m))
             .count();
         (k, held.len())
+    }
+}
+
+impl Row {
+    /// The held-out prediction of the model (`strided`: with the coalescing class).
+    pub fn prediction(&self, strided: bool) -> Option<f64> {
+        if strided {
+            self.predicted_strided_ms
+        } else {
+            self.predicted_ms
+        }
     }
 }
 
@@ -137,6 +151,13 @@ pub fn run(opts: &Options, rt: &Runtime, log: &mut dyn Write) -> Result<CostChec
     for (r, p) in rows.iter_mut().zip(model::leave_one_out(&names, &data)) {
         r.predicted_ms = p;
     }
+    let strided: Vec<([f64; model::NS], f64)> = rows
+        .iter()
+        .map(|r| (model::features_strided(&r.counts), r.measured_ms))
+        .collect();
+    for (r, p) in rows.iter_mut().zip(model::leave_one_out(&names, &strided)) {
+        r.predicted_strided_ms = p;
+    }
     Ok(CostCheck {
         device: format!("{} ({})", rt.device.name, rt.device.platform),
         rows,
@@ -174,6 +195,7 @@ fn check_program(
                     counts,
                     measured_ms: ms,
                     predicted_ms: None,
+                    predicted_strided_ms: None,
                 });
             }
             Err(e) => {

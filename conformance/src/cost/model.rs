@@ -18,6 +18,9 @@ use nalgebra::{DMatrix, DVector};
 /// How many counts the model uses.
 pub const N: usize = 8;
 
+/// The counts with the observed coalescing class added (`strided_reads`).
+pub const NS: usize = N + 1;
+
 /// The counts the model uses, by name, in the order of [`features`].
 pub const FEATURES: [&str; N] = [
     "launches",
@@ -29,6 +32,13 @@ pub const FEATURES: [&str; N] = [
     "work",
     "cost",
 ];
+
+/// The counts of a row with `strided_reads`, the coalescing class the semantics does not have
+/// (docs/cost-model.md §4): the model it would allow.
+pub fn features_strided(c: &Counts) -> [f64; NS] {
+    let f = features(c);
+    std::array::from_fn(|k| if k < N { f[k] } else { c.strided_reads })
+}
 
 /// The counts of a row as the model's features.
 pub fn features(c: &Counts) -> [f64; N] {
@@ -46,34 +56,34 @@ pub fn features(c: &Counts) -> [f64; N] {
 
 /// Fitted constants: milliseconds per unit of each feature.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Model {
-    pub constants: [f64; N],
+pub struct Model<const K: usize = N> {
+    pub constants: [f64; K],
 }
 
-impl Model {
+impl<const K: usize> Model<K> {
     /// The predicted milliseconds for `x`.
-    pub fn predict(&self, x: &[f64; N]) -> f64 {
+    pub fn predict(&self, x: &[f64; K]) -> f64 {
         self.constants.iter().zip(x).map(|(c, x)| c * x).sum()
     }
 }
 
 /// Fits the model on rows `(features, measured ms)`; `None` without a row with a positive time.
-pub fn fit(rows: &[([f64; N], f64)]) -> Option<Model> {
-    let rows: Vec<&([f64; N], f64)> = rows.iter().filter(|(_, t)| *t > 0.0).collect();
+pub fn fit<const K: usize>(rows: &[([f64; K], f64)]) -> Option<Model<K>> {
+    let rows: Vec<&([f64; K], f64)> = rows.iter().filter(|(_, t)| *t > 0.0).collect();
     if rows.is_empty() {
         return None;
     }
     // columns scaled to a largest entry of 1, so that the solve's tolerance means the same for
     // launches (tens) and work (millions)
-    let mut scale = [0.0f64; N];
+    let mut scale = [0.0f64; K];
     for (x, t) in &rows {
-        for k in 0..N {
+        for k in 0..K {
             scale[k] = scale[k].max(x[k] / t);
         }
     }
-    let used: Vec<usize> = (0..N).filter(|&k| scale[k] > 0.0).collect();
+    let used: Vec<usize> = (0..K).filter(|&k| scale[k] > 0.0).collect();
     let b = DVector::from_element(rows.len(), 1.0);
-    let mut best: Option<(f64, [f64; N])> = None;
+    let mut best: Option<(f64, [f64; K])> = None;
     for mask in 1u32..(1 << used.len()) {
         let cols: Vec<usize> = (0..used.len())
             .filter(|i| mask & (1 << i) != 0)
@@ -91,7 +101,7 @@ pub fn fit(rows: &[([f64; N], f64)]) -> Option<Model> {
         }
         let residual = (&a * &c - &b).norm_squared();
         if best.as_ref().is_none_or(|(r, _)| residual < *r - 1e-12) {
-            let mut constants = [0.0; N];
+            let mut constants = [0.0; K];
             for (j, &k) in cols.iter().enumerate() {
                 constants[k] = c[j] / scale[k];
             }
@@ -103,13 +113,16 @@ pub fn fit(rows: &[([f64; N], f64)]) -> Option<Model> {
 
 /// Leave-one-program-out predictions: each row predicted by the model fitted on the rows of
 /// the other programs (`None` where no other program has rows).
-pub fn leave_one_out(programs: &[String], rows: &[([f64; N], f64)]) -> Vec<Option<f64>> {
+pub fn leave_one_out<const K: usize>(
+    programs: &[String],
+    rows: &[([f64; K], f64)],
+) -> Vec<Option<f64>> {
     let mut out = vec![None; rows.len()];
     let mut names: Vec<&String> = programs.iter().collect();
     names.sort();
     names.dedup();
     for name in names {
-        let train: Vec<([f64; N], f64)> = rows
+        let train: Vec<([f64; K], f64)> = rows
             .iter()
             .zip(programs)
             .filter(|(_, p)| *p != name)
@@ -187,7 +200,7 @@ mod tests {
         // a count that only makes rows faster gets no negative price
         let rows = vec![row(1.0, 10.0, 2.0), row(2.0, 20.0, 1.0), row(3.0, 5.0, 1.5)];
         assert!(fit(&rows).unwrap().constants.iter().all(|c| *c >= 0.0));
-        assert!(fit(&[]).is_none());
+        assert!(fit::<N>(&[]).is_none());
     }
 
     #[test]

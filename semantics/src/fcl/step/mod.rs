@@ -233,7 +233,7 @@ impl Task {
                 Control::Apply(f, a, span) => Some(self.apply(f, a, span, ctx)?),
                 Control::Elem(p, i, span) => {
                     if let (Some(t), Pull::Mem(c)) = (ctx.tally.as_mut(), &*p) {
-                        t.read(c);
+                        t.read(c, i, span.start as usize, self.loc.thread_id());
                     }
                     self.elem(&p, i, span);
                     None

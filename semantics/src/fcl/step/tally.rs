@@ -25,6 +25,13 @@ pub struct Tally {
     /// Reads of other materialised cells (forced at grid or thread level): global memory, or
     /// a thread's private array.
     pub global_reads: u64,
+    /// Global reads that are not unit-stride: the cell read is not the one after the cell the
+    /// previous thread read at the same site (`index` expression) of the same array. Under the
+    /// in-order schedule neighbouring threads read in turn, so this observes, per read, the
+    /// coalescing class the semantics itself does not have (docs/cost-model.md §4).
+    pub strided_reads: u64,
+    /// The last read at each (site, array): thread and cell.
+    last: HashMap<(usize, usize), (u32, usize)>,
     /// The arrays block-level forces materialised, by address; kept alive so that an address
     /// is never reused by another array while the run lasts.
     local: HashMap<usize, Rc<Cells>>,
@@ -50,12 +57,27 @@ impl Tally {
         }
     }
 
-    /// Counts a read of one of the cells `c`.
-    pub(crate) fn read(&mut self, c: &Rc<Cells>) {
-        if self.local.contains_key(&(Rc::as_ptr(c) as usize)) {
+    /// Counts a read of cell `i` of `c` at `site` by `thread`.
+    pub(crate) fn read(&mut self, c: &Rc<Cells>, i: usize, site: usize, thread: Option<u32>) {
+        let array = Rc::as_ptr(c) as usize;
+        if self.local.contains_key(&array) {
             self.local_reads += 1;
-        } else {
-            self.global_reads += 1;
+            return;
+        }
+        self.global_reads += 1;
+        let unit = match (thread, self.last.get(&(site, array))) {
+            (Some(t), Some(&(lt, li))) => {
+                t != lt && (t as i64 - lt as i64) == (i as i64 - li as i64)
+            }
+            // a thread's first read at a site, or a read outside a thread: no neighbour to
+            // compare with, counted as unit-stride
+            _ => true,
+        };
+        if !unit {
+            self.strided_reads += 1;
+        }
+        if let Some(t) = thread {
+            self.last.insert((site, array), (t, i));
         }
     }
 
