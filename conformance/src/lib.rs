@@ -1,5 +1,6 @@
-//! Program generators, shrinkers, the differential tester, the conformance-suite runner and
-//! external engines (compilers under test run as shell commands).
+//! Program generators, shrinkers, the differential tester, the conformance-suite runner,
+//! external engines (compilers under test run as shell commands) and the cost check.
+pub mod cost;
 pub mod external;
 pub mod fuzz;
 pub mod gen;

@@ -2,6 +2,7 @@
 
 mod conform;
 mod contain;
+mod cost;
 mod device;
 mod external;
 mod fcl;
@@ -66,6 +67,8 @@ pub enum Command {
     Conform(ConformArgs),
     /// Write a fuzz campaign's programs with their oracle outputs: a conformance suite.
     Gen(gen::GenArgs),
+    /// The oracle's cost and work against measured kernel time per (program, size).
+    CostCheck(cost::CostCheckArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -323,6 +326,7 @@ pub fn main(cli: Cli) -> Exit {
         Command::Fuzz(a) => conform::fuzz(&a),
         Command::Conform(a) => conform::conform(&a),
         Command::Gen(a) => gen::gen(&a),
+        Command::CostCheck(a) => cost::cost_check(&a),
     };
     result.unwrap_or_else(|e| e)
 }

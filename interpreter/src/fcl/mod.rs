@@ -10,6 +10,7 @@ use semantics::fcl::core::{Expr, Type};
 use semantics::fcl::machine::{Machine, Schedule, Scheduler};
 use semantics::fcl::step::rules::{self, RunError};
 use semantics::fcl::step::soundness::{check_task, Verdict};
+pub use semantics::fcl::step::tally::Tally;
 use semantics::fcl::step::term::resolve;
 use semantics::fcl::step::{Ctx, Fired, Outcome, Task};
 use semantics::fcl::value::{peak_cells, render_full, reset_peak_cells, Value};
@@ -91,7 +92,15 @@ impl RunOutput {
 
 /// Runs `main` (a closed core term of type `Program<grid> τ`) to a value.
 pub fn run(main: &Expr, cfg: &Config) -> RunOutput {
-    drive(main, cfg, None, None)
+    drive(main, cfg, None, None, None)
+}
+
+/// Runs like [`run`], counting what the run did by rule, level and memory access (for
+/// `tailfcl cost-check`).
+pub fn run_tallied(main: &Expr, cfg: &Config) -> (RunOutput, Tally) {
+    let mut tally = Tally::default();
+    let out = drive(main, cfg, None, None, Some(&mut tally));
+    (out, tally)
 }
 
 /// What the per-step soundness check found (Propositions 9–11, see
@@ -114,7 +123,7 @@ pub struct Soundness {
 /// and after every `every`-th step (1: every step) — type preservation and `loc ▶ τ`.
 pub fn run_checked(main: &Expr, ty: &Type, cfg: &Config, every: u64) -> (RunOutput, Soundness) {
     let mut report = Soundness::default();
-    let out = drive(main, cfg, None, Some((ty, every.max(1), &mut report)));
+    let out = drive(main, cfg, None, Some((ty, every.max(1), &mut report)), None);
     (out, report)
 }
 
@@ -142,13 +151,14 @@ pub fn trace(main: &Expr, cfg: &Config, on_step: &mut dyn FnMut(StepRecord) -> b
         cfg,
         Some(&mut |_, s| s.is_none_or(|(_, r)| on_step(r))),
         None,
+        None,
     )
 }
 
 /// Runs like [`trace`], showing the task as well: `on_step` sees the initial configuration
 /// (with `None`), then the configuration after each step with the step and its record.
 pub fn trace_tasks(main: &Expr, cfg: &Config, on_step: OnStep) -> RunOutput {
-    drive(main, cfg, Some(on_step), None)
+    drive(main, cfg, Some(on_step), None, None)
 }
 
 /// The step callback of [`trace_tasks`]: the task, and the step just taken (none before the
@@ -160,8 +170,12 @@ fn drive(
     cfg: &Config,
     mut on_step: Option<OnStep>,
     mut soundness: Option<(&Type, u64, &mut Soundness)>,
+    tally: Option<&mut Tally>,
 ) -> RunOutput {
     let mut ctx = Ctx::new(Scheduler::new(cfg.schedule), on_step.is_some());
+    if tally.is_some() {
+        ctx.tally = Some(Box::default());
+    }
     let mut stats = Stats::default();
     reset_peak_cells();
     let result = match resolve(main) {
@@ -219,6 +233,9 @@ fn drive(
     stats.allocated = ctx.allocated;
     stats.largest = ctx.largest;
     stats.peak = peak_cells();
+    if let (Some(out), Some(t)) = (tally, ctx.tally.take()) {
+        *out = *t;
+    }
     RunOutput {
         stdout: ctx.stdout,
         stderr: ctx.stderr,

@@ -41,6 +41,14 @@ impl Loc {
         }))
     }
 
+    /// A thread's id; `None` for a group.
+    pub fn thread_id(&self) -> Option<u32> {
+        match &self.0.kind {
+            LocKind::Thread(id) => Some(*id),
+            LocKind::Group(_) => None,
+        }
+    }
+
     /// The sub-locations of a group; empty for a thread.
     pub fn subs(&self) -> &[Loc] {
         match &self.0.kind {

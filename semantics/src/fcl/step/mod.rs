@@ -15,6 +15,7 @@ pub mod par;
 pub mod rules;
 pub mod scalar;
 pub mod soundness;
+pub mod tally;
 pub mod term;
 pub mod view;
 
@@ -28,7 +29,7 @@ mod tests_host;
 mod tests_random;
 
 use super::machine::{Loc, Scheduler};
-use super::value::{InternalFn, Pull, PushArr, Thunk, Value};
+use super::value::{Cells, InternalFn, Pull, PushArr, Thunk, Value};
 use crate::Span;
 use par::Par;
 use rules::{Rule, RunError};
@@ -82,6 +83,8 @@ pub struct Ctx {
     pub allocated: u64,
     /// The largest single materialised array, in cells.
     pub largest: u64,
+    /// Counts by rule, level and memory access, when asked for ([`tally::Tally`]).
+    pub tally: Option<Box<tally::Tally>>,
 }
 
 impl Ctx {
@@ -93,6 +96,7 @@ impl Ctx {
             trace,
             allocated: 0,
             largest: 0,
+            tally: None,
         }
     }
 
@@ -188,6 +192,34 @@ impl Task {
 
     /// Fires one rule, or reports that the task is a value.
     pub fn step(&mut self, ctx: &mut Ctx) -> Result<Outcome, RunError> {
+        if ctx.tally.is_none() {
+            return self.step_once(ctx);
+        }
+        // a group step's parts are recorded by their own calls, and the group step itself is
+        // skipped by `record`
+        let r = self.step_once(ctx);
+        if let (Ok(Outcome::Fired(f)), Some(t)) = (&r, ctx.tally.as_mut()) {
+            t.record(f, self.forced_cells());
+        }
+        r
+    }
+
+    /// The cells a force just materialised (5.82 leaves `Program<l> [bv…]`), if the focus is
+    /// such a program.
+    fn forced_cells(&self) -> Option<&Rc<Cells>> {
+        match &self.control {
+            Control::Ret(Value::Program(_, v)) => match &**v {
+                Value::Pull(p) => match &**p {
+                    Pull::Mem(c) => Some(c),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn step_once(&mut self, ctx: &mut Ctx) -> Result<Outcome, RunError> {
         loop {
             let fired = match std::mem::replace(&mut self.control, Control::Taken) {
                 Control::Eval(t, env) => self.eval(t, env, ctx)?,
@@ -200,6 +232,9 @@ impl Task {
                 },
                 Control::Apply(f, a, span) => Some(self.apply(f, a, span, ctx)?),
                 Control::Elem(p, i, span) => {
+                    if let (Some(t), Pull::Mem(c)) = (ctx.tally.as_mut(), &*p) {
+                        t.read(c, i, span.start as usize, self.loc.thread_id());
+                    }
                     self.elem(&p, i, span);
                     None
                 }
