@@ -7,6 +7,7 @@
 //! prefix sum exceeds j, found by a binary search of ⌈log2 n⌉ steps unrolled into FCL `let`s.
 //! No element of the mask, the counts or the data leaves the device.
 
+use super::fault::LoweringFault;
 use super::program::{fails, Lowerer};
 use super::value::{share, unsupported, Arr, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
@@ -58,12 +59,22 @@ impl Lowerer {
         // how many result elements each position gives
         let (counts_of, fresh) = (sel.index.clone(), self.fresh.clone());
         let compress = p == Prim::Compress;
+        // planted fault: a negative count gives nothing
+        let negative = match fresh.planted(LoweringFault::ReplicateNegative) {
+            true => "0",
+            false => "0 - ",
+        };
         let counts = Arr::new(Ty::Int, vec![n], move |i| {
             if compress {
                 format!("(b2i {})", counts_of(i))
             } else {
                 share(&fresh, &counts_of(i), |c| {
-                    format!("(if lti {c} 0 then 0 - {c} else {c})")
+                    let magnitude = if negative == "0" {
+                        String::new()
+                    } else {
+                        c.to_string()
+                    };
+                    format!("(if lti {c} 0 then {negative}{magnitude} else {c})")
                 })
             }
         });
@@ -143,8 +154,14 @@ fn search(
         let q = fresh.name("p");
         // a step past n reads the last sum, the total, which exceeds j: no step
         let sum = sum_at(&format!("(mini ({p} + {bit}) {n} - 1)"));
+        // planted fault: `j <= sum` for `j < sum`
+        let plus = if fresh.planted(LoweringFault::FilterSearchBound) {
+            " + 1"
+        } else {
+            ""
+        };
         lets.push_str(&format!(
-            "let {q} = {p} + {bit} - {bit} * b2i (lti {j} {sum}) in "
+            "let {q} = {p} + {bit} - {bit} * b2i (lti {j} ({sum}{plus})) in "
         ));
         p = q;
         bit >>= 1;

@@ -62,6 +62,7 @@
 //! array that is `i2d` of ints is printed as ints and converted exactly on the host.
 
 mod complex;
+pub mod fault;
 mod filter;
 mod higher;
 mod input;
@@ -74,7 +75,9 @@ mod shape;
 mod sort;
 mod value;
 
-pub use probe::{device_prober, lower_tail_probing, ProbeRequest, Prober, MAX_PROBES};
+pub use probe::{
+    device_prober, lower_tail_probing, lower_tail_probing_faulty, ProbeRequest, Prober, MAX_PROBES,
+};
 pub use reduce::{FEW_ROWS, MAX_UNROLL, TREE_MIN_LEN, UNROLL};
 
 use semantics::tail::print_value::{array_text, char_array_text};
@@ -186,7 +189,7 @@ pub struct Lowered {
 /// value only the device knows (a size computed from data) is refused
 /// ([`lower_tail_probing`] lowers it).
 pub fn lower_tail(src: &str) -> Result<Lowered, LowerTailError> {
-    probe::lower_staged(src, None)
+    probe::lower_staged(src, None, None)
 }
 
 /// Turns the FCL program's output (one `[a,b,…]` line per printed value) into what the TAIL

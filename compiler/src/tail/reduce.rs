@@ -17,6 +17,7 @@
 //!   scan of the chunk totals (recursively) and a kernel adding each chunk's prefix. For
 //!   doubles the order of operations then differs from apltail's.
 
+use super::fault::LoweringFault;
 use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
 use super::program::Lowerer;
 use super::value::{unflatten, unsupported, with_names, Arr, Fresh, Fun, Ty, Val, MAX_KNOWN, R};
@@ -135,6 +136,10 @@ impl Lowerer {
         }
         if !scan {
             if outer.is_empty() && m == 0 {
+                // planted fault: the fill, not the given neutral element
+                if self.fresh.planted(LoweringFault::EmptyReduceNeutral) {
+                    return Ok(Val::Arr(Arr::new(ty, outer, move |_| ty.fill())));
+                }
                 return Ok(Val::Arr(z));
             }
             if m == 0 && k > 0 {

@@ -2,6 +2,7 @@
 //! row-major index (FCL int text) to the element's FCL text, with the elements themselves when
 //! they are known at compile time; functions; and the FCL text of literals.
 
+use super::fault::LoweringFault;
 use super::LowerTailError;
 use semantics::tail::syntax::Expr;
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};
@@ -292,13 +293,15 @@ pub(super) fn unsupported<T>(why: impl Into<String>) -> R<T> {
 }
 
 /// Fresh FCL names, shared by the lowering and the index functions it builds, the constant
-/// tables those index functions ask for, and the element type of each `zilde` application
-/// (by its span) as the type checker infers it from the program.
+/// tables those index functions ask for, the element type of each `zilde` application
+/// (by its span) as the type checker infers it from the program, and the fault planted in
+/// this lowering, if any (module `fault`: every index function and function body sees it).
 #[derive(Clone, Default)]
 pub(super) struct Fresh(
     Rc<Cell<usize>>,
     Rc<RefCell<Vec<Table>>>,
     Rc<HashMap<Span, Ty>>,
+    Option<LoweringFault>,
 );
 
 /// A literal vector stored in a global buffer when `main` starts: a read at a computed index
@@ -315,8 +318,13 @@ pub(super) struct Table {
 
 impl Fresh {
     /// The context of a program whose `zilde` applications have element types `zildes`.
-    pub(super) fn with_zildes(zildes: HashMap<Span, Ty>) -> Fresh {
-        Fresh(Rc::default(), Rc::default(), Rc::new(zildes))
+    pub(super) fn with_zildes(zildes: HashMap<Span, Ty>, fault: Option<LoweringFault>) -> Fresh {
+        Fresh(Rc::default(), Rc::default(), Rc::new(zildes), fault)
+    }
+
+    /// Whether this lowering plants `fault` (mutation testing only).
+    pub(super) fn planted(&self, fault: LoweringFault) -> bool {
+        self.3 == Some(fault)
     }
 
     /// The element type of the `zilde` application at `span` (int where the program leaves

@@ -449,7 +449,7 @@ fn generate_and_check_tail(
     let mut job = None;
     let mut compiling = Duration::ZERO;
     if checked.verdict == Verdict::Pass {
-        match tail::check_lowered(&case.source, &checked.stdout) {
+        match tail::check_lowered(&case.source, &checked.stdout, c.fault_for(k)) {
             tail::LoweredCheck::Unsupported(why) => checked.unsupported = Some(why),
             tail::LoweredCheck::Mismatch(v) => checked.verdict = v,
             tail::LoweredCheck::Agrees(lowered, main) if compiled.is_some() => {

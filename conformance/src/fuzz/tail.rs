@@ -14,7 +14,7 @@ use crate::gen::tail_gen::TailCase;
 use crate::shrink::tail::{shrink, TailProgram};
 use compiler::fault::Fault;
 use compiler::runtime::Runtime;
-use compiler::tail::{format_result, lower_tail_probing, LowerTailError, Lowered};
+use compiler::tail::{format_result, lower_tail_probing_faulty, LowerTailError, Lowered};
 use interpreter::tail::{drive, Outcome, RunOptions, Stats};
 use semantics::fcl::core::Expr;
 use semantics::fcl::lower::load_program;
@@ -113,7 +113,7 @@ pub fn check_tail_program(
     if checked.verdict != Verdict::Pass {
         return checked;
     }
-    match check_lowered(src, &checked.stdout) {
+    match check_lowered(src, &checked.stdout, compiled.and_then(|c| c.fault)) {
         LoweredCheck::Unsupported(why) => checked.unsupported = Some(why),
         LoweredCheck::Mismatch(v) => checked.verdict = v,
         LoweredCheck::Agrees(lowered, main) => {
@@ -191,8 +191,9 @@ pub enum LoweredCheck {
 }
 
 /// Lowers `src` to FCL and runs it on the FCL oracle; its output read back as TAIL must agree
-/// with `tail_stdout` (what the TAIL oracle printed).
-pub fn check_lowered(src: &str, tail_stdout: &str) -> LoweredCheck {
+/// with `tail_stdout` (what the TAIL oracle printed). A fault of the TAIL lowering in `fault`
+/// is planted in the lowering (an FCL compiler's fault is the compiled side's business).
+pub fn check_lowered(src: &str, tail_stdout: &str, fault: Option<Fault>) -> LoweredCheck {
     let mismatch = |config: &str, got: String| {
         LoweredCheck::Mismatch(Verdict::Mismatch {
             config: config.into(),
@@ -202,7 +203,8 @@ pub fn check_lowered(src: &str, tail_stdout: &str) -> LoweredCheck {
     };
     // sizes computed from data are read back from the FCL oracle: fuzzing compares engines
     // on the specialised program, and the device computes every value of it again
-    let lowered = match lower_tail_probing(src, &mut fcl_oracle_prober) {
+    let planted = fault.and_then(Fault::lowering);
+    let lowered = match lower_tail_probing_faulty(src, &mut fcl_oracle_prober, planted) {
         // the TAIL oracle ran the program without error
         Ok(l) if l.failure.is_some() => {
             return mismatch("tail lowering", format!("certain failure: {:?}", l.failure))
