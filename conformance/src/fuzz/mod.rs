@@ -14,6 +14,7 @@ pub mod journal;
 pub mod mutation;
 pub mod oracle;
 pub mod profile;
+pub mod reach;
 pub mod report;
 pub mod stats;
 pub mod tail;
@@ -251,6 +252,9 @@ fn worker(
         for (result, src, checked, saved) in one_batch(c, batch, rt, &mut cache, &mut profile) {
             let mut g = collected.lock().unwrap_or_else(|e| e.into_inner());
             g.1.add_program(&src, &checked.rules);
+            if let Some(reached) = &checked.reached {
+                g.1.add_reached(reached);
+            }
             if let Some(why) = &checked.unsupported {
                 g.1.add_unsupported(why);
             }
@@ -456,6 +460,9 @@ fn generate_and_check_tail(
                 let t = Instant::now();
                 let block = compiled.unwrap_or(DEFAULT_BLOCK_SIZE);
                 let mut j = compile_job_sized(&main, &checked.stdout, c.fault_for(k), block);
+                if let Some((_, Ok(m))) = j.levels.last() {
+                    checked.reached = Some(reach::reached(&lowered.fcl, m));
+                }
                 j.compare = Compare::Tail(lowered);
                 j.optimized = optimized_program(k);
                 j.index = k;

@@ -44,6 +44,7 @@ pub fn check_tail_against(src: &str, expected: Option<&str>) -> Checked {
                 stdout: String::new(),
                 rules,
                 unsupported: None,
+                reached: None,
             }
         }
     };
@@ -87,6 +88,7 @@ pub fn check_tail_against(src: &str, expected: Option<&str>) -> Checked {
         stdout,
         rules,
         unsupported: None,
+        reached: None,
     }
 }
 

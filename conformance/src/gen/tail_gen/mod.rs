@@ -14,8 +14,10 @@
 //! Printing uses the semantics' value printer (spec §6), so what is tested is the evaluation.
 
 mod complex;
+mod edges;
 mod effects;
 mod elementwise;
+pub mod large;
 mod runtime;
 mod structure;
 mod text;
@@ -269,7 +271,14 @@ impl Gen<'_> {
 
     /// A bound value of any type satisfying `ok`, with its name.
     fn pick_any(&mut self, ok: impl Fn(&Val) -> bool) -> Option<(String, Val)> {
-        let fits: Vec<&(String, Val)> = self.env.iter().filter(|(_, v)| ok(v)).collect();
+        // large values only now and then ([`large::LARGE_VISIBLE`]): a sort or a computed
+        // filter of thousands of elements costs the oracles and PoCL seconds
+        let large = self.rng.chance(large::LARGE_VISIBLE);
+        let fits: Vec<&(String, Val)> = self
+            .env
+            .iter()
+            .filter(|(_, v)| ok(v) && (large || v.data.len() < large::LARGE_SIZE))
+            .collect();
         if fits.is_empty() {
             return None;
         }
@@ -293,6 +302,9 @@ impl Gen<'_> {
 
     /// One binding's expression and value.
     fn binding(&mut self) -> (String, Val) {
+        if let Some(made) = self.sized_or_edge() {
+            return made;
+        }
         for _ in 0..8 {
             let choice = self.rng.weighted(&WEIGHTS);
             let made = match choice {
