@@ -60,21 +60,18 @@ impl Lowerer {
         let (counts_of, fresh) = (sel.index.clone(), self.fresh.clone());
         let compress = p == Prim::Compress;
         // planted fault: a negative count gives nothing
-        let negative = match fresh.planted(LoweringFault::ReplicateNegative) {
-            true => "0",
-            false => "0 - ",
-        };
+        let no_fills = fresh.planted(LoweringFault::ReplicateNegative);
         let counts = Arr::new(Ty::Int, vec![n], move |i| {
             if compress {
                 format!("(b2i {})", counts_of(i))
             } else {
                 share(&fresh, &counts_of(i), |c| {
-                    let magnitude = if negative == "0" {
-                        String::new()
+                    let fills = if no_fills {
+                        "0".into()
                     } else {
-                        c.to_string()
+                        format!("0 - {c}")
                     };
-                    format!("(if lti {c} 0 then {negative}{magnitude} else {c})")
+                    format!("(if lti {c} 0 then {fills} else {c})")
                 })
             }
         });
