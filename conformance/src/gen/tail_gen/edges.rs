@@ -1,7 +1,8 @@
 //! Operators at the edges of their domains, which the other productions avoid: integer
 //! division and residues of negative operands (TAIL's `divi`, `mod` and `resi` floor, C's `/`
 //! and `%` truncate: where they differ is where a compiler goes wrong) and reductions of empty
-//! vectors (the result is the given neutral element, here never the fill).
+//! vectors (the result is the given neutral element, here never the fill), and filters by
+//! masks and counts computed from large vectors (run on the device, not folded).
 
 use super::{Gen, Ty, Val};
 
@@ -11,10 +12,25 @@ pub(super) const EDGE_PERCENT: u32 = 4;
 impl Gen<'_> {
     /// A signed division or residue of an int array, or a reduction of an empty vector.
     pub(super) fn edge(&mut self) -> Option<(String, Val)> {
-        if self.rng.chance(25) {
-            return self.empty_reduce();
+        match self.rng.range(0, 3) {
+            0 => self.empty_reduce(),
+            1 => self.filter_large().or_else(|| self.signed_division()),
+            _ => self.signed_division(),
         }
-        self.signed_division()
+    }
+
+    /// `compress` or `replicate` (with negative counts) by a mask or counts computed from a
+    /// large vector: values the lowering does not know, so the filter runs on the device
+    /// (prefix sums and a binary search), where the small values of the other productions
+    /// are folded at compile time.
+    fn filter_large(&mut self) -> Option<(String, Val)> {
+        self.large_only = true;
+        let made = match self.rng.chance(50) {
+            true => self.replicate_computed(),
+            false => self.compress_computed(),
+        };
+        self.large_only = false;
+        made
     }
 
     /// `each(fn x:[int]0 => divi(subi(x,c),d),v)` (or `mod(·,d)`, `resi(d,·)`), with `c`

@@ -219,6 +219,8 @@ struct Gen<'r> {
     /// The TAIL oracle's `roll` generator, advanced as the program's `roll`s run (in program
     /// order: a production rolls only once it is sure to be used).
     roll: RollRng,
+    /// Picks take only large values (while [`edges`] reuses a production on them).
+    large_only: bool,
 }
 
 /// Generates one program of up to `max_lets` bindings.
@@ -230,6 +232,7 @@ pub fn generate_tail(rng: &mut Rng, max_lets: usize) -> TailCase {
         params: 0,
         last_text: String::new(),
         roll: RollRng::default(),
+        large_only: false,
     };
     let mut src = String::new();
     let lets = g.rng.range(2, max_lets.max(2));
@@ -277,7 +280,10 @@ impl Gen<'_> {
         let fits: Vec<&(String, Val)> = self
             .env
             .iter()
-            .filter(|(_, v)| ok(v) && (large || v.data.len() < large::LARGE_SIZE))
+            .filter(|(_, v)| {
+                let big = v.data.len() >= large::LARGE_SIZE;
+                ok(v) && if self.large_only { big } else { large || !big }
+            })
             .collect();
         if fits.is_empty() {
             return None;
