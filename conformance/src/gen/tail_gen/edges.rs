@@ -7,15 +7,15 @@
 use super::{Gen, Ty, Val};
 
 /// One binding in this many hundred is an edge case ([`Gen::edge`]).
-pub(super) const EDGE_PERCENT: u32 = 4;
+pub(super) const EDGE_PERCENT: u32 = 6;
 
 impl Gen<'_> {
     /// A signed division or residue of an int array, or a reduction of an empty vector.
     pub(super) fn edge(&mut self) -> Option<(String, Val)> {
         match self.rng.range(0, 3) {
             0 => self.empty_reduce(),
-            1 => self.filter_large().or_else(|| self.signed_division()),
-            _ => self.signed_division(),
+            1 => self.signed_division(),
+            _ => self.filter_large().or_else(|| self.signed_division()),
         }
     }
 
@@ -25,7 +25,7 @@ impl Gen<'_> {
     /// are folded at compile time.
     fn filter_large(&mut self) -> Option<(String, Val)> {
         self.large_only = true;
-        let made = match self.rng.chance(50) {
+        let made = match self.rng.chance(70) {
             true => self.replicate_computed(),
             false => self.compress_computed(),
         };
