@@ -2,10 +2,10 @@
 //! small values of the other productions never reach. A vector longer than a work-group of 256
 //! reduces and scans by block-level trees in local memory with barriers, over several blocks
 //! of a grid whose last block is partial (no length here is a multiple of 256); a matrix with
-//! rows longer than a block does so per row; a matrix of many rows of 17 to 30 elements folds
+//! rows longer than a block does so per row; a matrix of many rows of 17 or 18 elements folds
 //! each row sequentially in a loop of one thread, the threads spread over several blocks.
 //!
-//! Sizes stay under ten thousand elements, so that the TAIL and FCL oracles (whose speed
+//! Sizes stay at a few thousand elements, so that the TAIL and FCL oracles (whose speed
 //! bounds a campaign) run them in a fraction of a second.
 
 use super::{Gen, Ty, Val};
@@ -24,7 +24,7 @@ pub(super) const LARGE_VISIBLE: u32 = 20;
 pub const LARGE_SIZE: usize = 257;
 
 /// The largest number of elements of a generated large value.
-const MAX_ELEMS: usize = 9600;
+const MAX_ELEMS: usize = 5040;
 
 impl Gen<'_> {
     /// The hook of [`Gen::binding`]: a large source ([`LARGE_PERCENT`]), a printed reduction,
@@ -78,14 +78,14 @@ impl Gen<'_> {
     /// matrix: `reshape([r,c],each(fn x:[int]0 => subi(x,s),iota(r*c)))`.
     fn large_source(&mut self) -> (String, Val) {
         let shape = match self.rng.range(0, 3) {
-            0 | 1 => vec![off_block(self.rng.range(LARGE_SIZE, 1500))],
+            0 | 1 => vec![off_block(self.rng.range(LARGE_SIZE, 1000))],
             // rows longer than a block
             2 => vec![
                 self.rng.range(2, 3),
-                off_block(self.rng.range(LARGE_SIZE, 700)),
+                off_block(self.rng.range(LARGE_SIZE, 500)),
             ],
             // many rows folded by one thread each, over several blocks
-            _ => vec![self.rng.range(LARGE_SIZE, 320), self.rng.range(17, 30)],
+            _ => vec![self.rng.range(LARGE_SIZE, 280), self.rng.range(17, 18)],
         };
         let n: usize = shape.iter().product::<usize>().min(MAX_ELEMS);
         let shape = if shape.len() == 2 && n < shape[0] * shape[1] {
