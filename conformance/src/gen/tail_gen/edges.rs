@@ -4,6 +4,7 @@
 //! vectors (the result is the given neutral element, here never the fill), and filters by
 //! masks and counts computed from large vectors (run on the device, not folded).
 
+use super::large::LARGE_SIZE;
 use super::{Gen, Ty, Val};
 
 /// One binding in this many hundred is an edge case ([`Gen::edge`]).
@@ -24,13 +25,45 @@ impl Gen<'_> {
     /// (prefix sums and a binary search), where the small values of the other productions
     /// are folded at compile time.
     fn filter_large(&mut self) -> Option<(String, Val)> {
+        if self.rng.chance(50) {
+            return self.replicate_large();
+        }
         self.large_only = true;
-        let made = match self.rng.chance(70) {
-            true => self.replicate_computed(),
-            false => self.compress_computed(),
-        };
+        let made = self.compress_computed();
         self.large_only = false;
         made
+    }
+
+    /// `replicate(0,each(fn x:[int]0 => maxi(-1,mini(2,subi(x,c))),v),v)` of a large int
+    /// vector `v`, with `c` its middle element: counts -1 (one fill), 0, 1 and 2.
+    fn replicate_large(&mut self) -> Option<(String, Val)> {
+        let large = |v: &Val| v.ty == Ty::Int && v.rank() == 1 && v.data.len() >= LARGE_SIZE;
+        let bound: Vec<(String, Val)> =
+            self.env.iter().filter(|(_, v)| large(v)).cloned().collect();
+        if bound.is_empty() {
+            return None;
+        }
+        let (name, v) = self.rng.pick(&bound).clone();
+        let c = v.data[v.data.len() / 2];
+        let mut data = Vec::new();
+        for &y in &v.data {
+            let k = (y - c).clamp(-1.0, 2.0);
+            let e = if k >= 0.0 { y } else { 0.0 };
+            data.extend(std::iter::repeat_n(e, k.abs() as usize));
+        }
+        let x = self.fresh();
+        let counts = format!(
+            "each(fn {x}:[int]0 => maxi(-1,mini(2,subi({x},{}))),{name})",
+            c as i64
+        );
+        Some((
+            format!("replicate(0,{counts},{name})"),
+            Val {
+                ty: Ty::Int,
+                shape: vec![data.len()],
+                data,
+            },
+        ))
     }
 
     /// `each(fn x:[int]0 => divi(subi(x,c),d),v)` (or `mod(·,d)`, `resi(d,·)`), with `c`
