@@ -8,6 +8,7 @@
 
 use crate::kir::opt::walk::{operands_mut, parts_mut, visit_expr_mut, visit_stmts_mut};
 use crate::kir::{Expr, Geom, HostStep, Kernel, Module, Param, Stmt, Ty};
+pub use crate::tail::fault::LoweringFault;
 use semantics::fcl::core::ScalarOp;
 use std::rc::Rc;
 
@@ -46,6 +47,9 @@ pub enum Fault {
     /// A planted hang (not in [`Fault::ALL`]): the first kernel first loops forever (a loop
     /// whose step is 0, around a barrier every work-item reaches). Tests the watchdog.
     PlantedHang,
+    /// A fault of the TAIL lowering (not of this compiler: [`inject`] finds no site for it;
+    /// the TAIL tester plants it with `crate::tail::lower_tail_probing_faulty`).
+    Lowering(LoweringFault),
 }
 
 impl Fault {
@@ -66,9 +70,25 @@ impl Fault {
     /// The planted failures of the tester's own tests, not compiler bugs.
     pub const PLANTED: [Fault; 2] = [Fault::PlantedCrash, Fault::PlantedHang];
 
+    /// Every fault the TAIL tester scores: this compiler's ([`Fault::ALL`]), then the TAIL
+    /// lowering's ([`LoweringFault::ALL`]).
+    pub fn for_tail() -> Vec<Fault> {
+        let lowering = LoweringFault::ALL.into_iter().map(Fault::Lowering);
+        Fault::ALL.into_iter().chain(lowering).collect()
+    }
+
+    /// The TAIL lowering's fault, when this is one.
+    pub fn lowering(self) -> Option<LoweringFault> {
+        match self {
+            Fault::Lowering(f) => Some(f),
+            _ => None,
+        }
+    }
+
     /// The command-line name (`--inject NAME`).
     pub fn name(self) -> &'static str {
         match self {
+            Fault::Lowering(f) => f.name(),
             Fault::StoreIndexOffByOne => "store-off-by-one",
             Fault::MissingBarrier => "missing-barrier",
             Fault::FlooredMod => "floored-mod",
@@ -86,7 +106,7 @@ impl Fault {
 
     /// The fault named `name`, if any.
     pub fn parse(name: &str) -> Option<Fault> {
-        Fault::ALL
+        Fault::for_tail()
             .into_iter()
             .chain(Fault::PLANTED)
             .find(|f| f.name() == name)
@@ -97,6 +117,7 @@ impl Fault {
 /// unchanged).
 pub fn inject(m: &mut Module, fault: Fault) -> bool {
     match fault {
+        Fault::Lowering(_) => false,
         Fault::SharedBuffer => share_buffer(m),
         Fault::PlantedCrash => first_kernel(m, |k| {
             let Some(b) = k.params.iter().find_map(|p| match p {

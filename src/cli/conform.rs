@@ -150,7 +150,7 @@ pub fn fuzz(a: &FuzzArgs) -> Result<Exit, Exit> {
 /// The fault named `name`, or exit 2 listing the known ones.
 fn parse_fault(name: &str) -> Result<Fault, Exit> {
     Fault::parse(name).ok_or_else(|| {
-        let known: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
+        let known: Vec<&str> = Fault::for_tail().iter().map(|f| f.name()).collect();
         eprintln!(
             "error: unknown fault {name:?} (known: {})",
             known.join(", ")
@@ -166,10 +166,13 @@ fn mutation_score(a: &FuzzArgs) -> Result<Exit, Exit> {
     let start = std::time::Instant::now();
     let scores = match &a.inject {
         Some(name) => vec![score_in_process(parse_fault(name)?, a)?],
-        None => Fault::ALL
-            .iter()
-            .map(|&f| score_in_child(f, a))
-            .collect::<Result<Vec<_>, _>>()?,
+        None => match a.lang {
+            Lang::Fcl => Fault::ALL.to_vec(),
+            Lang::Tail => Fault::for_tail(),
+        }
+        .iter()
+        .map(|&f| score_in_child(f, a))
+        .collect::<Result<Vec<_>, _>>()?,
     };
     let seconds = start.elapsed().as_secs_f64();
     print!("{}", render_table(&scores));

@@ -371,8 +371,15 @@ impl Runtime {
     }
 
     /// Enqueues zeroing the whole buffer on the device (`clEnqueueFillBuffer`); does not wait.
+    /// On Oclgrind, writes zeros from the host instead: Oclgrind 21.10's `--uninitialized`
+    /// loses the writes a kernel makes to a buffer filled by `clEnqueueFillBuffer` (a later
+    /// kernel's reads of them are reported uninitialized; `scripts/oclgrind-fill-repro.c` shows
+    /// it without this project), and a write keeps the check usable.
     pub fn fill_zero(&self, buf: &mut DeviceBuffer) -> Result<(), RuntimeError> {
         let size = buf.bytes.max(1);
+        if self.device.is_oclgrind() {
+            return self.write(buf, &vec![0u8; size]);
+        }
         // SAFETY: the pattern is one byte and the range is the whole buffer.
         unsafe {
             self.queue

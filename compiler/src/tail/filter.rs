@@ -7,6 +7,7 @@
 //! prefix sum exceeds j, found by a binary search of ⌈log2 n⌉ steps unrolled into FCL `let`s.
 //! No element of the mask, the counts or the data leaves the device.
 
+use super::fault::LoweringFault;
 use super::program::{fails, Lowerer};
 use super::value::{share, unsupported, Arr, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
@@ -58,12 +59,19 @@ impl Lowerer {
         // how many result elements each position gives
         let (counts_of, fresh) = (sel.index.clone(), self.fresh.clone());
         let compress = p == Prim::Compress;
+        // planted fault: a negative count gives nothing
+        let no_fills = fresh.planted(LoweringFault::ReplicateNegative);
         let counts = Arr::new(Ty::Int, vec![n], move |i| {
             if compress {
                 format!("(b2i {})", counts_of(i))
             } else {
                 share(&fresh, &counts_of(i), |c| {
-                    format!("(if lti {c} 0 then 0 - {c} else {c})")
+                    let fills = if no_fills {
+                        "0".into()
+                    } else {
+                        format!("0 - {c}")
+                    };
+                    format!("(if lti {c} 0 then {fills} else {c})")
                 })
             }
         });
@@ -143,8 +151,14 @@ fn search(
         let q = fresh.name("p");
         // a step past n reads the last sum, the total, which exceeds j: no step
         let sum = sum_at(&format!("(mini ({p} + {bit}) {n} - 1)"));
+        // planted fault: `j <= sum` for `j < sum`
+        let plus = if fresh.planted(LoweringFault::FilterSearchBound) {
+            " + 1"
+        } else {
+            ""
+        };
         lets.push_str(&format!(
-            "let {q} = {p} + {bit} - {bit} * b2i (lti {j} {sum}) in "
+            "let {q} = {p} + {bit} - {bit} * b2i (lti {j} ({sum}{plus})) in "
         ));
         p = q;
         bit >>= 1;

@@ -65,6 +65,7 @@
 
 mod check;
 mod complex;
+pub mod fault;
 mod filter;
 mod higher;
 mod input;
@@ -79,7 +80,9 @@ mod sort;
 mod value;
 
 pub use check::{failed_at, format_until_failure, set_checks};
-pub use probe::{device_prober, lower_tail_probing, ProbeRequest, Prober, MAX_PROBES};
+pub use probe::{
+    device_prober, lower_tail_probing, lower_tail_probing_faulty, ProbeRequest, Prober, MAX_PROBES,
+};
 pub use reduce::{FEW_ROWS, MAX_UNROLL, TREE_MIN_LEN, UNROLL};
 
 use semantics::tail::print_value::{array_text, char_array_text};
@@ -194,7 +197,7 @@ pub struct Lowered {
 /// value only the device knows (a size computed from data) is refused
 /// ([`lower_tail_probing`] lowers it).
 pub fn lower_tail(src: &str) -> Result<Lowered, LowerTailError> {
-    probe::lower_staged(src, None)
+    probe::lower_staged(src, None, None)
 }
 
 /// Turns the FCL program's output (one `[a,b,…]` line per printed value) into what the TAIL

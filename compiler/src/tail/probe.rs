@@ -12,6 +12,7 @@
 //! specialises on sizes: only those values (sizes, counts, conditions) cross to the host, never
 //! the arrays they describe, but the statements before a request run once per request.
 
+use super::fault::LoweringFault;
 use super::program::{lower_expr_with, Lowerer};
 use super::value::{Arr, R};
 use super::{parse_output, LowerTailError, Lowered, Output};
@@ -43,13 +44,24 @@ pub type Prober<'a> = dyn FnMut(&str) -> Result<String, String> + 'a;
 /// ([`ProbeRequest`]) with `probe` and lowering again with their values, until the lowering
 /// needs no more.
 pub fn lower_tail_probing(src: &str, probe: &mut Prober) -> Result<Lowered, LowerTailError> {
-    lower_staged(src, Some(probe))
+    lower_staged(src, Some(probe), None)
+}
+
+/// [`lower_tail_probing`] with `fault` planted in the lowering (mutation testing, module
+/// `fault`); `None` is the correct lowering.
+pub fn lower_tail_probing_faulty(
+    src: &str,
+    probe: &mut Prober,
+    fault: Option<LoweringFault>,
+) -> Result<Lowered, LowerTailError> {
+    lower_staged(src, Some(probe), fault)
 }
 
 /// [`lower_tail_probing`]; without a prober, a request is the refusal it carries.
 pub(super) fn lower_staged(
     src: &str,
     mut probe: Option<&mut Prober>,
+    fault: Option<LoweringFault>,
 ) -> Result<Lowered, LowerTailError> {
     let e = semantics::tail::parser::parse(src).map_err(LowerTailError::Static)?;
     semantics::tail::typecheck::typecheck(&e).map_err(LowerTailError::Static)?;
@@ -62,7 +74,7 @@ pub(super) fn lower_staged(
                 .iter()
                 .filter_map(|(o, line)| parse_output(o, line).map(Rc::new))
                 .collect();
-            lower_expr_with(&e, given)
+            lower_expr_with(&e, given, fault)
         });
         match lowered {
             Err(LowerTailError::Probe(req)) => {

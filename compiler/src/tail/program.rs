@@ -3,6 +3,7 @@
 //! print values or materialize arrays, and the final FCL text.
 
 use super::complex::{read_pair, stored_slot};
+use super::fault::LoweringFault;
 use super::value::{
     check_declared, declared_ty, is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R,
 };
@@ -57,7 +58,7 @@ pub(super) struct Lowerer {
 }
 
 impl Lowerer {
-    fn new(e: &Expr, answers: Rc<[Rc<Array>]>) -> R<Lowerer> {
+    fn new(e: &Expr, answers: Rc<[Rc<Array>]>, fault: Option<LoweringFault>) -> R<Lowerer> {
         let mut uses = HashMap::new();
         count_uses(e, 1, &mut uses);
         let zildes = semantics::tail::typecheck::zilde_instances(e)
@@ -66,7 +67,7 @@ impl Lowerer {
             .map(|(span, b)| (span, Ty::of(b)))
             .collect::<HashMap<_, _>>();
         Ok(Lowerer {
-            fresh: Fresh::with_zildes(zildes),
+            fresh: Fresh::with_zildes(zildes, fault),
             stmts: Vec::new(),
             outputs: Vec::new(),
             helpers: BTreeSet::new(),
@@ -478,8 +479,12 @@ fun tabulate n f =
 
 /// Lowers a type-checked TAIL expression to an FCL program printing its value; `answers` are
 /// the values the device computed for the lowering's earlier requests (module `probe`).
-pub(super) fn lower_expr_with(e: &Expr, answers: Rc<[Rc<Array>]>) -> R<Lowered> {
-    let mut lw = Lowerer::new(e, answers)?;
+pub(super) fn lower_expr_with(
+    e: &Expr,
+    answers: Rc<[Rc<Array>]>,
+    fault: Option<LoweringFault>,
+) -> R<Lowered> {
+    let mut lw = Lowerer::new(e, answers, fault)?;
     let failure = match lw.eval(e, &Env::new()) {
         Ok(v) => {
             let a = match v {

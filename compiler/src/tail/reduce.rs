@@ -20,6 +20,7 @@
 //!   `check`): they fold sequentially, and a long `scan(addi, …)` scans exact doubles.
 
 use super::check::{checks_at, int_prefix};
+use super::fault::LoweringFault;
 use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
 use super::program::Lowerer;
 use super::value::{unflatten, unsupported, with_names, Arr, Fresh, Fun, Ty, Val, MAX_KNOWN, R};
@@ -156,6 +157,10 @@ impl Lowerer {
         }
         if !scan {
             if outer.is_empty() && m == 0 {
+                // planted fault: the fill, not the given neutral element
+                if self.fresh.planted(LoweringFault::EmptyReduceNeutral) {
+                    return Ok(Val::Arr(Arr::new(ty, outer, move |_| ty.fill())));
+                }
                 return Ok(Val::Arr(z));
             }
             if m == 0 && k > 0 {

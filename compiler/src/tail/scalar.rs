@@ -6,6 +6,7 @@
 //! program (module `check`).
 
 use super::check::{checked_int_op, checked_rounding, checks_at};
+use super::fault::LoweringFault::*;
 use super::value::{share, unsupported, Fresh, Ty, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::Span;
@@ -41,10 +42,17 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh, span: Span) -> R<
         P::Divi => (floored_div(&xs[0], &xs[1], fresh), I),
         P::Mod => (floored_mod(&xs[0], &xs[1], fresh), I),
         // resi(m,x) = x mod m, and x when m = 0
-        P::Resi if positive_literal(&xs[0]) => (floored_mod(&xs[1], &xs[0], fresh), I),
+        P::Resi if positive_literal(&xs[0]) && !fresh.planted(ResiOperands) => {
+            (floored_mod(&xs[1], &xs[0], fresh), I)
+        }
         P::Resi => {
-            let t = share(fresh, &xs[0], |m| {
-                share(fresh, &xs[1], |x| {
+            // planted fault: the modulus taken second, as C's `%` takes it
+            let (m, x) = match fresh.planted(ResiOperands) {
+                true => (&xs[1], &xs[0]),
+                false => (&xs[0], &xs[1]),
+            };
+            let t = share(fresh, m, |m| {
+                share(fresh, x, |x| {
                     format!("(if {m} == 0 then {x} else {})", floored_mod(x, m, fresh))
                 })
             });
@@ -193,6 +201,10 @@ fn positive_literal(t: &str) -> bool {
 
 /// ⌊a/b⌋ from FCL's truncating division.
 fn floored_div(a: &str, b: &str, fresh: &Fresh) -> String {
+    // planted fault: TAIL's `divi` taken for C's truncating `/`
+    if fresh.planted(DiviTruncates) {
+        return format!("({a} / {b})");
+    }
     if positive_literal(b) {
         // b > 0: the truncated quotient is one too large exactly when the remainder is negative
         return share(fresh, a, |a| {

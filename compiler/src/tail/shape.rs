@@ -2,6 +2,7 @@
 //! each builds the result's index function from its argument's, so no operator here copies
 //! (ψ-reduction, seed 002). Shapes, counts and permutations must be known at compile time.
 
+use super::fault::LoweringFault::*;
 use super::ops::{known_int, known_vec};
 use super::program::Lowerer;
 use super::value::{
@@ -54,7 +55,7 @@ impl Lowerer {
             }
             (P::Rav, [a]) => Ok(with_index(a, vec![a.size()], a.index.clone())),
             (P::Take, [n, a]) => take(&f, known_int(n, "a take count")?, a),
-            (P::Drop, [n, a]) => drop(known_int(n, "a drop count")?, a),
+            (P::Drop, [n, a]) => drop(&f, known_int(n, "a drop count")?, a),
             (P::Cat, [a, b]) => cat(&f, a, b),
             (P::Cons, [x, a]) => cat(&f, &column(x, a)?, a),
             (P::Snoc, [a, x]) => cat(&f, a, &column(x, a)?),
@@ -70,6 +71,8 @@ impl Lowerer {
                 if m == 0 {
                     return Ok((*a).clone());
                 }
+                // planted fault: the rows move right
+                let k = if f.planted(RotateDirection) { -k } else { k };
                 let k = k.rem_euclid(m as i64) as usize;
                 let index = a.index.clone();
                 let at = {
@@ -296,9 +299,16 @@ fn take(f: &Fresh, n: i64, a: &Arr) -> R<Arr> {
     shape[0] = n.unsigned_abs() as usize;
     let m = checked_size(&shape)? as i64;
     // element i is a_(i - o), a fill where that is outside 0..N
-    let o = if n >= 0 { 0 } else { m - big };
+    // planted fault: a negative take from the front
+    let o = if n >= 0 || f.planted(TakeWrongEnd) {
+        0
+    } else {
+        m - big
+    };
     let (ty, index) = (a.ty, a.index.clone());
     let f = f.clone();
+    // planted fault: padding clamps to the edge element
+    let clamp = f.planted(TakeFill) && big > 0;
     Ok(with_index(
         a,
         shape,
@@ -322,14 +332,18 @@ fn take(f: &Fresh, n: i64, a: &Arr) -> R<Arr> {
                     (true, false) => format!("if lti {i} {o} then false else true"),
                     _ => format!("lti {j} {big}"),
                 };
-                format!("(if {inside} then {} else {})", index(&j), ty.fill())
+                let pad = match clamp {
+                    true => index(&format!("(mini (maxi {j} 0) {})", big - 1)),
+                    false => ty.fill(),
+                };
+                format!("(if {inside} then {} else {pad})", index(&j))
             })
         }),
     ))
 }
 
 /// drop along the first axis (spec §5.8): a scalar is returned unchanged.
-fn drop(n: i64, a: &Arr) -> R<Arr> {
+fn drop(f: &Fresh, n: i64, a: &Arr) -> R<Arr> {
     let Some(&s0) = a.shape.first() else {
         return Ok(a.clone());
     };
@@ -337,7 +351,12 @@ fn drop(n: i64, a: &Arr) -> R<Arr> {
     let k = n.unsigned_abs() as usize;
     let mut shape = a.shape.clone();
     shape[0] = s0.saturating_sub(k);
-    let off = if n >= 0 { k.min(s0) * q } else { 0 };
+    // planted fault: a negative drop from the front
+    let off = if n >= 0 || f.planted(DropWrongEnd) {
+        k.min(s0) * q
+    } else {
+        0
+    };
     let index = a.index.clone();
     Ok(with_index(
         a,
@@ -387,7 +406,9 @@ fn cat(f: &Fresh, a: &Arr, b: &Arr) -> R<Arr> {
                 }
                 let (row, j) = (format!("({i} / {l})"), format!("({i} % {l})"));
                 let from_a = ia(&format!("({row} * {ma} + {j})"));
-                let from_b = ib(&format!("({row} * {mb} + {j} - {ma})"));
+                // planted fault: b's rows read with a's row length
+                let stride = if f.planted(CatStride) { ma } else { mb };
+                let from_b = ib(&format!("({row} * {stride} + {j} - {ma})"));
                 format!("(if lti {j} {ma} then {from_a} else {from_b})")
             })
         }),
@@ -436,7 +457,9 @@ fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
         })
     };
     let perm_copy = perm.to_vec();
-    let mut out = with_index(a, shape.clone(), index_by_coords(f, &shape, at.clone()));
+    // planted fault: the flat index decoded by the operand's shape
+    let decode = if f.planted(TranspShape) { &old } else { &shape };
+    let mut out = with_index(a, shape.clone(), index_by_coords(f, decode, at.clone()));
     out.at = Some(at);
     out.transposed = Some(Rc::new((a.clone(), perm_copy)));
     Ok(out)

@@ -2,6 +2,7 @@
 //! row-major index (FCL int text) to the element's FCL text, with the elements themselves when
 //! they are known at compile time; functions; and the FCL text of literals.
 
+use super::fault::LoweringFault;
 use super::LowerTailError;
 use semantics::tail::syntax::Expr;
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};
@@ -293,15 +294,17 @@ pub(super) fn unsupported<T>(why: impl Into<String>) -> R<T> {
 }
 
 /// Fresh FCL names, shared by the lowering and the index functions it builds, the constant
-/// tables those index functions ask for, and the element type of each `zilde` application
-/// (by its span) as the type checker infers it from the program, and the check sites of the
-/// run-time checks the lowered code makes (module `check`).
+/// tables those index functions ask for, the element type of each `zilde` application
+/// (by its span) as the type checker infers it from the program, the check sites of the
+/// run-time checks the lowered code makes (module `check`), and the fault planted in this
+/// lowering, if any (module `fault`: every index function and function body sees it).
 #[derive(Clone, Default)]
 pub(super) struct Fresh(
     Rc<Cell<usize>>,
     Rc<RefCell<Vec<Table>>>,
     Rc<HashMap<Span, Ty>>,
     Rc<RefCell<Vec<super::RunFailure>>>,
+    Option<LoweringFault>,
 );
 
 /// A literal vector stored in a global buffer when `main` starts: a read at a computed index
@@ -318,8 +321,14 @@ pub(super) struct Table {
 
 impl Fresh {
     /// The context of a program whose `zilde` applications have element types `zildes`.
-    pub(super) fn with_zildes(zildes: HashMap<Span, Ty>) -> Fresh {
-        Fresh(Rc::default(), Rc::default(), Rc::new(zildes), Rc::default())
+    pub(super) fn with_zildes(zildes: HashMap<Span, Ty>, fault: Option<LoweringFault>) -> Fresh {
+        Fresh(
+            Rc::default(),
+            Rc::default(),
+            Rc::new(zildes),
+            Rc::default(),
+            fault,
+        )
     }
 
     /// The number of the check site that fails with `f` (the same failure, the same site).
@@ -339,6 +348,11 @@ impl Fresh {
     /// The check sites made so far, by number.
     pub(super) fn sites(&self) -> Vec<super::RunFailure> {
         self.3.borrow().clone()
+    }
+
+    /// Whether this lowering plants `fault` (mutation testing only).
+    pub(super) fn planted(&self, fault: LoweringFault) -> bool {
+        self.4 == Some(fault)
     }
 
     /// The element type of the `zilde` application at `span` (int where the program leaves

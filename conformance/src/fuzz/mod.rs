@@ -16,6 +16,7 @@ pub mod journal;
 pub mod mutation;
 pub mod oracle;
 pub mod profile;
+pub mod reach;
 pub mod report;
 pub mod stats;
 pub mod tail;
@@ -240,6 +241,9 @@ fn worker(
             let mut g = collected.lock().unwrap_or_else(|e| e.into_inner());
             g.1.add_program(&src, &checked.rules);
             g.1.note_failing(&checked.reference);
+            if let Some(reached) = &checked.reached {
+                g.1.add_reached(reached);
+            }
             if let Some(why) = &checked.unsupported {
                 g.1.add_unsupported(why);
             }
@@ -478,13 +482,16 @@ fn generate_and_check_tail(
     let mut job = None;
     let mut compiling = Duration::ZERO;
     if checked.verdict == Verdict::Pass {
-        match tail::check_lowered(&case.source, &checked.stdout) {
+        match tail::check_lowered(&case.source, &checked.stdout, c.fault_for(k)) {
             tail::LoweredCheck::Unsupported(why) => checked.unsupported = Some(why),
             tail::LoweredCheck::Mismatch(v) => checked.verdict = v,
             tail::LoweredCheck::Agrees(lowered, main) if compiled.is_some() => {
                 let t = Instant::now();
                 let block = compiled.unwrap_or(DEFAULT_BLOCK_SIZE);
                 let mut j = compile_job_sized(&main, &checked.stdout, c.fault_for(k), block);
+                if let Some((_, Ok(m))) = j.levels.last() {
+                    checked.reached = Some(reach::reached(&lowered.fcl, m));
+                }
                 j.compare = Compare::Tail(lowered);
                 j.optimized = optimized_program(k);
                 j.index = k;

@@ -116,14 +116,14 @@ pub fn mutation_score(
 
 /// The table: fault, detected?, programs needed.
 pub fn render_table(scores: &[FaultScore]) -> String {
-    let mut out = format!("{:<22} {:<9} {}\n", "fault", "detected", "programs");
+    let mut out = format!("{:<27} {:<9} {}\n", "fault", "detected", "programs");
     for s in scores {
         let (det, n) = match s.detected_at {
             Some(k) if s.crashed => ("crash", (k + 1).to_string()),
             Some(k) => ("yes", (k + 1).to_string()),
             None => ("NO", format!(">{}", s.checked)),
         };
-        out.push_str(&format!("{:<22} {:<9} {}\n", s.fault.name(), det, n));
+        out.push_str(&format!("{:<27} {:<9} {}\n", s.fault.name(), det, n));
     }
     let found = scores.iter().filter(|s| s.detected_at.is_some()).count();
     out.push_str(&format!("mutation score: {found}/{}\n", scores.len()));

@@ -64,6 +64,9 @@ pub struct Checked {
     pub rules: BTreeMap<String, u64>,
     /// Why the compiler declined the program, when it did (the compiled side was then skipped).
     pub unsupported: Option<String>,
+    /// The constructs its compiled code reaches ([`super::reach::reached`]; `None` when it
+    /// was not compiled).
+    pub reached: Option<Vec<&'static str>>,
 }
 
 /// Loads `src` and runs the differential check on the oracle only.
@@ -120,6 +123,7 @@ fn oracle_stage(src: &str, seed: u64) -> (Checked, Option<Expr>) {
                 stdout: String::new(),
                 rules: BTreeMap::new(),
                 unsupported: None,
+                reached: None,
             };
             return (checked, None);
         }
@@ -134,6 +138,7 @@ fn oracle_stage(src: &str, seed: u64) -> (Checked, Option<Expr>) {
                 stdout: String::new(),
                 rules,
                 unsupported: None,
+                reached: None,
             };
             return (checked, None);
         }
@@ -156,6 +161,7 @@ fn oracle_stage(src: &str, seed: u64) -> (Checked, Option<Expr>) {
         stdout,
         rules,
         unsupported: None,
+        reached: None,
     };
     (checked, Some(program.main))
 }

@@ -276,6 +276,12 @@ pub struct Stats {
     /// Programs whose reference run fails at run time (its output ends in `error: RULE`): the
     /// generator's failing programs (`gen::tail_gen` module `failing`).
     pub failing: u64,
+    /// Programs whose compiled code reached each construct ([`super::reach`]).
+    pub reached: BTreeMap<&'static str, u64>,
+    /// Compiled programs counted in [`Stats::reached`].
+    pub compiled: u64,
+    /// TAIL programs binding a large array ([`crate::gen::tail_gen::large`]).
+    pub large: u64,
 }
 
 impl Stats {
@@ -295,6 +301,17 @@ impl Stats {
         }
         for (r, n) in rules {
             *self.rules.entry(r.clone()).or_default() += n;
+        }
+        if self.tail && crate::gen::tail_gen::large::is_large_program(src) {
+            self.large += 1;
+        }
+    }
+
+    /// Adds what one compiled program's code reached.
+    pub fn add_reached(&mut self, constructs: &[&'static str]) {
+        self.compiled += 1;
+        for c in constructs {
+            *self.reached.entry(c).or_default() += 1;
         }
     }
 
@@ -397,6 +414,26 @@ impl Stats {
                 unreached.join(", ")
             };
             let _ = writeln!(s, "rules never reached: {list}");
+        }
+        if self.tail {
+            let _ = writeln!(
+                s,
+                "large arrays (over 256 elements): {} programs",
+                self.large
+            );
+        }
+        if self.compiled > 0 {
+            let each: Vec<String> = self
+                .reached
+                .iter()
+                .map(|(k, v)| format!("{k}:{v}"))
+                .collect();
+            let _ = writeln!(
+                s,
+                "compiled code reached (programs of {}): {}",
+                self.compiled,
+                each.join(", ")
+            );
         }
         if !self.unsupported.is_empty() {
             let n: u64 = self.unsupported.values().sum();

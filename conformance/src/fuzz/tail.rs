@@ -15,7 +15,8 @@ use crate::shrink::tail::{shrink, TailProgram};
 use compiler::fault::Fault;
 use compiler::runtime::Runtime;
 use compiler::tail::{
-    failed_at, format_result, format_until_failure, lower_tail_probing, LowerTailError, Lowered,
+    failed_at, format_result, format_until_failure, lower_tail_probing_faulty, LowerTailError,
+    Lowered,
 };
 use interpreter::tail::{drive, Outcome, RunOptions, Stats};
 use semantics::fcl::core::Expr;
@@ -46,6 +47,7 @@ pub fn check_tail_against(src: &str, expected: Option<&str>) -> Checked {
                 stdout: String::new(),
                 rules,
                 unsupported: None,
+                reached: None,
             }
         }
     };
@@ -101,6 +103,7 @@ pub fn check_tail_against(src: &str, expected: Option<&str>) -> Checked {
         stdout,
         rules,
         unsupported: None,
+        reached: None,
     }
 }
 
@@ -127,7 +130,7 @@ pub fn check_tail_program(
     if checked.verdict != Verdict::Pass {
         return checked;
     }
-    match check_lowered(src, &checked.stdout) {
+    match check_lowered(src, &checked.stdout, compiled.and_then(|c| c.fault)) {
         LoweredCheck::Unsupported(why) => checked.unsupported = Some(why),
         LoweredCheck::Mismatch(v) => checked.verdict = v,
         LoweredCheck::Agrees(lowered, main) => {
@@ -205,8 +208,9 @@ pub enum LoweredCheck {
 }
 
 /// Lowers `src` to FCL and runs it on the FCL oracle; its output read back as TAIL must agree
-/// with `tail_stdout` (what the TAIL oracle printed).
-pub fn check_lowered(src: &str, tail_stdout: &str) -> LoweredCheck {
+/// with `tail_stdout` (what the TAIL oracle printed). A fault of the TAIL lowering in `fault`
+/// is planted in the lowering (an FCL compiler's fault is the compiled side's business).
+pub fn check_lowered(src: &str, tail_stdout: &str, fault: Option<Fault>) -> LoweredCheck {
     let mismatch = |config: &str, got: String| {
         LoweredCheck::Mismatch(Verdict::Mismatch {
             config: config.into(),
@@ -216,7 +220,8 @@ pub fn check_lowered(src: &str, tail_stdout: &str) -> LoweredCheck {
     };
     // sizes computed from data are read back from the FCL oracle: fuzzing compares engines
     // on the specialised program, and the device computes every value of it again
-    let lowered = match lower_tail_probing(src, &mut fcl_oracle_prober) {
+    let planted = fault.and_then(Fault::lowering);
+    let lowered = match lower_tail_probing_faulty(src, &mut fcl_oracle_prober, planted) {
         Ok(l) => l,
         Err(LowerTailError::Unsupported(why)) => return LoweredCheck::Unsupported(why),
         Err(LowerTailError::Static(d)) => {

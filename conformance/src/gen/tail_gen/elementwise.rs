@@ -170,7 +170,12 @@ impl Gen<'_> {
 
     pub(super) fn reduce(&mut self) -> Option<(String, Val)> {
         let (name, v) = self.pick(|v| v.rank() >= 1)?;
-        let (op, z, f) = self.fold_op(&v)?;
+        self.reduce_of(&name, &v)
+    }
+
+    /// `reduce` of the bound value `v` named `name` (rank 1 or more) along its last axis.
+    pub(super) fn reduce_of(&mut self, name: &str, v: &Val) -> Option<(String, Val)> {
+        let (op, z, f) = self.fold_op(v)?;
         let m = *v.shape.last()?;
         let data = v
             .data
@@ -189,7 +194,12 @@ impl Gen<'_> {
 
     pub(super) fn scan(&mut self) -> Option<(String, Val)> {
         let (name, v) = self.pick(|v| v.rank() >= 1)?;
-        let (op, z, f) = self.fold_op(&v)?;
+        self.scan_of(&name, &v)
+    }
+
+    /// `scan` of the bound value `v` named `name` (rank 1 or more) along its last axis.
+    pub(super) fn scan_of(&mut self, name: &str, v: &Val) -> Option<(String, Val)> {
+        let (op, z, f) = self.fold_op(v)?;
         let m = *v.shape.last()?;
         let mut data = Vec::with_capacity(v.data.len());
         for row in v.data.chunks(m) {

@@ -14,9 +14,11 @@
 //! Printing uses the semantics' value printer (spec §6), so what is tested is the evaluation.
 
 mod complex;
+mod edges;
 mod effects;
 mod elementwise;
 mod failing;
+pub mod large;
 mod runtime;
 mod structure;
 mod text;
@@ -218,6 +220,8 @@ struct Gen<'r> {
     /// The TAIL oracle's `roll` generator, advanced as the program's `roll`s run (in program
     /// order: a production rolls only once it is sure to be used).
     roll: RollRng,
+    /// Picks take only large values (while [`edges`] reuses a production on them).
+    large_only: bool,
 }
 
 /// Generates one program of up to `max_lets` bindings.
@@ -229,6 +233,7 @@ pub fn generate_tail(rng: &mut Rng, max_lets: usize) -> TailCase {
         params: 0,
         last_text: String::new(),
         roll: RollRng::default(),
+        large_only: false,
     };
     let mut src = String::new();
     let lets = g.rng.range(2, max_lets.max(2));
@@ -281,7 +286,17 @@ impl Gen<'_> {
 
     /// A bound value of any type satisfying `ok`, with its name.
     fn pick_any(&mut self, ok: impl Fn(&Val) -> bool) -> Option<(String, Val)> {
-        let fits: Vec<&(String, Val)> = self.env.iter().filter(|(_, v)| ok(v)).collect();
+        // large values only now and then ([`large::LARGE_VISIBLE`]): a sort or a computed
+        // filter of thousands of elements costs the oracles and PoCL seconds
+        let large = self.rng.chance(large::LARGE_VISIBLE);
+        let fits: Vec<&(String, Val)> = self
+            .env
+            .iter()
+            .filter(|(_, v)| {
+                let big = v.data.len() >= large::LARGE_SIZE;
+                ok(v) && if self.large_only { big } else { large || !big }
+            })
+            .collect();
         if fits.is_empty() {
             return None;
         }
@@ -305,6 +320,9 @@ impl Gen<'_> {
 
     /// One binding's expression and value.
     fn binding(&mut self) -> (String, Val) {
+        if let Some(made) = self.sized_or_edge() {
+            return made;
+        }
         for _ in 0..8 {
             let choice = self.rng.weighted(&WEIGHTS);
             let made = match choice {
