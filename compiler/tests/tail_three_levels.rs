@@ -641,7 +641,8 @@ fn reductions_read_transpositions_by_coordinates() {
         let first = l
             .fcl
             .lines()
-            .find(|s| s.contains("r") && s.contains("<- forceM<grid>"))
+            // a reduction's buffer (`rN`; a checked let-bound array is materialized first)
+            .find(|s| s.trim_start().starts_with('r') && s.contains("<- forceM<grid>"))
             .unwrap();
         // the first reduction kernel: its row arithmetic only
         assert_eq!(first.matches(" / ").count(), divisions, "{first}");
