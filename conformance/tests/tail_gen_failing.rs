@@ -25,7 +25,7 @@ fn failing_programs_are_generated_and_fail_alike_on_both_oracles() {
         rules.insert(rule.to_string());
         let checked = check_tail(&case);
         assert_eq!(checked.verdict, Verdict::Pass, "{}", case.source);
-        match check_lowered(&case.source, &checked.stdout) {
+        match check_lowered(&case.source, &checked.stdout, None) {
             LoweredCheck::Agrees(..) | LoweredCheck::Unsupported(_) => {}
             LoweredCheck::Mismatch(v) => panic!("{}\n{v:?}", case.source),
         }
