@@ -50,7 +50,7 @@ fn generated_programs_shrink_and_keep_the_failure() {
     assert!(after * 3 < before, "{before} nodes -> {after}");
 }
 
-/// A TAIL campaign with `swapped-operands` injected: each failure is saved, then a shrunk
+/// A TAIL campaign with `store-off-by-one` injected: each failure is saved, then a shrunk
 /// program that is smaller, well typed and fails on the same configuration.
 #[test]
 fn a_tail_campaign_saves_and_shrinks_injected_failures() {
@@ -69,7 +69,7 @@ fn a_tail_campaign_saves_and_shrinks_injected_failures() {
         config: FclConfig::default(),
         shrink_tries: 100,
         device: Some(0),
-        fault: Some(Fault::SwappedOperands),
+        fault: Some(Fault::StoreIndexOffByOne),
         batch: 8,
         opencl_options: String::new(),
         only: None,
