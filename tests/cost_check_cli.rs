@@ -3,20 +3,8 @@
 //! mark per row, the two summary lines. The figures themselves are not checked (they are
 //! measurements; docs/cost-model.md reports them).
 
-use std::process::Command;
-
-fn tailfcl(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tailfcl"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod support;
+use support::tailfcl;
 
 #[test]
 fn a_small_cost_check_writes_the_report_the_plot_and_the_summary() {

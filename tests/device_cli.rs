@@ -1,27 +1,8 @@
 //! `tailfcl compile`, `exec` and `devices` end to end through the binary.
 
+mod support;
 use std::process::Command;
-
-fn tailfcl(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tailfcl"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn have_device() -> bool {
-    let (code, _, _) = tailfcl(&["devices"]);
-    if code == 5 {
-        println!("skipped: no OpenCL platform");
-    }
-    code == 0
-}
+use support::{have_device, tailfcl};
 
 #[test]
 fn compile_prints_opencl_kernels_at_both_levels() {

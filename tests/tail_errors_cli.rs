@@ -3,28 +3,8 @@
 //! overflow (in `each`, a long `reduce`, a long `scan`, a product), division and modulo by
 //! zero and a negative `power` count (examples/tail-errors, docs/tail-compiler.md §6).
 
-use std::process::Command;
-
-fn tailfcl(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tailfcl"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn have_device() -> bool {
-    let (code, _, _) = tailfcl(&["devices"]);
-    if code == 5 {
-        println!("skipped: no OpenCL platform");
-    }
-    code == 0
-}
+mod support;
+use support::{have_device, tailfcl};
 
 fn examples() -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir("examples/tail-errors")

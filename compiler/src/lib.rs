@@ -86,3 +86,21 @@ pub fn compile_fcl_with_fault(
     let hit = fault.is_some_and(|f| fault::inject(&mut m, f));
     Ok((m, hit))
 }
+
+/// FCL program text `src` with each `val NAME = …` line of `sizes` set to its value: how the
+/// benchmark programs (examples/fcl/bench) are run at other sizes than the ones they are written
+/// with (`bench_programs`, `tailfcl cost-check`).
+pub fn with_sizes<N: AsRef<str>, V: std::fmt::Display>(src: &str, sizes: &[(N, V)]) -> String {
+    src.lines()
+        .map(|line| {
+            sizes
+                .iter()
+                .find(|(name, _)| line.starts_with(&format!("val {} = ", name.as_ref())))
+                .map_or(line.to_string(), |(name, v)| {
+                    format!("val {} = {v}", name.as_ref())
+                })
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}

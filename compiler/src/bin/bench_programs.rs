@@ -35,20 +35,6 @@ const PROGRAMS: &[(&str, &[(&str, &str)])] = &[
     ("sobol.fcl", &[("size", "8388608")]),
 ];
 
-/// `src` with each `val NAME = …` line of `sizes` set to its value.
-fn with_sizes(src: &str, sizes: &[(&str, &str)]) -> String {
-    src.lines()
-        .map(|line| {
-            sizes
-                .iter()
-                .find(|(name, _)| line.starts_with(&format!("val {name} = ")))
-                .map_or(line.to_string(), |(name, v)| format!("val {name} = {v}"))
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
-}
-
 /// One program's figures.
 struct Row {
     kernel_ms: f64,
@@ -135,7 +121,7 @@ fn main() {
         }
         let src = match std::fs::read_to_string(dir.join(file)) {
             Ok(s) if flag("--small") => s,
-            Ok(s) => with_sizes(&s, sizes),
+            Ok(s) => compiler::with_sizes(&s, sizes),
             Err(e) => {
                 println!("{file:<16} cannot read: {e}");
                 continue;

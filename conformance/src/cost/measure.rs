@@ -182,7 +182,7 @@ pub fn median(v: &mut [f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cost::program::with_sizes;
+    use compiler::with_sizes;
 
     fn counts(src: &str, size: (&str, i64), machine: Machine) -> Counts {
         let src = with_sizes(src, &[(size.0.to_string(), size.1)]);

@@ -129,20 +129,6 @@ fn directive(src: &str) -> Option<Result<Vec<Setting>, String>> {
         .collect()))
 }
 
-/// `src` with each `val NAME = …` line of `settings` set to its value.
-pub fn with_sizes(src: &str, settings: &[(String, i64)]) -> String {
-    src.lines()
-        .map(|line| {
-            settings
-                .iter()
-                .find(|(name, _)| line.starts_with(&format!("val {name} = ")))
-                .map_or(line.to_string(), |(name, v)| format!("val {name} = {v}"))
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
-}
-
 /// The sizes to measure `src` at: from its directive, else its first size line scaled by
 /// `factors`, else its own size.
 pub fn sizes(src: &str, factors: &[f64]) -> Result<Vec<Sized>, String> {
@@ -175,7 +161,7 @@ pub fn sizes(src: &str, factors: &[f64]) -> Result<Vec<Sized>, String> {
                 .map(|(n, v)| format!("{n}={v}"))
                 .collect::<Vec<_>>()
                 .join(" "),
-            src: with_sizes(src, s),
+            src: compiler::with_sizes(src, s),
         })
         .collect())
 }
