@@ -5,6 +5,7 @@
 
 use super::ops::{known_int, known_vec};
 use super::program::{fails, Lowerer};
+use super::range::Range;
 use super::value::{index_by_coords, unsupported, Arr, At, Fresh, Fun, Ty, Val, R};
 use super::LowerTailError;
 use semantics::tail::ops::prim::Prim;
@@ -16,14 +17,58 @@ use std::rc::Rc;
 /// Applies function `f` to scalar argument texts inside a kernel: the result's text, or the
 /// empty text when lowering fails (the caller checked `f` on placeholders first).
 pub(super) fn apply_scalar(fresh: &Fresh, f: &Val, args: &[(Ty, String)]) -> String {
+    apply_in_ranges(fresh, f, args, &[])
+}
+
+/// [`apply_scalar`] on arguments whose values lie in `ranges` (one per argument; missing ones
+/// are unknown), so that what they prove cannot fail is not checked (module `range`).
+pub(super) fn apply_in_ranges(
+    fresh: &Fresh,
+    f: &Val,
+    args: &[(Ty, String)],
+    ranges: &[Option<Range>],
+) -> String {
+    match apply_to_scalars(fresh, f, args, ranges) {
+        Some(a) => a.text(),
+        None => String::new(),
+    }
+}
+
+/// The bounds of `f`'s results on arguments of types `tys` in `ranges` (module `range`).
+pub(super) fn result_range(
+    fresh: &Fresh,
+    f: &Val,
+    tys: &[Ty],
+    ranges: &[Option<Range>],
+) -> Option<Range> {
+    let placeholders: Vec<(Ty, String)> = tys
+        .iter()
+        .enumerate()
+        .map(|(k, ty)| (*ty, format!("x{k}")))
+        .collect();
+    apply_to_scalars(fresh, f, &placeholders, ranges)?.range
+}
+
+/// `f` applied to scalar arguments (FCL texts, in `ranges`) inside a kernel.
+fn apply_to_scalars(
+    fresh: &Fresh,
+    f: &Val,
+    args: &[(Ty, String)],
+    ranges: &[Option<Range>],
+) -> Option<Arr> {
     let vals = args
         .iter()
-        .map(|(ty, t)| Val::Arr(Arr::scalar(*ty, t.clone())))
+        .enumerate()
+        .map(|(k, (ty, t))| {
+            let mut a = Arr::scalar(*ty, t.clone());
+            a.range = ranges.get(k).copied().flatten();
+            Val::Arr(a)
+        })
         .collect();
     let mut k = Lowerer::kernel(fresh);
     match k.apply_fun(f, vals) {
-        Ok(Val::Arr(a)) if a.shape.is_empty() => a.text(),
-        _ => String::new(),
+        Ok(Val::Arr(a)) if a.shape.is_empty() => Some(a),
+        _ => None,
     }
 }
 
@@ -56,11 +101,12 @@ impl Lowerer {
                     // element at the top level, in order
                     Err(why) => return self.map_unrolled(&f, &[&a], why),
                 };
-                let (ta, index) = (a.ty, a.index.clone());
+                let (ta, index, ra) = (a.ty, a.index.clone(), [a.range]);
                 let g = f.clone();
                 let mut out = Arr::new(ty, a.shape.clone(), move |i| {
-                    apply_scalar(&fresh, &g, &[(ta, index(i))])
+                    apply_in_ranges(&fresh, &g, &[(ta, index(i))], &ra)
                 });
+                out.range = result_range(&self.fresh, &f, &[ta], &ra);
                 if matches!(&f, Val::Fun(g) if matches!(g.as_ref(), Fun::Op(Prim::I2d, _))) {
                     out.int_source = Some(a.index.clone());
                 }
@@ -68,7 +114,7 @@ impl Lowerer {
                 if a.at.is_some() {
                     let (fresh, g) = (self.fresh.clone(), f.clone());
                     let at: At = Rc::new(move |cs: &[String]| {
-                        apply_scalar(&fresh, &g, &[(ta, a.element_at(cs))])
+                        apply_in_ranges(&fresh, &g, &[(ta, a.element_at(cs))], &ra)
                     });
                     out.index = index_by_coords(&self.fresh, &out.shape, at.clone());
                     out.at = Some(at);
@@ -91,18 +137,20 @@ impl Lowerer {
                 };
                 let known = known_map(&fresh, &f, ty, &[&a, &b]);
                 let (ta, tb, ia, ib) = (a.ty, b.ty, a.index.clone(), b.index.clone());
+                let rs = [a.range, b.range];
                 let mut out = Arr::new(ty, a.shape.clone(), {
                     let (fresh, f) = (fresh.clone(), f.clone());
-                    move |i| apply_scalar(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))])
+                    move |i| apply_in_ranges(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))], &rs)
                 });
                 out.known = known;
+                out.range = result_range(&fresh, &f, &[ta, tb], &rs);
                 if a.at.is_some() || b.at.is_some() {
                     let shape = a.shape.clone();
                     let at: At = Rc::new({
                         let fresh = fresh.clone();
                         move |cs: &[String]| {
                             let (x, y) = (a.element_at(cs), b.element_at(cs));
-                            apply_scalar(&fresh, &f, &[(ta, x), (tb, y)])
+                            apply_in_ranges(&fresh, &f, &[(ta, x), (tb, y)], &rs)
                         }
                     });
                     out.index = index_by_coords(&fresh, &shape, at.clone());
@@ -132,7 +180,7 @@ impl Lowerer {
             // (3.76) condScl: f(x) if b, else x; a conditional in FCL even where b is known
             Prim::CondScl => {
                 let (b, x) = (args[1].arr()?.clone(), args[2].arr()?.clone());
-                let y = apply_scalar(&fresh, &f, &[(x.ty, x.text())]);
+                let y = apply_in_ranges(&fresh, &f, &[(x.ty, x.text())], &[x.range]);
                 let same_type = scalar_result(&fresh, &f, &[x.ty]).map(|t| t == x.ty);
                 let known = b.known_scalar();
                 if y.is_empty() || !matches!(same_type, Ok(true)) {
@@ -289,7 +337,11 @@ impl Lowerer {
         for i in 0..a.size() {
             let xs = args
                 .iter()
-                .map(|b| Val::Arr(Arr::scalar(b.ty, (b.index)(&i.to_string()))))
+                .map(|b| {
+                    let mut x = Arr::scalar(b.ty, (b.index)(&i.to_string()));
+                    x.range = b.range;
+                    Val::Arr(x)
+                })
                 .collect();
             match self.apply_fun(f, xs)? {
                 Val::Arr(r) if r.shape.is_empty() => elems.push(r),

@@ -73,6 +73,7 @@ mod ops;
 mod probe;
 mod program;
 mod radix;
+mod range;
 mod reduce;
 mod scalar;
 mod shape;

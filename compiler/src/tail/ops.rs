@@ -5,6 +5,7 @@
 //! certainly fail.
 
 use super::program::{fails, Lowerer};
+use super::range::{self, Range};
 use super::value::{known_ints, share, unsupported, Arr, Val, MAX_KNOWN, R};
 use super::LowerTailError;
 use semantics::tail::ops::apply::{apply, is_scalar_op, scalar_op as fold_scalar, OpEnv, Outcome};
@@ -95,7 +96,10 @@ impl Lowerer {
         let symbolic = if is_scalar_op(p) {
             self.scalar(p, &arrs, e.span)
         } else {
-            self.structural(p, &arrs)
+            self.structural(p, &arrs).map(|mut a| {
+                a.range = structural_range(p, &arrs, &a);
+                a
+            })
         };
         match (symbolic, known) {
             // the computation stays in the FCL text (constant folding is the FCL compiler's
@@ -245,13 +249,42 @@ impl Lowerer {
             ))));
         }
         let texts: Vec<String> = args.iter().map(|a| a.text()).collect();
+        let ranges: Vec<Option<Range>> = args.iter().map(|a| a.range).collect();
+        // an application the argument ranges prove cannot fail needs no run-time check
+        let span = match range::cannot_fail(p, &ranges) {
+            true => semantics::Span::DUMMY,
+            false => span,
+        };
         let (text, ty) = super::scalar::scalar_op(p, &texts, &self.fresh, span)?;
         let mut out = Arr::scalar(ty, text);
+        out.range = range::scalar_range(p, &ranges);
         if p == Prim::I2d {
             out.int_source = Some(args[0].index.clone());
         }
         Ok(out)
     }
+}
+
+/// The range of the elements of shape operator `p`'s result `out` (module `range`): operators
+/// that only move their data arguments' elements and add fills keep their ranges.
+fn structural_range(p: Prim, args: &[&Arr], out: &Arr) -> Option<Range> {
+    use Prim as P;
+    if out.known.is_some() {
+        return out.range;
+    }
+    let data = match p {
+        // (3.34) iota(n) is 1…n
+        P::Iota => return Range::new(1.0, out.size() as f64),
+        // a permutation of 1…n
+        P::GradeUp | P::GradeDown => return Range::new(1.0, out.size().max(1) as f64),
+        P::Transp | P::Rav | P::Vreverse | P::First | P::Cat | P::Cons | P::Snoc => args,
+        P::Reshape | P::Take | P::Drop | P::Rotate | P::Vrotate | P::Transp2 => &args[1..],
+        P::IdxS => &args[2..],
+        _ => return None,
+    };
+    let fill = Range::of_scalar(Scalar::fill(out.ty.base()))?;
+    data.iter()
+        .try_fold(fill, |acc, a| Some(acc.union(a.range?)))
 }
 
 /// The arguments of `p` that decide shapes (counts, shapes, permutations, a formatted

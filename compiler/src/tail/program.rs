@@ -138,6 +138,7 @@ impl Lowerer {
                         let x = self.fresh.name("x");
                         let mut named = Arr::scalar(a.ty, x.clone());
                         named.known = a.known.clone();
+                        named.range = a.range;
                         env.insert(var.clone(), Val::Arr(named));
                         if let Val::Arr(r) = self.eval(body, &env)? {
                             if r.shape.is_empty() {
@@ -223,6 +224,7 @@ impl Lowerer {
                     (Ok((Val::Arr(x), Val::Arr(y))), _) if scalar => {
                         let t = format!("(if {} then {} else {})", cond.text(), x.text(), y.text());
                         let mut out = Arr::scalar(x.ty, t);
+                        out.range = x.range.zip(y.range).map(|(r, s)| r.union(s));
                         out.known = match known {
                             Some(true) => x.known,
                             Some(false) => y.known,
@@ -289,6 +291,7 @@ impl Lowerer {
                         let x = self.fresh.name("x");
                         let mut named = Arr::scalar(a.ty, x.clone());
                         named.known = a.known.clone();
+                        named.range = a.range;
                         env.insert(param.clone(), Val::Arr(named));
                         let v = self.eval(body, &env)?;
                         let r = if rest.is_empty() {
@@ -301,6 +304,7 @@ impl Lowerer {
                                 let t = format!("(let {x} = {} in {})", a.text(), r.text());
                                 let mut out = Arr::scalar(r.ty, t);
                                 out.known = r.known.clone();
+                                out.range = r.range;
                                 return Ok(Val::Arr(out));
                             }
                         }
@@ -400,6 +404,7 @@ impl Lowerer {
             })
         };
         out.known = a.known.clone();
+        out.range = a.range;
         out
     }
 

@@ -23,6 +23,7 @@ use super::check::{checks_at, int_prefix};
 use super::fault::LoweringFault;
 use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
 use super::program::Lowerer;
+use super::range::{self, Range};
 use super::value::{unflatten, unsupported, with_names, Arr, Fresh, Fun, Ty, Val, MAX_KNOWN, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Elems};
@@ -124,11 +125,36 @@ impl Lowerer {
     /// `reduce(f, z, a)` and `scan(f, z, a)`: the reduction as FCL code, with its value
     /// attached when the lowering can compute it (for the shapes and counts taken from it).
     pub(super) fn reduction(&mut self, p: Prim, args: Vec<Val>) -> R<Val> {
+        let mut args = args;
+        let (z, a) = (args[1].arr()?.range, args[2].arr()?);
+        let m = a.shape.last().copied().unwrap_or(1);
+        // a sum whose every prefix stays in the int range, in any order, cannot fail: it
+        // needs no check, and may add in a tree (module `range`)
+        let (x, sum) = (a.range, range::sum_range(z, a.range, m));
+        if let (Val::Fun(g), Some(_)) = (&args[0], sum) {
+            if let Fun::Op(Prim::Addi, _) = g.as_ref() {
+                args[0] = Val::Fun(Rc::new(Fun::Op(Prim::Addi, Span::DUMMY)));
+            }
+        }
+        let range = match &args[0] {
+            Val::Fun(g) => match g.as_ref() {
+                Fun::Op(Prim::Addi, _) => sum,
+                Fun::Op(Prim::Maxi | Prim::Mini | Prim::Maxd | Prim::Mind, _) => {
+                    z.zip(x).map(|(z, x)| z.union(x))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
         let (f, a) = (&args[0], args[2].arr()?);
         let known = self.known_reduction(f, a, p == Prim::Scan);
         match self.reduction_code(p, args.clone())? {
-            Val::Arr(mut out) if known.as_ref().is_some_and(|k| k.shape == out.shape) => {
-                out.known = known.map(Rc::new);
+            Val::Arr(mut out) => {
+                out.range = range;
+                if known.as_ref().is_some_and(|k| k.shape == out.shape) {
+                    out.known = known.map(Rc::new);
+                    out.range = out.known.as_deref().and_then(Range::of_known).or(range);
+                }
                 Ok(Val::Arr(out))
             }
             v => Ok(v),

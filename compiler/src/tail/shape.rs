@@ -212,6 +212,11 @@ pub(super) fn vector(fresh: &Fresh, elems: Vec<Arr>) -> R<Val> {
     let literal = texts.iter().all(|t| is_literal(t));
     let complex = super::complex::literal_parts(&texts, known.as_deref());
     let mut out = Arr::new(ty, vec![texts.len()], |_| String::new());
+    out.range = elems
+        .iter()
+        .map(|a| a.range)
+        .reduce(|x, y| Some(x?.union(y?)))
+        .flatten();
     out.index = if literal {
         super::value::literal_vector(fresh, ty, texts)
     } else if let Some(parts) = complex {
@@ -262,6 +267,7 @@ fn with_index(a: &Arr, shape: Vec<usize>, index: Index) -> Arr {
         int_source: None,
         transposed: None,
         at: None,
+        range: None,
     }
 }
 

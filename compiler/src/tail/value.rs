@@ -3,6 +3,7 @@
 //! they are known at compile time; functions; and the FCL text of literals.
 
 use super::fault::LoweringFault;
+use super::range::Range;
 use super::LowerTailError;
 use semantics::tail::syntax::Expr;
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};
@@ -97,6 +98,9 @@ pub(super) struct Arr {
     /// has the coordinates (a reduction along the last axis, a transposition) uses this and
     /// skips re-deriving them with `/` and `%`.
     pub at: Option<At>,
+    /// Bounds of every element (module `range`): where they prove that an operator cannot
+    /// fail, it is lowered without its run-time check.
+    pub range: Option<Range>,
 }
 
 /// The largest array whose elements the lowering tracks at compile time.
@@ -113,6 +117,7 @@ impl Arr {
             int_source: None,
             transposed: None,
             at: None,
+            range: None,
         }
     }
 
@@ -135,6 +140,7 @@ impl Arr {
             ty,
             shape: a.shape.clone(),
             index,
+            range: Range::of_known(&a),
             known: Some(Rc::new(a)),
             int_source: None,
             transposed: None,
