@@ -1,6 +1,6 @@
 //! TAIL benchmarks in the style of the thesis's (chapter 3, Tables 3.1–3.6): eight programs
-//! written as apltail would print them (monomorphic TAIL, spec tail.md's operators), and a sort
-//! (`gradeUp` of a computed vector), each a template over its problem size that ends in one
+//! written as apltail would print them (monomorphic TAIL, spec tail.md's operators), and two
+//! sorts (`gradeUp` of a computed int and double vector), each a template over its problem size that ends in one
 //! double scalar, so results compare cheaply.
 //!
 //! For each program there is a straightforward sequential Rust implementation of the same
@@ -211,6 +211,19 @@ pub fn benches() -> Vec<Bench> {
             exact: true,
             placeholders: n_only,
             reference: |s| reference::sort(s[0]),
+        },
+        Bench {
+            name: "sortd",
+            template: include_str!("../tail/sortd.tail"),
+            params: &["N"],
+            bench_size: &[2_000_000],
+            test_size: &[1000],
+            max_size: &[2_000_000],
+            ops: "iota each resi muli subi i2d divd gradeUp (of a computed double vector: the \
+                  device's radix sort over the encoding's 64 bits) zipWith reduce(addi)",
+            exact: true,
+            placeholders: n_only,
+            reference: |s| reference::sortd(s[0]),
         },
     ]
 }

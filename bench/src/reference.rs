@@ -223,3 +223,23 @@ pub fn sort(n: usize) -> f64 {
         .sum();
     f64::from(sum)
 }
+
+/// sortd: `gradeUp` of the doubles `(100003|21407×100003|⍳N) − 50000) ÷ 7` (negative and
+/// positive, every bit of the mantissa in use, ties as in `sort`), checked like `sort`. The
+/// comparison is the TAIL oracle's (IEEE `<`, no NaN here) in a stable sort.
+pub fn sortd(n: usize) -> f64 {
+    let keys: Vec<f64> = (1..=n as i32)
+        .map(|x| f64::from((x.rem_euclid(100_003) * 21_407).rem_euclid(100_003) - 50_000) / 7.0)
+        .collect();
+    let mut grade: Vec<i32> = (1..=n as i32).collect();
+    grade.sort_by(|&a, &b| {
+        let (ka, kb) = (keys[a as usize - 1], keys[b as usize - 1]);
+        ka.partial_cmp(&kb).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let sum: i32 = grade
+        .iter()
+        .zip(1..)
+        .map(|(&g, i): (&i32, i32)| (g * i.rem_euclid(997)).rem_euclid(997))
+        .sum();
+    f64::from(sum)
+}

@@ -73,6 +73,7 @@ fn references_at_second_sizes_still_agree() {
         ("sobol", vec![1000]),
         ("inner_product", vec![7]),
         ("sort", vec![4099]),
+        ("sortd", vec![4099]),
     ] {
         let b = benches().into_iter().find(|b| b.name == name).unwrap();
         let (tail, _) = oracle(&b.source(&size));

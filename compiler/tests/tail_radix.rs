@@ -1,7 +1,8 @@
-//! `gradeUp`/`gradeDown` of int, char and bool vectors of 4096 elements and more: compiler::tail's
-//! radix sort on OpenCL against the TAIL oracle (stable in both directions), at sizes that fill
-//! chunks and work-groups exactly and partly, with many ties, negative and extreme ints, keys
-//! that differ only in some digits (the passes of the others copy), and all keys equal.
+//! `gradeUp`/`gradeDown` of int, char, bool and double vectors of 4096 elements and more:
+//! compiler::tail's radix sort on OpenCL against the TAIL oracle (stable in both directions), at
+//! sizes that fill chunks and work-groups exactly and partly, with many ties, negative and
+//! extreme ints, keys that differ only in some digits (the passes of the others copy), all keys
+//! equal, and doubles with -0.0 and 0.0, infinities, subnormals and NaN.
 
 mod support;
 
@@ -21,12 +22,18 @@ fn both_grades(ty: &str, v: &str) -> String {
 /// Lowers `src` (asserting that it takes the radix sort) and, where there is a platform, checks
 /// the OpenCL output against the TAIL oracle's.
 fn check(src: &str) {
+    check_as(src, src);
+}
+
+/// [`check`] of `src` against the TAIL oracle's output for `like`, a program that must print
+/// the same (where the oracle's order is not the one wanted, as with NaN).
+fn check_as(src: &str, like: &str) {
     let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
     assert!(lowered.fcl.contains("radix pass"), "{src}");
     let Some(rt) = support::runtime() else {
         return;
     };
-    let tail = interpreter::tail::run_source(src, Default::default()).unwrap();
+    let tail = interpreter::tail::run_source(like, Default::default()).unwrap();
     let program = load_program(&[("radix.fcl".to_string(), lowered.fcl.clone())])
         .unwrap_or_else(|(_, d)| panic!("{d:?}"));
     let m = compile_fcl(&program.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).unwrap();
@@ -90,15 +97,88 @@ fn chars_and_bools_sort_by_code_and_false_before_true() {
 }
 
 #[test]
-fn short_vectors_and_doubles_keep_the_bitonic_network() {
-    let short = lower_tail(&both_grades(
-        "int",
-        "each(fn x:[int]0 => resi(7,x),iota(4095))",
+fn doubles_sort_by_value_with_ties_negatives_and_partial_chunks() {
+    // thirds of -18..18: ties, negatives, every mantissa bit in use; 5000 a partial chunk
+    for n in [4096, 5000] {
+        check(&both_grades(
+            "double",
+            &format!(
+                "each(fn x:[int]0 => divd(i2d(subi(resi(37,muli(x,7919)),18)),3.0),iota({n}))"
+            ),
+        ));
+    }
+    // -0.0 and 0.0 tie (the oracle compares with `<`); infinities, subnormals and the largest
+    // doubles at the ends; keys that differ only in the low half's bits
+    check(&both_grades(
+        "double",
+        "each(fn x:[int]0 => if eqi(resi(11,x),0) then negd(0.0) else if eqi(resi(11,x),1) \
+         then 0.0 else if eqi(resi(11,x),2) then divd(1.0,0.0) else if eqi(resi(11,x),3) \
+         then divd(-1.0,0.0) else if eqi(resi(11,x),4) then muld(5.0e-324,i2d(resi(3,x))) \
+         else if eqi(resi(11,x),5) then negd(5.0e-324) else if eqi(resi(11,x),6) \
+         then muld(1.7976931348623157e308,i2d(subi(resi(3,x),1))) else if eqi(resi(11,x),7) \
+         then addd(1.0,muld(2.220446049250313e-16,i2d(resi(5,x)))) \
+         else divd(i2d(subi(resi(1009,muli(x,613)),504)),7.0),iota(6007))",
     ));
-    assert!(!short.unwrap().fcl.contains("radix pass"));
-    let doubles = lower_tail(&both_grades(
+    // more than one work-group of threads, descending, checked by a sum over the grade
+    check(
+        "let a:[double]1 = each(fn x:[int]0 => divd(i2d(subi(resi(1000,muli(x,7919)),500)),9.0),\
+         iota(270001)) in \
+         let g:[int]1 = gradeDown(a) in \
+         let s:[int]1 = prArrI(take(40,g)) in \
+         reduce(addi,0,zipWith(fn x:[int]0 => fn y:[int]0 => resi(97,muli(resi(97,x),\
+         resi(97,y))),g,iota(270001)))",
+    );
+}
+
+#[test]
+fn doubles_that_share_digits_and_equal_doubles() {
+    // small ints: the low half is all zeros in every key, most passes copy
+    check(&both_grades(
         "double",
         "each(fn x:[int]0 => i2d(resi(7,x)),iota(5000))",
     ));
-    assert!(!doubles.unwrap().fcl.contains("radix pass"));
+    check(&both_grades(
+        "double",
+        "each(fn x:[int]0 => i2d(subi(resi(300,muli(x,7)),150)),iota(4500))",
+    ));
+    // all equal, -0.0 among 0.0: every pass copies
+    check(&both_grades(
+        "double",
+        "each(fn x:[int]0 => if eqi(resi(2,x),0) then negd(0.0) else 0.0,iota(4097))",
+    ));
+}
+
+#[test]
+fn nans_come_after_infinity_in_both_directions() {
+    // the oracle's `<` ties NaN with everything, which no sort key can follow: the radix sort
+    // takes every NaN (either sign) for one value above +inf, ties in index order, so it
+    // grades as the same keys with the NaNs made +inf (and no +inf among the others)
+    let keys = |nan: &str, other_nan: &str| {
+        format!(
+            "each(fn x:[int]0 => if eqi(resi(13,x),0) then {nan} else if eqi(resi(13,x),1) \
+             then {other_nan} else divd(i2d(subi(resi(101,muli(x,37)),50)),3.0),iota(4500))"
+        )
+    };
+    let inf = "divd(1.0,0.0)";
+    check_as(
+        &both_grades("double", &keys("divd(0.0,0.0)", "negd(divd(0.0,0.0))")),
+        &both_grades("double", &keys(inf, inf)),
+    );
+}
+
+#[test]
+fn short_vectors_keep_the_bitonic_network() {
+    for ty in ["int", "double"] {
+        let short = lower_tail(&both_grades(
+            ty,
+            &format!(
+                "each(fn x:[int]0 => {},iota(4095))",
+                match ty {
+                    "int" => "resi(7,x)",
+                    _ => "i2d(resi(7,x))",
+                }
+            ),
+        ));
+        assert!(!short.unwrap().fcl.contains("radix pass"), "{ty}");
+    }
 }

@@ -360,5 +360,9 @@ fn op_expr(op: ScalarOp, args: &[Expr]) -> String {
         AddIChecked => format!("fcl_addc({}, {}, {}, {ERROR_FLAG})", a(0), a(1), a(2)),
         SubIChecked => format!("fcl_subc({}, {}, {}, {ERROR_FLAG})", a(0), a(1), a(2)),
         MulIChecked => format!("fcl_mulc({}, {}, {}, {ERROR_FLAG})", a(0), a(1), a(2)),
+        // through unsigned types, whose narrowing is defined (modulo 2^32) where a signed
+        // one's is not
+        DoubleHiBits => format!("as_int((uint)(as_ulong({}) >> 32))", a(0)),
+        DoubleLoBits => format!("as_int((uint)as_ulong({}))", a(0)),
     }
 }

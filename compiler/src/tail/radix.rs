@@ -1,13 +1,14 @@
-//! `gradeUp`/`gradeDown` of long int, char and bool vectors: an LSD radix sort on the device
-//! (8-bit digits), which does O(n) work per digit where the bitonic network of module `sort`
-//! does O(n log² n) in all.
+//! `gradeUp`/`gradeDown` of long int, char, bool and double vectors: an LSD radix sort on the
+//! device (8-bit digits), which does O(n) work per digit where the bitonic network of module
+//! `sort` does O(n log² n) in all.
 //!
-//! Each key is first mapped to a *sort key*, an int whose digits, compared as unsigned from the
-//! most significant down, give the order wanted: an int's sign bit flipped (so that negatives
-//! come first), a char's code, a bool's 0/1; for `gradeDown` the same with every bit of the
-//! used digits inverted, so that a larger key has the smaller sort key. Ties keep their index
-//! order in both directions because every pass is stable (apltail's stable order, spec trap
-//! 21): `gradeDown` is *not* the reverse of `gradeUp`.
+//! Each key is first mapped to a *sort key*, whose digits, compared as unsigned from the most
+//! significant down, give the order wanted: an int's sign bit flipped (so that negatives come
+//! first), a char's code, a bool's 0/1, a double's 64 bits with the sign bit flipped for a
+//! positive number and every bit inverted for a negative one ([`double_key`]); for `gradeDown`
+//! the same with every bit of the used digits inverted, so that a larger key has the smaller
+//! sort key. Ties keep their index order in both directions because every pass is stable
+//! (apltail's stable order, spec trap 21): `gradeDown` is *not* the reverse of `gradeUp`.
 //!
 //! The positions are cut into T chunks of [`CHUNK`] consecutive positions, one per thread;
 //! padding positions past n have the sort key of all ones, so they stay behind every real
@@ -24,8 +25,13 @@
 //! 4. *scatter*: the index and the sort key move to their destination (`interleave` whose
 //!    destination function reads the destinations).
 //!
-//! Four passes for ints (three for chars, whose codes are below 2^24, one for bools). The
-//! sorted indices of the last pass are the permutation.
+//! Four passes for ints (three for chars, whose codes are below 2^24, one for bools), eight
+//! for doubles: the low half of the sort key (`doubleLoBits`), then the high half
+//! (`doubleHiBits`). An FCL int holds only one half, so doubles stay doubles in the keys'
+//! buffer and every pass computes its digit from the double; the padding, whose value is
+//! never read, stays behind the real positions through every pass (its digits are all ones),
+//! so a position past n has the digit `RADIX - 1`. The sorted indices of the last pass are the
+//! permutation.
 
 use super::program::{Lowerer, TABULATE};
 use super::value::{Arr, Fun, Ty, Val, R};
@@ -57,7 +63,7 @@ pub(super) const RADIX_MIN: usize = 4096;
 
 /// Whether vectors of `ty` with `n` elements are radix-sorted.
 pub(super) fn radix_sorts(ty: Ty, n: usize) -> bool {
-    n >= RADIX_MIN && matches!(ty, Ty::Int | Ty::Char | Ty::Bool)
+    n >= RADIX_MIN && matches!(ty, Ty::Int | Ty::Char | Ty::Bool | Ty::Double)
 }
 
 /// The geometry of one radix sort.
@@ -105,40 +111,118 @@ fn sort_key(ty: Ty, down: bool, k: &str) -> (String, u32) {
     }
 }
 
+/// How the passes read the keys: the digit of a position and whether every key shares it.
+enum Digits {
+    /// Int sort keys (module comment); `spread` is FCL text of their `max xor min`.
+    Ints { spread: String },
+    /// Doubles, stored as they are and read through [`double_key`]; `n` real positions (the
+    /// padding's digits are all ones); `spread`, per half (low, high), the bits in which some
+    /// key's half differs from the first key's.
+    Doubles {
+        n: usize,
+        down: bool,
+        spread: [String; 2],
+    },
+}
+
+impl Digits {
+    /// FCL text of the digit of pass `pass` of position `e` of the keys in `keys`.
+    fn digit(&self, keys: &str, pass: u32, e: &str) -> String {
+        let key = |k: String, shift: u32| match shift {
+            0 => format!("({k} & {})", RADIX - 1),
+            _ => format!("(({k} >> {shift}) & {})", RADIX - 1),
+        };
+        match self {
+            Digits::Ints { .. } => key(format!("(index {keys} {e})"), pass * DIGIT),
+            Digits::Doubles { n, down, .. } => {
+                let half = double_key(pass >= 4, *down, &format!("(index {keys} {e})"));
+                let d = key(half, (pass % 4) * DIGIT);
+                format!("(if lti {e} {n} then {d} else {})", RADIX - 1)
+            }
+        }
+    }
+
+    /// FCL text that is true when every key has the same digit in pass `pass`, whose pass then
+    /// only copies (the kernels still launch, the sort being the same program whatever the data).
+    fn skip(&self, pass: u32) -> String {
+        match self {
+            // every digit above the spread's highest bit
+            Digits::Ints { spread } => format!("(({spread} >> {}) == 0)", pass * DIGIT),
+            // exactly the digits where no key differs from the first
+            Digits::Doubles { spread, .. } => format!(
+                "((({} >> {}) & {}) == 0)",
+                spread[pass as usize / 4],
+                (pass % 4) * DIGIT,
+                RADIX - 1
+            ),
+        }
+    }
+}
+
+/// FCL text of one half (`high` or low) of the 64-bit sort key of the double `x`: its
+/// encoding's bits (`doubleHiBits`, `doubleLoBits`) with the sign bit flipped for a positive
+/// number and every bit inverted for a negative one, which order as unsigned integers as the
+/// doubles do; -0.0 first becomes 0.0 (the oracle's `<` makes them ties) and every NaN one
+/// NaN above +inf (sort keys cannot mirror an order in which NaN ties with everything, so
+/// NaNs come last, docs/tail-compiler.md §3). For `down` every bit is inverted.
+fn double_key(high: bool, down: bool, x: &str) -> String {
+    let key = if high {
+        "if eqd rx rx then (if eqd rx 0.0 then (1 << 31) else let rh = doubleHiBits rx in \
+         if lti rh 0 then xor rh (0 - 1) else xor rh (1 << 31)) else 0 - 524288"
+    } else {
+        "if eqd rx rx then (if eqd rx 0.0 then 0 else if lti (doubleHiBits rx) 0 then \
+         xor (doubleLoBits rx) (0 - 1) else doubleLoBits rx) else 0"
+    };
+    match down {
+        false => format!("(let rx = {x} in {key})"),
+        true => format!("(xor (let rx = {x} in {key}) (0 - 1))"),
+    }
+}
+
 impl Lowerer {
-    /// The 1-based stable permutation sorting `a` (int, char or bool; rank 1, not known, at
-    /// least [`RADIX_MIN`] elements), ascending or (`down`) descending, by an LSD radix sort.
+    /// The 1-based stable permutation sorting `a` (int, char, bool or double; rank 1, not
+    /// known, at least [`RADIX_MIN`] elements), ascending or (`down`) descending, by an LSD
+    /// radix sort.
     pub(super) fn radix_grade(&mut self, down: bool, a: &Arr) -> R<Arr> {
         let name = if down { "gradeDown" } else { "gradeUp" };
         let plan = Plan::new(a.shape[0]);
         let (n, total) = (plan.n, plan.padded());
         let stored = super::program::element_text(a, "i");
-        let (key, passes) = sort_key(a.ty, down, &stored);
+        // doubles are stored as they are (the padding's value is never read) and 64 bits wide
+        let (key, pad, passes) = match a.ty {
+            Ty::Double => (stored, "0.0".to_string(), 8),
+            ty => {
+                let (key, passes) = sort_key(ty, down, &stored);
+                (key, "0 - 1".to_string(), passes)
+            }
+        };
         let mut keys = self.fresh.name("rkeys");
         self.helpers.insert(TABULATE);
         self.stmt(format!(
             "-- {name}: the sort keys of {n} elements, padded to {total} ({} threads of {CHUNK}), \
              for a radix sort of {passes} passes\n    \
-             {keys} <- forceM<grid> (tabulate {total} (fn i => if lti i {n} then {key} else 0 - 1))",
+             {keys} <- forceM<grid> (tabulate {total} (fn i => if lti i {n} then {key} else {pad}))",
             plan.threads
         ));
-        let spread = self.key_spread(&keys, n, a.ty, down)?;
+        let digits = match a.ty {
+            Ty::Double => Digits::Doubles {
+                n,
+                down,
+                spread: [
+                    self.double_spread(&keys, n, false)?,
+                    self.double_spread(&keys, n, true)?,
+                ],
+            },
+            ty => Digits::Ints {
+                spread: self.key_spread(&keys, n, ty, down)?,
+            },
+        };
         let mut idx: Option<String> = None;
         for pass in 0..passes {
-            // a digit that every key shares moves nothing: the pass only copies (the kernels
-            // still launch, the sort being the same program whatever the data)
-            let skip = format!("(({spread} >> {}) == 0)", pass * DIGIT);
-            let digit = |e: &str| {
-                let shift = pass * DIGIT;
-                if shift == 0 {
-                    format!("((index {keys} {e}) & {})", RADIX - 1)
-                } else {
-                    format!("(((index {keys} {e}) >> {shift}) & {})", RADIX - 1)
-                }
-            };
+            let skip = digits.skip(pass);
             let hist = self.histogram(
                 &plan,
-                &digit(&format!("(t * {CHUNK} + i)")),
+                &digits.digit(&keys, pass, &format!("(t * {CHUNK} + i)")),
                 &format!("(if {skip} then 0 else {CHUNK})"),
                 pass,
             );
@@ -146,7 +230,7 @@ impl Lowerer {
             let dests = self.destinations(
                 &plan,
                 &starts,
-                &digit(&format!("(t * {CHUNK} + k)")),
+                &digits.digit(&keys, pass, &format!("(t * {CHUNK} + k)")),
                 &format!("(if {skip} then 0 else {})", RADIX + 2 * CHUNK),
                 pass,
             );
@@ -178,17 +262,35 @@ impl Lowerer {
             let stored = Arr::new(Ty::Int, vec![n], move |i| {
                 sort_key(ty, down, &format!("(index {k} {i})")).0
             });
-            let z = Arr::known(Array::scalar(Scalar::Int(0)));
-            let f = Val::Fun(Rc::new(Fun::Op(p, semantics::Span::DUMMY)));
-            let Val::Arr(r) =
-                self.reduction(Prim::Reduce, vec![f, Val::Arr(z), Val::Arr(stored)])?
-            else {
-                return super::value::unsupported("a radix sort's key range that is not an array");
-            };
-            let r = self.materialize(&r, "the largest or smallest key of a radix sort");
-            ends.push((r.index)("0"));
+            ends.push(self.reduced(p, stored)?);
         }
         Ok(format!("(xor {} {})", ends[0], ends[1]))
+    }
+
+    /// FCL text of the bits in which the `high` or low half of some double's sort key in
+    /// `keys` differs from the first's: the `or` of their `xor`s. Unlike an int's `max xor
+    /// min` it tells every shared digit, also below one that differs (small ints as doubles
+    /// share their low 32 bits, all zeros).
+    fn double_spread(&mut self, keys: &str, n: usize, high: bool) -> R<String> {
+        let k = keys.to_string();
+        let differs = Arr::new(Ty::Int, vec![n], move |i| {
+            let first = double_key(high, false, &format!("(index {k} 0)"));
+            let key = double_key(high, false, &format!("(index {k} {i})"));
+            format!("(xor {key} {first})")
+        });
+        self.reduced(Prim::Ori, differs)
+    }
+
+    /// FCL text of the reduction of the int vector `a` by `p` (`maxi`, `mini`, `ori`) from 0,
+    /// computed on the device.
+    fn reduced(&mut self, p: Prim, a: Arr) -> R<String> {
+        let z = Arr::known(Array::scalar(Scalar::Int(0)));
+        let f = Val::Fun(Rc::new(Fun::Op(p, semantics::Span::DUMMY)));
+        let Val::Arr(r) = self.reduction(Prim::Reduce, vec![f, Val::Arr(z), Val::Arr(a)])? else {
+            return super::value::unsupported("a radix sort's key range that is not an array");
+        };
+        let r = self.materialize(&r, "a radix sort's key range");
+        Ok((r.index)("0"))
     }
 
     /// Step 1 of a pass: `hist[v·T + t]`, how many positions of chunk t have digit v

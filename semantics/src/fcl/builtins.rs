@@ -75,6 +75,9 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("addiChecked", "int -> int -> int -> int"),
     ("subiChecked", "int -> int -> int -> int"),
     ("muliChecked", "int -> int -> int -> int"),
+    // the bits of a double, for the TAIL lowering's radix sort (docs/fcl-extensions.md §1)
+    ("doubleHiBits", "double -> int"),
+    ("doubleLoBits", "double -> int"),
     ("index", "forall 'a. ['a] -> int -> 'a"),
     ("lengthPull", "forall 'a. ['a] -> int"),
     ("lengthPush", "forall <l> 'a. ['a]<l> -> int"),

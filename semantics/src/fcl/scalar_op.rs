@@ -74,11 +74,16 @@ pub enum ScalarOp {
     SubIChecked,
     /// `muliChecked site a b`: a · b, checked like `addiChecked`.
     MulIChecked,
+    /// `doubleHiBits x`: the upper 32 bits of x's IEEE 754 binary64 encoding, as an int (the
+    /// TAIL lowering's radix sort of doubles, docs/fcl-extensions.md §1).
+    DoubleHiBits,
+    /// `doubleLoBits x`: the lower 32 bits of x's encoding, as an int.
+    DoubleLoBits,
 }
 
 impl ScalarOp {
     /// Every scalar operation, for tables and generators.
-    pub const ALL: [ScalarOp; 61] = [
+    pub const ALL: [ScalarOp; 63] = [
         ScalarOp::AddI,
         ScalarOp::SubI,
         ScalarOp::MulI,
@@ -140,6 +145,8 @@ impl ScalarOp {
         ScalarOp::AddIChecked,
         ScalarOp::SubIChecked,
         ScalarOp::MulIChecked,
+        ScalarOp::DoubleHiBits,
+        ScalarOp::DoubleLoBits,
     ];
 
     /// The built-in's source name (`addi`, `i2d`, …).
@@ -207,6 +214,8 @@ impl ScalarOp {
             AddIChecked => "addiChecked",
             SubIChecked => "subiChecked",
             MulIChecked => "muliChecked",
+            DoubleHiBits => "doubleHiBits",
+            DoubleLoBits => "doubleLoBits",
         }
     }
 
@@ -236,7 +245,7 @@ impl ScalarOp {
             PowD | MaxD | MinD => (DD, Type::Double),
             NegD | AbsD | ExpD | LogD | SqrtD | SinD | CosD | TanD | AsinD | AcosD | AtanD
             | SinhD | CoshD | TanhD => (D, Type::Double),
-            FloorD | CeilD | SignD => (D, Type::Int),
+            FloorD | CeilD | SignD | DoubleHiBits | DoubleLoBits => (D, Type::Int),
             LtD | LeD | GtD | GeD | EqD => (DD, Type::Bool),
             AndB | OrB | XorB | EqB => (BB, Type::Bool),
             NotB => (B, Type::Bool),

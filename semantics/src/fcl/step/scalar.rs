@@ -103,6 +103,9 @@ pub fn apply(op: ScalarOp, args: &[Value], span: Span) -> Result<Value, RunError
         XorB => Value::Bool(bool(0)? != bool(1)?),
         EqB => Value::Bool(bool(0)? == bool(1)?),
         NotB => Value::Bool(!bool(0)?),
+        // the encoding's halves, reinterpreted as two's complement ints
+        DoubleHiBits => Value::Int((dbl(0)?.to_bits() >> 32) as u32 as i32),
+        DoubleLoBits => Value::Int(dbl(0)?.to_bits() as u32 as i32),
         // a failed check names its site; the TAIL lowering maps the site back to the TAIL
         // oracle's rule, reason and place (compiler::tail::Lowered::sites)
         CheckI => {

@@ -237,3 +237,37 @@ fn user_definitions_shadow_the_new_names() {
     assert!(!calls(&shadowed.main, Builtin::Scalar(ScalarOp::SignD)));
     assert_eq!(grid(shadowed.main).stdout, "[112]\n");
 }
+
+#[test]
+fn double_bits_are_the_encodings_halves() {
+    use ScalarOp::*;
+    let halves = |x: f64| {
+        let bits = x.to_bits();
+        ((bits >> 32) as u32 as i32, bits as u32 as i32)
+    };
+    for x in [
+        0.0,
+        -0.0,
+        1.0,
+        -1.5,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        -f64::NAN,
+        f64::MIN_POSITIVE / 4.0,
+        f64::MAX,
+        1.0 + f64::EPSILON,
+    ] {
+        let (hi, lo) = halves(x);
+        for (o, want) in [(DoubleHiBits, hi), (DoubleLoBits, lo)] {
+            let r = thread(op(o, vec![d(x)]));
+            assert_eq!(r.value(), want.to_string(), "{} {x}", o.name());
+            assert_eq!((r.steps.len(), r.steps[0].cost), (1, 1));
+            assert_eq!(r.steps[0].rule.number, "5.72");
+        }
+    }
+    // the sign and exponent are the top bits; the last mantissa bit is the low half's bit 0
+    assert_eq!(halves(-0.0), (i32::MIN, 0));
+    assert_eq!(halves(1.0), (0x3ff0_0000, 0));
+    assert_eq!(halves(1.0 + f64::EPSILON), (0x3ff0_0000, 1));
+}
