@@ -13,7 +13,7 @@ use opencl3::context::Context;
 use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
 use opencl3::event::Event;
 use opencl3::kernel::{ExecuteKernel, Kernel};
-use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
+use opencl3::memory::{Buffer, ClMem, CL_MEM_READ_WRITE};
 use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::{cl_device_id, CL_BLOCKING};
@@ -227,6 +227,9 @@ pub struct Runtime {
     profiling: bool,
     /// On Oclgrind under `--log`: its log, read after each launch.
     oclgrind_log: Option<oclgrind::ErrorLog>,
+    /// On Oclgrind under `--uninitialized`: buffers are never freed (see
+    /// [`Runtime::alloc_uninit`]).
+    keep_buffers: bool,
 }
 
 /// A device buffer of raw bytes (element types are the caller's business).
@@ -281,12 +284,14 @@ impl Runtime {
             .is_oclgrind()
             .then(oclgrind::ErrorLog::from_env)
             .flatten();
+        let keep_buffers = device.is_oclgrind() && oclgrind::checks_uninitialized();
         Ok(Runtime {
             device,
             context,
             queue,
             profiling: true,
             oclgrind_log,
+            keep_buffers,
         })
     }
 
@@ -367,6 +372,15 @@ impl Runtime {
             )
         }
         .map_err(cl("allocation"))?;
+        if self.keep_buffers {
+            // Oclgrind 21.10's `--uninitialized` keeps a freed buffer's shadow state for the
+            // next buffer given its number: that one's kernel writes beyond the old size are
+            // lost (reported uninitialized when read) and its never-written bytes read as the
+            // old ones' (unreported). One retain more than drops release: never freed, no
+            // number reused (scripts/oclgrind-reuse-repro.c).
+            // SAFETY: `buf` is a valid buffer just created.
+            unsafe { opencl3::memory::retain_mem_object(buf.get()) }.map_err(cl("retain"))?;
+        }
         Ok(DeviceBuffer { buf, bytes })
     }
 

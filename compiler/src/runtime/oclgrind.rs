@@ -63,6 +63,12 @@ impl ErrorLog {
     }
 }
 
+/// Whether Oclgrind checks for reads of uninitialized memory (`oclgrind --uninitialized` sets
+/// `OCLGRIND_UNINITIALIZED` for the process).
+pub(super) fn checks_uninitialized() -> bool {
+    std::env::var_os("OCLGRIND_UNINITIALIZED").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// The first report of `text` (its lines up to the first blank one, at most [`REPORT_LINES`]),
 /// joined into one line; `None` when `text` holds nothing but blank lines.
 pub fn first_report(text: &str) -> Option<String> {
