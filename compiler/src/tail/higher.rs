@@ -5,6 +5,7 @@
 
 use super::ops::{known_int, known_vec};
 use super::program::{fails, Lowerer};
+use super::roll::{Bases, Draws};
 use super::value::{index_by_coords, unsupported, Arr, At, Fresh, Fun, Ty, Val, R};
 use super::LowerTailError;
 use semantics::tail::ops::prim::Prim;
@@ -16,11 +17,26 @@ use std::rc::Rc;
 /// Applies function `f` to scalar argument texts inside a kernel: the result's text, or the
 /// empty text when lowering fails (the caller checked `f` on placeholders first).
 pub(super) fn apply_scalar(fresh: &Fresh, f: &Val, args: &[(Ty, String)]) -> String {
+    apply_drawing(fresh, f, args, None)
+}
+
+/// [`apply_scalar`] for element `i` of a map whose function draws from `roll` call sites with
+/// counts `bases` before the map (module `roll`).
+fn apply_at(fresh: &Fresh, f: &Val, args: &[(Ty, String)], bases: &Bases, i: &str) -> String {
+    let draws = bases.as_ref().map(|b| Draws {
+        index: i.to_string(),
+        bases: b.clone(),
+    });
+    apply_drawing(fresh, f, args, draws)
+}
+
+fn apply_drawing(fresh: &Fresh, f: &Val, args: &[(Ty, String)], draws: Option<Draws>) -> String {
     let vals = args
         .iter()
         .map(|(ty, t)| Val::Arr(Arr::scalar(*ty, t.clone())))
         .collect();
     let mut k = Lowerer::kernel(fresh);
+    k.draws = draws;
     match k.apply_fun(f, vals) {
         Ok(Val::Arr(a)) if a.shape.is_empty() => a.text(),
         _ => String::new(),
@@ -29,14 +45,26 @@ pub(super) fn apply_scalar(fresh: &Fresh, f: &Val, args: &[(Ty, String)]) -> Str
 
 /// The result type of `f` on scalars of types `tys` (checked on placeholders `x0`, `x1`, …).
 pub(super) fn scalar_result(fresh: &Fresh, f: &Val, tys: &[Ty]) -> R<Ty> {
+    Ok(scalar_draws(fresh, f, tys, None)?.0)
+}
+
+/// [`scalar_result`], with the `roll` call sites `f` draws from (once per draw) when applied
+/// per element of a map (`draws`: a placeholder context; `None`: `roll` is refused).
+pub(super) fn scalar_draws(
+    fresh: &Fresh,
+    f: &Val,
+    tys: &[Ty],
+    draws: Option<Draws>,
+) -> R<(Ty, Vec<u32>)> {
     let vals = tys
         .iter()
         .enumerate()
         .map(|(k, ty)| Val::Arr(Arr::scalar(*ty, format!("x{k}"))))
         .collect();
     let mut k = Lowerer::kernel(fresh);
+    k.draws = draws;
     match k.apply_fun(f, vals)? {
-        Val::Arr(a) if a.shape.is_empty() => Ok(a.ty),
+        Val::Arr(a) if a.shape.is_empty() => Ok((a.ty, k.drawn)),
         _ => unsupported("a function argument whose result is not a scalar"),
     }
 }
@@ -50,22 +78,23 @@ impl Lowerer {
             // (3.36) each: element i is f(a_i)
             Prim::Each => {
                 let a = args[1].arr()?.clone();
-                let ty = match scalar_result(&fresh, &f, &[a.ty]) {
-                    Ok(ty) => ty,
+                let (ty, bases) = match self.element_draws(&f, &[a.ty], a.size()) {
+                    Ok(r) => r,
                     // a function with statements (a print, a sort, a filter) runs element by
                     // element at the top level, in order
                     Err(why) => return self.map_unrolled(&f, &[&a], why),
                 };
                 let (ta, index) = (a.ty, a.index.clone());
-                let g = f.clone();
+                let (g, b) = (f.clone(), bases.clone());
                 let mut out = Arr::new(ty, a.shape.clone(), move |i| {
-                    apply_scalar(&fresh, &g, &[(ta, index(i))])
+                    apply_at(&fresh, &g, &[(ta, index(i))], &b, i)
                 });
                 if matches!(&f, Val::Fun(g) if matches!(g.as_ref(), Fun::Op(Prim::I2d, _))) {
                     out.int_source = Some(a.index.clone());
                 }
                 out.known = known_map(&self.fresh, &f, ty, &[&a]);
-                if a.at.is_some() {
+                // (a function that draws reads its element by the flat index)
+                if a.at.is_some() && bases.is_none() {
                     let (fresh, g) = (self.fresh.clone(), f.clone());
                     let at: At = Rc::new(move |cs: &[String]| {
                         apply_scalar(&fresh, &g, &[(ta, a.element_at(cs))])
@@ -85,18 +114,18 @@ impl Lowerer {
                     }
                     return Err(fails(p, name, e, reason));
                 }
-                let ty = match scalar_result(&fresh, &f, &[a.ty, b.ty]) {
-                    Ok(ty) => ty,
+                let (ty, bases) = match self.element_draws(&f, &[a.ty, b.ty], a.size()) {
+                    Ok(r) => r,
                     Err(why) => return self.map_unrolled(&f, &[&a, &b], why),
                 };
                 let known = known_map(&fresh, &f, ty, &[&a, &b]);
                 let (ta, tb, ia, ib) = (a.ty, b.ty, a.index.clone(), b.index.clone());
                 let mut out = Arr::new(ty, a.shape.clone(), {
-                    let (fresh, f) = (fresh.clone(), f.clone());
-                    move |i| apply_scalar(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))])
+                    let (fresh, f, bases) = (fresh.clone(), f.clone(), bases.clone());
+                    move |i| apply_at(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))], &bases, i)
                 });
                 out.known = known;
-                if a.at.is_some() || b.at.is_some() {
+                if (a.at.is_some() || b.at.is_some()) && bases.is_none() {
                     let shape = a.shape.clone();
                     let at: At = Rc::new({
                         let fresh = fresh.clone();

@@ -7,11 +7,6 @@
 //! indices; the file's length is a static extent. A file that cannot be read or does not
 //! parse is the TAIL program's run-time failure at that application (rule 3.75, the oracle's
 //! reason). `compile --emit fcl` embeds the contents as of compile time.
-//!
-//! `roll` is an input too: the oracle draws from a generator with a fixed seed
-//! (`semantics::tail::ops::io::Rng`) in evaluation order, and so does the lowering, one draw per
-//! application at the top level of the program (an application inside a function body runs
-//! once per element, in an order only the oracle's sequential evaluation fixes).
 
 use super::program::{fails, Lowerer};
 use super::value::{scalar_text, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
@@ -58,22 +53,5 @@ impl Lowerer {
             a.known = Some(Rc::new(contents));
         }
         Ok(Val::Arr(a))
-    }
-
-    /// `roll(n)`: the generator's next draw (n was read back if it is computed, see
-    /// `ops::static_arguments`).
-    pub(super) fn roll(&mut self, p: Prim, op: &str, e: &Expr, n: &Arr) -> R<Val> {
-        if self.kernel {
-            return unsupported(format!(
-                "{op} inside a function body (each element draws the generator's next number)"
-            ));
-        }
-        let Some(semantics::tail::value::Scalar::Int(n)) = n.known_scalar() else {
-            return unsupported(format!("{op} of a bound not known at compile time"));
-        };
-        let x = self.rng.roll(n).map_err(|reason| fails(p, op, e, reason))?;
-        Ok(Val::Arr(Arr::known(semantics::tail::value::Array::scalar(
-            semantics::tail::value::Scalar::Double(x),
-        ))))
     }
 }

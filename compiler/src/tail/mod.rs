@@ -74,6 +74,7 @@ mod probe;
 mod program;
 mod radix;
 mod reduce;
+mod roll;
 mod scalar;
 mod shape;
 mod sort;

@@ -67,7 +67,7 @@ impl Lowerer {
             P::ReadFile | P::ReadIntVecFile | P::ReadDoubleVecFile => {
                 return self.read_input(p, name, e, args[0].arr()?)
             }
-            // the oracle's generator, drawn in evaluation order (spec §5.13)
+            // the oracle's counter-based generator (spec §5.13, module `roll`)
             P::Roll => return self.roll(p, name, e, args[0].arr()?),
             // different at every run
             P::Nowi => {
@@ -268,7 +268,6 @@ fn static_arguments(p: Prim) -> &'static [(usize, &'static str)] {
         P::Transp2 => &[(0, "a transp2 permutation")],
         P::IdxS => &[(0, "an idxS dimension")],
         P::FormatI | P::FormatD => &[(0, "a formatted number (its text's length)")],
-        P::Roll => &[(0, "a roll bound")],
         _ => &[],
     }
 }

@@ -51,8 +51,13 @@ pub(super) struct Lowerer {
     pub answers: Rc<[Rc<Array>]>,
     /// How many of `answers` this lowering has used.
     pub probed: usize,
-    /// `roll`'s generator, drawn in evaluation order as the oracle draws it.
-    pub rng: semantics::tail::ops::io::Rng,
+    /// The draws of each `roll` call site so far, in evaluation order (module `roll`).
+    pub rolls: semantics::tail::ops::io::Rolls,
+    /// In the function of an `each`/`zipWith` that draws per element: the element and the
+    /// sites' counts before the map (module `roll`).
+    pub draws: Option<super::roll::Draws>,
+    /// The `roll` call sites this lowering drew from, once per draw.
+    pub drawn: Vec<u32>,
     /// The table of a sort network's stages, by its number of positions (module `sort`).
     pub sort_stages: HashMap<usize, String>,
 }
@@ -76,7 +81,9 @@ impl Lowerer {
             store: HashMap::new(),
             answers,
             probed: 0,
-            rng: Default::default(),
+            rolls: Default::default(),
+            draws: None,
+            drawn: Vec::new(),
             sort_stages: HashMap::new(),
         })
     }
@@ -93,7 +100,9 @@ impl Lowerer {
             store: HashMap::new(),
             answers: Rc::new([]),
             probed: 0,
-            rng: Default::default(),
+            rolls: Default::default(),
+            draws: None,
+            drawn: Vec::new(),
             sort_stages: HashMap::new(),
         }
     }

@@ -75,6 +75,8 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("addiChecked", "int -> int -> int -> int"),
     ("subiChecked", "int -> int -> int -> int"),
     ("muliChecked", "int -> int -> int -> int"),
+    // TAIL's `roll` per element (docs/fcl-extensions.md §8)
+    ("rollAt", "int -> int -> int -> double"),
     ("index", "forall 'a. ['a] -> int -> 'a"),
     ("lengthPull", "forall 'a. ['a] -> int"),
     ("lengthPush", "forall <l> 'a. ['a]<l> -> int"),

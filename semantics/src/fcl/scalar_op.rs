@@ -74,11 +74,14 @@ pub enum ScalarOp {
     SubIChecked,
     /// `muliChecked site a b`: a · b, checked like `addiChecked`.
     MulIChecked,
+    /// `rollAt site k n`: draw `k` of TAIL `roll` call site `site`, scaled by bound `n`
+    /// (`crate::tail::ops::io::roll_at`; docs/fcl-extensions.md §8).
+    RollAt,
 }
 
 impl ScalarOp {
     /// Every scalar operation, for tables and generators.
-    pub const ALL: [ScalarOp; 61] = [
+    pub const ALL: [ScalarOp; 62] = [
         ScalarOp::AddI,
         ScalarOp::SubI,
         ScalarOp::MulI,
@@ -140,6 +143,7 @@ impl ScalarOp {
         ScalarOp::AddIChecked,
         ScalarOp::SubIChecked,
         ScalarOp::MulIChecked,
+        ScalarOp::RollAt,
     ];
 
     /// The built-in's source name (`addi`, `i2d`, …).
@@ -207,6 +211,7 @@ impl ScalarOp {
             AddIChecked => "addiChecked",
             SubIChecked => "subiChecked",
             MulIChecked => "muliChecked",
+            RollAt => "rollAt",
         }
     }
 
@@ -244,6 +249,7 @@ impl ScalarOp {
             AddIChecked | SubIChecked | MulIChecked => {
                 (&[Type::Int, Type::Int, Type::Int], Type::Int)
             }
+            RollAt => (&[Type::Int, Type::Int, Type::Int], Type::Double),
         }
     }
 }
