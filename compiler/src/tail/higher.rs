@@ -171,7 +171,11 @@ impl Lowerer {
                         Some(Scalar::Bool(true)) => self.apply_fun(&f, vec![Val::Arr(x)]),
                         Some(_) => Ok(Val::Arr(x)),
                         None => {
-                            same_type?;
+                            // (a function that draws from `roll` has no scalar lowering but
+                            // runs at the top level once the condition is read back)
+                            if self.kernel {
+                                same_type?;
+                            }
                             let why = "the condition of a condScl whose function has no scalar \
                                        lowering, not known at compile time";
                             match self.probe(&b, why)?.known_scalar() {
