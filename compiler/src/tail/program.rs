@@ -51,12 +51,11 @@ pub(super) struct Lowerer {
     pub answers: Rc<[Rc<Array>]>,
     /// How many of `answers` this lowering has used.
     pub probed: usize,
-    /// The draws of each `roll` call site so far, in evaluation order (module `roll`).
+    /// `roll` (module `roll`): the draws of each call site so far, in evaluation order; in a
+    /// function drawing per element, the element and the counts before the map; the call
+    /// sites this lowering drew from, once per draw.
     pub rolls: semantics::tail::ops::io::Rolls,
-    /// In the function of an `each`/`zipWith` that draws per element: the element and the
-    /// sites' counts before the map (module `roll`).
     pub draws: Option<super::roll::Draws>,
-    /// The `roll` call sites this lowering drew from, once per draw.
     pub drawn: Vec<u32>,
     /// The table of a sort network's stages, by its number of positions (module `sort`).
     pub sort_stages: HashMap<usize, String>,
