@@ -7,9 +7,14 @@
 //! indices; the file's length is a static extent. A file that cannot be read or does not
 //! parse is the TAIL program's run-time failure at that application (rule 3.75, the oracle's
 //! reason). `compile --emit fcl` embeds the contents as of compile time.
+//!
+//! `nowi(0)` is an input read later: FCL's grid-level `nowMs`, which the host evaluates when it
+//! runs `main` (the FCL oracle when it reaches it), so its value is the run's, not the
+//! lowering's.
 
 use super::program::{fails, Lowerer};
 use super::value::{scalar_text, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
+use semantics::tail::ops::apply::{apply, OpEnv};
 use semantics::tail::ops::io;
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::Expr;
@@ -53,5 +58,24 @@ impl Lowerer {
             a.known = Some(Rc::new(contents));
         }
         Ok(Val::Arr(a))
+    }
+
+    /// `nowi(x)`: milliseconds since the process started, a host value read when `main` runs
+    /// (FCL's `nowMs`, docs/fcl-extensions.md §9); x ≠ 0 fails as on the oracle.
+    pub(super) fn nowi(&mut self, p: Prim, op: &str, e: &Expr, x: &Arr) -> R<Val> {
+        if self.kernel {
+            return unsupported(format!(
+                "{op} inside a function body (a host value read when `main` runs)"
+            ));
+        }
+        let Some(x) = x.known.as_deref() else {
+            return unsupported(format!("{op} of an argument not known at compile time"));
+        };
+        if let Err(reason) = apply(p, &[x], &mut OpEnv::default()) {
+            return Err(fails(p, op, e, reason));
+        }
+        let t = self.fresh.name("t");
+        self.stmt(format!("{t} <- nowMs 0"));
+        Ok(Val::Arr(Arr::scalar(Ty::Int, t)))
     }
 }

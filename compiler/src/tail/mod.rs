@@ -50,7 +50,8 @@
 //! `roll`): draw k of a call site is FCL's pure `rollAt site k bound`, so inside an
 //! `each`/`zipWith` whose function draws once per element it is per-element code, element i
 //! drawing number b + i; where the lowering cannot count the draws the function runs at the top
-//! level as above. `nowi` is refused (different at every run). `zilde` has the element type
+//! level as above. `nowi(0)` is FCL's grid-level `nowMs 0`, which the host evaluates when it
+//! runs `main` (module `input`). `zilde` has the element type
 //! the type checker infers for each application (`semantics::tail::typecheck::zilde_instances`).
 //! Anything else is refused with [`LowerTailError::Unsupported`] and a reason. Int overflow,
 //! division by zero and roundings outside the int range, run-time errors in TAIL, are checked in

@@ -115,6 +115,8 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ),
     ("#BlockSize", "int"),
     ("readIntCSV", "string -> Program <grid> [int]"),
+    // TAIL's `nowi` (docs/fcl-extensions.md §9)
+    ("nowMs", "int -> Program <grid> int"),
     ("forceAndPrint", "int -> [int]<grid> -> Program <grid> [int]"),
     (
         "forceAndPrintDouble",

@@ -131,6 +131,14 @@ pub fn format_x(re: f64, im: f64) -> Array {
     char_vec(format!("{}j{}", double_text(re), double_text(im)).into_bytes())
 }
 
+/// Milliseconds since the process started (the first call of this function, which
+/// `tailfcl` makes as it starts), as an int: FCL's `nowMs`, TAIL's `nowi` in compiled code.
+pub fn process_ms() -> i32 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    let start = START.get_or_init(std::time::Instant::now);
+    start.elapsed().as_millis().min(i32::MAX as u128) as i32
+}
+
 /// `roll`'s generator (spec §5.13; apltail seeds from the clock): *counter-based*, so that a
 /// draw is a pure function of where and how often it happens, and compiled code computes the
 /// same numbers per element, in any order. Draw number `k` of *call site* `s` (the roll
