@@ -6,6 +6,8 @@ mod cli;
 use clap::Parser;
 
 fn main() {
+    // the clock of compiled `nowi` (FCL `nowMs`) starts with the process
+    semantics::tail::ops::io::process_ms();
     // Deeply nested programs recurse deeply in the parser and checker; give them a big stack
     // rather than overflowing (inputs nested past the parsers' own depth limit are rejected there).
     let child = std::thread::Builder::new()

@@ -163,7 +163,7 @@ fn exec_verify_prints_one_line_per_engine_and_exits_0_when_they_agree() {
 }
 
 #[test]
-fn exec_verify_refuses_fcl_and_unsupported_programs() {
+fn exec_verify_refuses_fcl_exec_reads_nowi_and_roll_agrees() {
     let (code, _, err) = tailfcl(&["exec", "--verify", "examples/fcl/reduce.fcl"]);
     assert_eq!(code, 2, "{err}");
     assert!(
@@ -173,19 +173,42 @@ fn exec_verify_refuses_fcl_and_unsupported_programs() {
     if !have_device() {
         return;
     }
-    // `nowi` is a run-time input, different at every run
+    // `nowi` is a run-time input, different at every run: the host reads it when the program
+    // runs; an argument other than 0 fails as on the oracle
     let dir = std::env::temp_dir().join(format!("device_cli_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let nowi = dir.join("nowi.tail");
-    std::fs::write(&nowi, "i2d(nowi(0))").unwrap();
-    let (code, _, err) = tailfcl(&["exec", "--verify", nowi.to_str().unwrap()]);
+    std::fs::write(
+        &nowi,
+        "let t:[int]0 = nowi(0) in each(fn x:[int]0 => addi(t,x),[0,1])",
+    )
+    .unwrap();
+    let (code, out, err) = tailfcl(&["exec", nowi.to_str().unwrap()]);
+    let bad = dir.join("nowi1.tail");
+    std::fs::write(&bad, "nowi(1)").unwrap();
+    let (bad_code, _, bad_err) = tailfcl(&["exec", bad.to_str().unwrap()]);
+    let (run_code, _, run_err) = tailfcl(&["run", bad.to_str().unwrap()]);
     // `roll` draws from the oracle's generator: the engines agree
     let roll = dir.join("roll.tail");
     std::fs::write(&roll, "addd(roll(6),roll(0))").unwrap();
     let (roll_code, roll_out, roll_err) = tailfcl(&["exec", "--verify", roll.to_str().unwrap()]);
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(code, 6, "{err}");
-    assert!(err.contains("unsupported: nowi"), "{err}");
+    assert_eq!(code, 0, "{err}");
+    let ms: Vec<i64> = out
+        .trim()
+        .trim_start_matches("[2](")
+        .trim_end_matches(')')
+        .split(',')
+        .map(|t| t.parse().unwrap_or(-1))
+        .collect();
+    assert!(ms.len() == 2 && ms[0] >= 0 && ms[1] == ms[0] + 1, "{out}");
+    assert!(ms[0] < 600_000, "{out}");
+    assert_eq!((bad_code, run_code), (3, 3), "{bad_err}");
+    assert!(
+        bad_err.contains("error: 3.75 nowi: nowi of 1 (only 0 is allowed)"),
+        "{bad_err}"
+    );
+    assert_eq!(bad_err, run_err);
     assert_eq!(roll_code, 0, "{roll_out}{roll_err}");
     assert!(roll_out.contains("opencl: agrees"), "{roll_out}");
 }

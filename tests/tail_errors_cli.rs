@@ -1,7 +1,7 @@
 //! Compiled TAIL programs fail as the TAIL oracle fails: `exec` exits 3 with the oracle's
 //! output before the failure and its error line (rule, reason, source position), for int
 //! overflow (in `each`, a long `reduce`, a long `scan`, a product), division and modulo by
-//! zero and a negative `power` count (examples/tail-errors, docs/tail-compiler.md §6).
+//! zero, a negative `power` count and a negative `roll` bound per element (examples/tail-errors, docs/tail-compiler.md §6).
 
 mod support;
 use support::{have_device, tailfcl};
@@ -31,6 +31,10 @@ fn the_oracle_stops_each_error_example_with_its_rule() {
         (
             "negative_power",
             "2:1: error: 3.60 power: power with negative count -10",
+        ),
+        (
+            "negative_roll",
+            "2:26: error: 3.75 roll: roll of negative number -3",
         ),
         (
             "overflow_each",
@@ -80,7 +84,12 @@ fn verify_agrees_on_failing_programs() {
     if !have_device() {
         return;
     }
-    for name in ["division_by_zero", "overflow_fold_order", "negative_power"] {
+    for name in [
+        "division_by_zero",
+        "overflow_fold_order",
+        "negative_power",
+        "negative_roll",
+    ] {
         let f = format!("examples/tail-errors/{name}.tail");
         let (code, out, err) = tailfcl(&["exec", "--verify", &f]);
         assert_eq!(code, 0, "{f}: {out}{err}");

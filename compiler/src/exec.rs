@@ -369,6 +369,10 @@ fn run_steps(
                 st.env.insert(len.to_string(), Lit::Int(data.len() as i32));
                 put_buffer(st, buf, dev, Ty::Int, None);
             }
+            HostStep::Clock(h) => {
+                let ms = semantics::tail::ops::io::process_ms();
+                st.env.insert(h.to_string(), Lit::Int(ms));
+            }
             HostStep::Swap(a, b) => {
                 let (Some(x), Some(y)) = (st.bufs.remove(&**a), st.bufs.remove(&**b)) else {
                     return Err(ExecError::Program(format!("swap of {a} and {b}")));

@@ -404,7 +404,7 @@ fn rename_in_plan(plan: &mut [HostStep], from: &Rc<str>, to: &Rc<str>) {
                 rename_in_plan(cond, from, to);
                 rename_in_plan(body, from, to)
             }
-            HostStep::Set(..) | HostStep::Launch { .. } => {}
+            HostStep::Set(..) | HostStep::Clock(_) | HostStep::Launch { .. } => {}
         }
     }
 }

@@ -45,6 +45,13 @@ inline double fcl_mind(double x, double y) { return x < y ? x : y; }
 inline int fcl_signd(double x) { return x >= 0.0 ? 1 : -1; }
 inline double fcl_pow_half(double x) { return x == -INFINITY ? INFINITY : sqrt(x) + 0.0; }
 inline double fcl_square(double x) { return x * x; }
+inline ulong fcl_mix64(ulong z) { z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9UL; z = (z ^ (z >> 27)) * 0x94D049BB133111EBUL; return z ^ (z >> 31); }
+inline double fcl_roll(int site, int k, int n) {
+  ulong seed = fcl_mix64((ulong)(uint)site + 0x9E3779B97F4A7C15UL);
+  ulong z = fcl_mix64(seed + ((ulong)(uint)k + 1UL) * 0x9E3779B97F4A7C15UL);
+  double x = (double)(z >> 11) * 0x1.0p-53;
+  return n > 0 ? floor(x * (double)n) : x;
+}
 inline double fcl_exp(double x) {
   if (!(x > -746.0)) return x != x ? x : 0.0;
   if (x > 709.782712893384) return INFINITY;
@@ -364,5 +371,8 @@ fn op_expr(op: ScalarOp, args: &[Expr]) -> String {
         // one's is not
         DoubleHiBits => format!("as_int((uint)(as_ulong({}) >> 32))", a(0)),
         DoubleLoBits => format!("as_int((uint)as_ulong({}))", a(0)),
+        // TAIL's counter-based `roll` generator (semantics::tail::ops::io::draw), in 64-bit
+        // unsigned arithmetic
+        RollAt => format!("fcl_roll({}, {}, {})", a(0), a(1), a(2)),
     }
 }

@@ -198,6 +198,9 @@ pub enum HostStep {
         len: Rc<str>,
         path: Rc<str>,
     },
+    /// `nowMs`: host int `var` = milliseconds since the process started
+    /// (`semantics::tail::ops::io::process_ms`).
+    Clock(Rc<str>),
     /// Exchange two buffers (the state of a host loop and the step's result).
     Swap(Rc<str>, Rc<str>),
     /// `benchmark n p`: run `body` n+1 times (a warm-up and n timed runs), then report the time

@@ -321,6 +321,8 @@ impl Lower {
                 let n = self.scalar(next())?;
                 Val::Prog(Rc::new(Prog::Benchmark(n, next())))
             }
+            // (the argument is TAIL's `nowi` argument, which the TAIL lowering checked)
+            Builtin::NowMs => Val::Prog(Rc::new(Prog::NowMs)),
             Builtin::ReadIntCsv => match next() {
                 Val::Str(path) => Val::Prog(Rc::new(Prog::ReadCsv(path))),
                 _ => return self.internal("readIntCSV of a non-string"),

@@ -119,6 +119,16 @@ impl Lower {
                 });
                 Ok(buffer_pull(buf, Ty::Int, Expr::Var(len)))
             }
+            // nowMs: a host scalar the host sets when the program runs there
+            Prog::NowMs => {
+                if self.in_kernel() {
+                    return self.internal("nowMs inside a kernel");
+                }
+                let h = self.fresh("h");
+                self.host_tys.insert(h.clone(), Ty::Int);
+                self.plan.push(HostStep::Clock(h.clone()));
+                Ok(Val::Scalar(Expr::Var(h), Ty::Int))
+            }
             // §4.4 benchmark: the program's host steps, repeated by the plan
             Prog::Benchmark(n, p) => {
                 if self.in_kernel() {

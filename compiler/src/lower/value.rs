@@ -91,6 +91,8 @@ pub enum Prog {
     },
     /// `readIntCSV path`.
     ReadCsv(Rc<str>),
+    /// `nowMs 0`.
+    NowMs,
     /// `benchmark n p`.
     Benchmark(Expr, Val),
     Print {

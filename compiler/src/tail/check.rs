@@ -182,6 +182,23 @@ pub(super) fn checked_rounding(p: Prim, x: &str, span: Span, fresh: &Fresh) -> O
     }))
 }
 
+/// `roll`'s bound `n` (FCL int text), checked: a negative bound fails as the oracle's `roll`
+/// does (rule 3.75). The reason names the bound where it is known; a bound computed per element
+/// cannot ride along with the check site, so the reason says "a negative bound" then.
+pub(super) fn checked_roll_bound(fresh: &Fresh, span: Span, n: &str, known: Option<i32>) -> String {
+    let why = match known {
+        Some(b) => reason(
+            semantics::tail::ops::io::Rolls::default()
+                .roll(0, b)
+                .map(|_| 0),
+        ),
+        None => "roll of a negative number (a bound computed per element)".to_string(),
+    };
+    share(fresh, n, |n| {
+        checked(fresh, Prim::Roll, span, why, &format!("(lti {n} 0)"), n)
+    })
+}
+
 /// Whether FCL element text checks something at run time.
 pub(super) fn has_checks(text: &str) -> bool {
     [

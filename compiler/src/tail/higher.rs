@@ -6,6 +6,7 @@
 use super::ops::{known_int, known_vec};
 use super::program::{fails, Lowerer};
 use super::range::Range;
+use super::roll::{Bases, Draws};
 use super::value::{index_by_coords, unsupported, Arr, At, Fresh, Fun, Ty, Val, R};
 use super::LowerTailError;
 use semantics::tail::ops::prim::Prim;
@@ -28,10 +29,29 @@ pub(super) fn apply_in_ranges(
     args: &[(Ty, String)],
     ranges: &[Option<Range>],
 ) -> String {
-    match apply_to_scalars(fresh, f, args, ranges) {
-        Some(a) => a.text(),
-        None => String::new(),
-    }
+    text_of(apply_drawing(fresh, f, args, ranges, None))
+}
+
+/// [`apply_in_ranges`] for element `i` of a map whose function draws from `roll` call sites
+/// with counts `bases` before the map (module `roll`).
+fn apply_at(
+    fresh: &Fresh,
+    f: &Val,
+    args: &[(Ty, String)],
+    ranges: &[Option<Range>],
+    bases: &Bases,
+    i: &str,
+) -> String {
+    let draws = bases.as_ref().map(|b| Draws {
+        index: i.to_string(),
+        bases: b.clone(),
+    });
+    text_of(apply_drawing(fresh, f, args, ranges, draws))
+}
+
+/// A scalar result's text, or the empty text where there is none.
+fn text_of(a: Option<Arr>) -> String {
+    a.map_or_else(String::new, |a| a.text())
 }
 
 /// The bounds of `f`'s results on arguments of types `tys` in `ranges` (module `range`).
@@ -46,15 +66,17 @@ pub(super) fn result_range(
         .enumerate()
         .map(|(k, ty)| (*ty, format!("x{k}")))
         .collect();
-    apply_to_scalars(fresh, f, &placeholders, ranges)?.range
+    apply_drawing(fresh, f, &placeholders, ranges, None)?.range
 }
 
-/// `f` applied to scalar arguments (FCL texts, in `ranges`) inside a kernel.
-fn apply_to_scalars(
+/// `f` applied to scalar arguments (FCL texts, in `ranges`) inside a kernel, drawing from
+/// `roll` call sites as `draws` says.
+fn apply_drawing(
     fresh: &Fresh,
     f: &Val,
     args: &[(Ty, String)],
     ranges: &[Option<Range>],
+    draws: Option<Draws>,
 ) -> Option<Arr> {
     let vals = args
         .iter()
@@ -66,6 +88,7 @@ fn apply_to_scalars(
         })
         .collect();
     let mut k = Lowerer::kernel(fresh);
+    k.draws = draws;
     match k.apply_fun(f, vals) {
         Ok(Val::Arr(a)) if a.shape.is_empty() => Some(a),
         _ => None,
@@ -74,14 +97,26 @@ fn apply_to_scalars(
 
 /// The result type of `f` on scalars of types `tys` (checked on placeholders `x0`, `x1`, …).
 pub(super) fn scalar_result(fresh: &Fresh, f: &Val, tys: &[Ty]) -> R<Ty> {
+    Ok(scalar_draws(fresh, f, tys, None)?.0)
+}
+
+/// [`scalar_result`], with the `roll` call sites `f` draws from (once per draw) when applied
+/// per element of a map (`draws`: a placeholder context; `None`: `roll` is refused).
+pub(super) fn scalar_draws(
+    fresh: &Fresh,
+    f: &Val,
+    tys: &[Ty],
+    draws: Option<Draws>,
+) -> R<(Ty, Vec<u32>)> {
     let vals = tys
         .iter()
         .enumerate()
         .map(|(k, ty)| Val::Arr(Arr::scalar(*ty, format!("x{k}"))))
         .collect();
     let mut k = Lowerer::kernel(fresh);
+    k.draws = draws;
     match k.apply_fun(f, vals)? {
-        Val::Arr(a) if a.shape.is_empty() => Ok(a.ty),
+        Val::Arr(a) if a.shape.is_empty() => Ok((a.ty, k.drawn)),
         _ => unsupported("a function argument whose result is not a scalar"),
     }
 }
@@ -95,23 +130,24 @@ impl Lowerer {
             // (3.36) each: element i is f(a_i)
             Prim::Each => {
                 let a = args[1].arr()?.clone();
-                let ty = match scalar_result(&fresh, &f, &[a.ty]) {
-                    Ok(ty) => ty,
+                let (ty, bases) = match self.element_draws(&f, &[a.ty], a.size()) {
+                    Ok(r) => r,
                     // a function with statements (a print, a sort, a filter) runs element by
                     // element at the top level, in order
                     Err(why) => return self.map_unrolled(&f, &[&a], why),
                 };
                 let (ta, index, ra) = (a.ty, a.index.clone(), [a.range]);
-                let g = f.clone();
+                let (g, b) = (f.clone(), bases.clone());
                 let mut out = Arr::new(ty, a.shape.clone(), move |i| {
-                    apply_in_ranges(&fresh, &g, &[(ta, index(i))], &ra)
+                    apply_at(&fresh, &g, &[(ta, index(i))], &ra, &b, i)
                 });
                 out.range = result_range(&self.fresh, &f, &[ta], &ra);
                 if matches!(&f, Val::Fun(g) if matches!(g.as_ref(), Fun::Op(Prim::I2d, _))) {
                     out.int_source = Some(a.index.clone());
                 }
                 out.known = known_map(&self.fresh, &f, ty, &[&a]);
-                if a.at.is_some() {
+                // (a function that draws reads its element by the flat index)
+                if a.at.is_some() && bases.is_none() {
                     let (fresh, g) = (self.fresh.clone(), f.clone());
                     let at: At = Rc::new(move |cs: &[String]| {
                         apply_in_ranges(&fresh, &g, &[(ta, a.element_at(cs))], &ra)
@@ -131,20 +167,20 @@ impl Lowerer {
                     }
                     return Err(fails(p, name, e, reason));
                 }
-                let ty = match scalar_result(&fresh, &f, &[a.ty, b.ty]) {
-                    Ok(ty) => ty,
+                let (ty, bases) = match self.element_draws(&f, &[a.ty, b.ty], a.size()) {
+                    Ok(r) => r,
                     Err(why) => return self.map_unrolled(&f, &[&a, &b], why),
                 };
                 let known = known_map(&fresh, &f, ty, &[&a, &b]);
                 let (ta, tb, ia, ib) = (a.ty, b.ty, a.index.clone(), b.index.clone());
                 let rs = [a.range, b.range];
                 let mut out = Arr::new(ty, a.shape.clone(), {
-                    let (fresh, f) = (fresh.clone(), f.clone());
-                    move |i| apply_in_ranges(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))], &rs)
+                    let (fresh, f, bases) = (fresh.clone(), f.clone(), bases.clone());
+                    move |i| apply_at(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))], &rs, &bases, i)
                 });
                 out.known = known;
                 out.range = result_range(&fresh, &f, &[ta, tb], &rs);
-                if a.at.is_some() || b.at.is_some() {
+                if (a.at.is_some() || b.at.is_some()) && bases.is_none() {
                     let shape = a.shape.clone();
                     let at: At = Rc::new({
                         let fresh = fresh.clone();
@@ -190,7 +226,11 @@ impl Lowerer {
                         Some(Scalar::Bool(true)) => self.apply_fun(&f, vec![Val::Arr(x)]),
                         Some(_) => Ok(Val::Arr(x)),
                         None => {
-                            same_type?;
+                            // (a function that draws from `roll` has no scalar lowering but
+                            // runs at the top level once the condition is read back)
+                            if self.kernel {
+                                same_type?;
+                            }
                             let why = "the condition of a condScl whose function has no scalar \
                                        lowering, not known at compile time";
                             match self.probe(&b, why)?.known_scalar() {

@@ -8,13 +8,13 @@
 //! parse is the TAIL program's run-time failure at that application (rule 3.75, the oracle's
 //! reason). `compile --emit fcl` embeds the contents as of compile time.
 //!
-//! `roll` is an input too: the oracle draws from a generator with a fixed seed
-//! (`semantics::tail::ops::io::Rng`) in evaluation order, and so does the lowering, one draw per
-//! application at the top level of the program (an application inside a function body runs
-//! once per element, in an order only the oracle's sequential evaluation fixes).
+//! `nowi(0)` is an input read later: FCL's grid-level `nowMs`, which the host evaluates when it
+//! runs `main` (the FCL oracle when it reaches it), so its value is the run's, not the
+//! lowering's.
 
 use super::program::{fails, Lowerer};
 use super::value::{scalar_text, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
+use semantics::tail::ops::apply::{apply, OpEnv};
 use semantics::tail::ops::io;
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::Expr;
@@ -60,20 +60,22 @@ impl Lowerer {
         Ok(Val::Arr(a))
     }
 
-    /// `roll(n)`: the generator's next draw (n was read back if it is computed, see
-    /// `ops::static_arguments`).
-    pub(super) fn roll(&mut self, p: Prim, op: &str, e: &Expr, n: &Arr) -> R<Val> {
+    /// `nowi(x)`: milliseconds since the process started, a host value read when `main` runs
+    /// (FCL's `nowMs`, docs/fcl-extensions.md §9); x ≠ 0 fails as on the oracle.
+    pub(super) fn nowi(&mut self, p: Prim, op: &str, e: &Expr, x: &Arr) -> R<Val> {
         if self.kernel {
             return unsupported(format!(
-                "{op} inside a function body (each element draws the generator's next number)"
+                "{op} inside a function body (a host value read when `main` runs)"
             ));
         }
-        let Some(semantics::tail::value::Scalar::Int(n)) = n.known_scalar() else {
-            return unsupported(format!("{op} of a bound not known at compile time"));
+        let Some(x) = x.known.as_deref() else {
+            return unsupported(format!("{op} of an argument not known at compile time"));
         };
-        let x = self.rng.roll(n).map_err(|reason| fails(p, op, e, reason))?;
-        Ok(Val::Arr(Arr::known(semantics::tail::value::Array::scalar(
-            semantics::tail::value::Scalar::Double(x),
-        ))))
+        if let Err(reason) = apply(p, &[x], &mut OpEnv::default()) {
+            return Err(fails(p, op, e, reason));
+        }
+        let t = self.fresh.name("t");
+        self.stmt(format!("{t} <- nowMs 0"));
+        Ok(Val::Arr(Arr::scalar(Ty::Int, t)))
     }
 }

@@ -43,11 +43,15 @@
 //! more (module `radix`) and a bitonic sort network otherwise (module `sort`), which need
 //! statements of `main` (a function applied per element that sorts runs element by element at
 //! the top level). A function whose body has statements (a `pr*`, a filter, a sort, a file
-//! read, `roll`) runs at the top level: `power` trip by trip, `each`/`zipWith` element by
-//! element, in the oracle's order; so does a `power` whose state changes shape. File reads
-//! happen when the program is lowered (module `input`: the host reads the file, its contents
-//! become a table, docs/fcl-extensions.md §5), and `roll` draws from the oracle's generator
-//! in evaluation order; `nowi` is refused (different at every run). `zilde` has the element type
+//! read) runs at the top level: `power` trip by trip, `each`/`zipWith` element by element, in
+//! the oracle's order; so does a `power` whose state changes shape. File reads happen when the
+//! program is lowered (module `input`: the host reads the file, its contents become a table,
+//! docs/fcl-extensions.md §5). `roll` draws from the oracle's counter-based generator (module
+//! `roll`): draw k of a call site is FCL's pure `rollAt site k bound`, so inside an
+//! `each`/`zipWith` whose function draws once per element it is per-element code, element i
+//! drawing number b + i; where the lowering cannot count the draws the function runs at the top
+//! level as above. `nowi(0)` is FCL's grid-level `nowMs 0`, which the host evaluates when it
+//! runs `main` (module `input`). `zilde` has the element type
 //! the type checker infers for each application (`semantics::tail::typecheck::zilde_instances`).
 //! Anything else is refused with [`LowerTailError::Unsupported`] and a reason. Int overflow,
 //! division by zero and roundings outside the int range, run-time errors in TAIL, are checked in
@@ -75,6 +79,7 @@ mod program;
 mod radix;
 mod range;
 mod reduce;
+mod roll;
 mod scalar;
 mod shape;
 mod sort;

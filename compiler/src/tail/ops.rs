@@ -68,14 +68,10 @@ impl Lowerer {
             P::ReadFile | P::ReadIntVecFile | P::ReadDoubleVecFile => {
                 return self.read_input(p, name, e, args[0].arr()?)
             }
-            // the oracle's generator, drawn in evaluation order (spec §5.13)
+            // the oracle's counter-based generator (spec §5.13, module `roll`)
             P::Roll => return self.roll(p, name, e, args[0].arr()?),
-            // different at every run
-            P::Nowi => {
-                return unsupported(format!(
-                    "{name}: a run-time input, its value is not known at compile time"
-                ))
-            }
+            // a host value read when the program runs (module `input`)
+            P::Nowi => return self.nowi(p, name, e, args[0].arr()?),
             P::Replicate if args[1].arr()?.known.is_none() => {
                 return self.gather_dynamic(p, name, e, args[1].arr()?, args[2].arr()?)
             }
@@ -301,7 +297,7 @@ fn static_arguments(p: Prim) -> &'static [(usize, &'static str)] {
         P::Transp2 => &[(0, "a transp2 permutation")],
         P::IdxS => &[(0, "an idxS dimension")],
         P::FormatI | P::FormatD => &[(0, "a formatted number (its text's length)")],
-        P::Roll => &[(0, "a roll bound")],
+        P::Nowi => &[(0, "a nowi argument")],
         _ => &[],
     }
 }

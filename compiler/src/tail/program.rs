@@ -51,8 +51,12 @@ pub(super) struct Lowerer {
     pub answers: Rc<[Rc<Array>]>,
     /// How many of `answers` this lowering has used.
     pub probed: usize,
-    /// `roll`'s generator, drawn in evaluation order as the oracle draws it.
-    pub rng: semantics::tail::ops::io::Rng,
+    /// `roll` (module `roll`): the draws of each call site so far, in evaluation order; in a
+    /// function drawing per element, the element and the counts before the map; the call
+    /// sites this lowering drew from, once per draw.
+    pub rolls: semantics::tail::ops::io::Rolls,
+    pub draws: Option<super::roll::Draws>,
+    pub drawn: Vec<u32>,
     /// The table of a sort network's stages, by its number of positions (module `sort`).
     pub sort_stages: HashMap<usize, String>,
 }
@@ -76,7 +80,9 @@ impl Lowerer {
             store: HashMap::new(),
             answers,
             probed: 0,
-            rng: Default::default(),
+            rolls: Default::default(),
+            draws: None,
+            drawn: Vec::new(),
             sort_stages: HashMap::new(),
         })
     }
@@ -93,7 +99,9 @@ impl Lowerer {
             store: HashMap::new(),
             answers: Rc::new([]),
             probed: 0,
-            rng: Default::default(),
+            rolls: Default::default(),
+            draws: None,
+            drawn: Vec::new(),
             sort_stages: HashMap::new(),
         }
     }

@@ -91,7 +91,7 @@ pub const FCL: &[(&str, &str)] = &[
     ("5.89", "while c g a ↪0 ifp (c a) (while c g (g a)) (return a)"),
     ("5.90", "ifp true p q ↪0 p"),
     ("5.91", "ifp false p q ↪0 q"),
-    ("host", "forceAndPrint, print, benchmark, readIntCSV, #BlockSize: the host operations of spec §4.4"),
+    ("host", "forceAndPrint, print, benchmark, readIntCSV, nowMs, #BlockSize: the host operations of spec §4.4 (nowMs: docs/fcl-extensions.md §9)"),
 ];
 
 /// The statement of rule `number` in `table`, if listed.

@@ -78,6 +78,8 @@ pub const BUILTINS: &[(&str, &str)] = &[
     // the bits of a double, for the TAIL lowering's radix sort (docs/fcl-extensions.md §1)
     ("doubleHiBits", "double -> int"),
     ("doubleLoBits", "double -> int"),
+    // TAIL's `roll` per element (docs/fcl-extensions.md §8)
+    ("rollAt", "int -> int -> int -> double"),
     ("index", "forall 'a. ['a] -> int -> 'a"),
     ("lengthPull", "forall 'a. ['a] -> int"),
     ("lengthPush", "forall <l> 'a. ['a]<l> -> int"),
@@ -116,6 +118,8 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ),
     ("#BlockSize", "int"),
     ("readIntCSV", "string -> Program <grid> [int]"),
+    // TAIL's `nowi` (docs/fcl-extensions.md §9)
+    ("nowMs", "int -> Program <grid> int"),
     ("forceAndPrint", "int -> [int]<grid> -> Program <grid> [int]"),
     (
         "forceAndPrintDouble",

@@ -175,6 +175,9 @@ pub enum Builtin {
     Benchmark,
     /// `readIntCSV path` (host, §4.4).
     ReadIntCsv,
+    /// `nowMs 0`: milliseconds since the process started, read by the host when the program
+    /// runs (TAIL's `nowi`, docs/fcl-extensions.md §9).
+    NowMs,
     /// `#BlockSize` (arity 0; 256).
     BlockSize,
 }
@@ -186,7 +189,7 @@ impl Builtin {
         match self {
             Scalar(op) => op.signature().0.len(),
             BlockSize => 0,
-            Push(_) | Force(_) | Return(_) | LengthPull | LengthPush(_) | ReadIntCsv => 1,
+            Push(_) | Force(_) | Return(_) | LengthPull | LengthPush(_) | ReadIntCsv | NowMs => 1,
             Generate
             | Index
             | MapPull
@@ -246,6 +249,7 @@ impl Builtin {
             ForceAndPrintDoubleExact => "forceAndPrintDoubleExact".into(),
             Benchmark => "benchmark".into(),
             ReadIntCsv => "readIntCSV".into(),
+            NowMs => "nowMs".into(),
             BlockSize => "#BlockSize".into(),
         }
     }

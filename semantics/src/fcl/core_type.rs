@@ -271,6 +271,10 @@ pub(crate) fn call_type(b: Builtin, ts: &[Type], spans: &[Span]) -> Result<Type,
             expect(at(0), "readIntCSV path", &Type::Str, &ts[0])?;
             Type::program(Level::GRID, Type::pull(int))
         }
+        Builtin::NowMs => {
+            expect(at(0), "nowMs argument", &int, &ts[0])?;
+            Type::program(Level::GRID, int)
+        }
         Builtin::BlockSize => int,
     })
 }

@@ -152,6 +152,7 @@ fn builtin_head(name: &str, levels: &[Level], span: Span) -> Result<Head, Diagno
         "forceAndPrintDoubleExact" => Builtin::ForceAndPrintDoubleExact,
         "benchmark" => Builtin::Benchmark,
         "readIntCSV" => Builtin::ReadIntCsv,
+        "nowMs" => Builtin::NowMs,
         "#BlockSize" => Builtin::BlockSize,
         other => {
             return Err(Diagnostic::type_error(

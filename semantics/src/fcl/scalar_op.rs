@@ -79,11 +79,14 @@ pub enum ScalarOp {
     DoubleHiBits,
     /// `doubleLoBits x`: the lower 32 bits of x's encoding, as an int.
     DoubleLoBits,
+    /// `rollAt site k n`: draw `k` of TAIL `roll` call site `site`, scaled by bound `n`
+    /// (`crate::tail::ops::io::roll_at`; docs/fcl-extensions.md §8).
+    RollAt,
 }
 
 impl ScalarOp {
     /// Every scalar operation, for tables and generators.
-    pub const ALL: [ScalarOp; 63] = [
+    pub const ALL: [ScalarOp; 64] = [
         ScalarOp::AddI,
         ScalarOp::SubI,
         ScalarOp::MulI,
@@ -147,6 +150,7 @@ impl ScalarOp {
         ScalarOp::MulIChecked,
         ScalarOp::DoubleHiBits,
         ScalarOp::DoubleLoBits,
+        ScalarOp::RollAt,
     ];
 
     /// The built-in's source name (`addi`, `i2d`, …).
@@ -216,6 +220,7 @@ impl ScalarOp {
             MulIChecked => "muliChecked",
             DoubleHiBits => "doubleHiBits",
             DoubleLoBits => "doubleLoBits",
+            RollAt => "rollAt",
         }
     }
 
@@ -253,6 +258,7 @@ impl ScalarOp {
             AddIChecked | SubIChecked | MulIChecked => {
                 (&[Type::Int, Type::Int, Type::Int], Type::Int)
             }
+            RollAt => (&[Type::Int, Type::Int, Type::Int], Type::Double),
         }
     }
 }

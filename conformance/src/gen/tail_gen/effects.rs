@@ -147,23 +147,27 @@ impl Gen<'_> {
         };
         match self.rng.range(0, 2) {
             0 => {
-                let r = self.roll.roll(n).ok()?;
-                Some((format!("roll({n})"), scalar(r)))
+                let text = format!("roll({n})");
+                let r = self.roll.roll(self.roll_site(&text, 0), n).ok()?;
+                Some((text, scalar(r)))
             }
             1 => {
                 let (name, d) = self.pick(|v| v.ty == Ty::Double && v.rank() == 0)?;
-                let r = self.roll.roll(n).ok()?;
-                Some((format!("addd({name},roll({n}))"), scalar(d.data[0] + r)))
+                let text = format!("addd({name},roll({n}))");
+                let r = self.roll.roll(self.roll_site(&text, 0), n).ok()?;
+                Some((text, scalar(d.data[0] + r)))
             }
             _ => {
                 let (name, v) = self.pick(|v| v.ty == Ty::Int && v.rank() >= 1)?;
                 let x = self.fresh();
+                let text = format!("each(fn {x}:[int]0 => addd(i2d({x}),roll({n})),{name})");
+                let site = self.roll_site(&text, v.rank());
                 let mut data = Vec::with_capacity(v.data.len());
                 for &a in &v.data {
-                    data.push(a + self.roll.roll(n).ok()?);
+                    data.push(a + self.roll.roll(site, n).ok()?);
                 }
                 Some((
-                    format!("each(fn {x}:[int]0 => addd(i2d({x}),roll({n})),{name})"),
+                    text,
                     Val {
                         ty: Ty::Double,
                         shape: v.shape.clone(),
@@ -172,5 +176,13 @@ impl Gen<'_> {
                 ))
             }
         }
+    }
+
+    /// The call site (source position) of the `roll` in binding text `text` of a double value of
+    /// rank `rank`, in the line `let vK:[double]RANK = TEXT in` that `generate_tail` writes.
+    fn roll_site(&self, text: &str, rank: usize) -> u32 {
+        let (at, k) = self.binding_at;
+        let prefix = format!("let v{k}:[double]{rank} = ").len();
+        (at + prefix + text.find("roll(").unwrap_or(0)) as u32
     }
 }

@@ -24,7 +24,7 @@ mod structure;
 mod text;
 
 use super::rng::Rng;
-use semantics::tail::ops::io::Rng as RollRng;
+use semantics::tail::ops::io::Rolls;
 use semantics::tail::print_value::{array_text, char_array_text};
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};
 
@@ -219,7 +219,10 @@ struct Gen<'r> {
     last_text: String,
     /// The TAIL oracle's `roll` generator, advanced as the program's `roll`s run (in program
     /// order: a production rolls only once it is sure to be used).
-    roll: RollRng,
+    roll: Rolls,
+    /// Where the binding being made starts in the source, and its number: a `roll`'s draws
+    /// depend on its call site, its position in the source.
+    binding_at: (usize, usize),
     /// Picks take only large values (while [`edges`] reuses a production on them).
     large_only: bool,
 }
@@ -232,12 +235,14 @@ pub fn generate_tail(rng: &mut Rng, max_lets: usize) -> TailCase {
         out: String::new(),
         params: 0,
         last_text: String::new(),
-        roll: RollRng::default(),
+        roll: Rolls::default(),
+        binding_at: (0, 0),
         large_only: false,
     };
     let mut src = String::new();
     let lets = g.rng.range(2, max_lets.max(2));
     for k in 1..=lets {
+        g.binding_at = (src.len(), k);
         let (text, val) = g.binding();
         let name = format!("v{k}");
         src.push_str(&format!("let {name}:{} = {text} in\n", val.annotation()));

@@ -276,6 +276,12 @@ impl Task {
                 self.control = run(p);
                 (rules::BENCHMARK, 0)
             }
+            // nowMs 0 → Program<grid> (milliseconds since the process started)
+            Builtin::NowMs => {
+                let ms = crate::tail::ops::io::process_ms();
+                ret(self, Value::Program(Level::GRID, Rc::new(Value::Int(ms))));
+                (rules::NOW_MS, 1)
+            }
             // readIntCSV path → Program<grid> [contents]
             Builtin::ReadIntCsv => {
                 let path = match arg(0) {

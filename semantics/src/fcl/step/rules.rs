@@ -84,6 +84,7 @@ pub const FORCE_AND_PRINT: Rule = rule("host", "forceAndPrint");
 pub const PRINT: Rule = rule("host", "print");
 pub const BENCHMARK: Rule = rule("host", "benchmark");
 pub const READ_INT_CSV: Rule = rule("host", "readIntCSV");
+pub const NOW_MS: Rule = rule("host", "nowMs");
 pub const BLOCK_SIZE: Rule = rule("host", "#BlockSize");
 /// An array larger than [`MAX_CELLS`]: a size limit (exit 4), not an `err` of the program.
 pub const SIZE_LIMIT: Rule = rule("limit", "array-size");

@@ -124,6 +124,15 @@ pub fn apply(op: ScalarOp, args: &[Value], span: Span) -> Result<Value, RunError
             };
             Value::Int(r.ok_or_else(|| err(check_failure(site)))?)
         }
+        // the site and draw index as unsigned 32-bit numbers, as compiled code reads them
+        RollAt => {
+            let (site, k, n) = (int(0)?, int(1)?, int(2)?);
+            Value::Double(crate::tail::ops::io::roll_at(
+                site as u32,
+                u64::from(k as u32),
+                n,
+            ))
+        }
     })
 }
 

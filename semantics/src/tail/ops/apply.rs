@@ -3,7 +3,7 @@
 //! `idxassign` and `replicate` (which does not evaluate its first argument) are handled by the
 //! stepper itself.
 
-use super::io::{self, Rng};
+use super::io::{self, Rolls};
 use super::prim::Prim;
 use super::scalar::{self as sc, Res};
 use super::select;
@@ -32,18 +32,21 @@ pub struct Applied {
     pub output: Option<String>,
 }
 
-/// Per-run state some operators need: the random generator of `roll`, the start time of `nowi`.
+/// Per-run state some operators need: the draw counts of `roll`'s call sites, the start time of
+/// `nowi`, and the source position of the application being applied (`roll`'s call site).
 #[derive(Debug)]
 pub struct OpEnv {
-    pub rng: Rng,
+    pub rolls: Rolls,
     pub start: Instant,
+    pub site: u32,
 }
 
 impl Default for OpEnv {
     fn default() -> Self {
         OpEnv {
-            rng: Rng::default(),
+            rolls: Rolls::default(),
             start: Instant::now(),
+            site: 0,
         }
     }
 }
@@ -262,7 +265,7 @@ pub fn apply(p: Prim, args: &[&Array], env: &mut OpEnv) -> Res<Applied> {
         (P::ReadIntVecFile, [s]) => new(io::read_int_vec_file(&io::string_of(s)?)?),
         (P::ReadDoubleVecFile, [s]) => new(io::read_double_vec_file(&io::string_of(s)?)?),
         (P::Roll, [n]) => match n.as_scalar() {
-            Some(Scalar::Int(n)) => scalar(Scalar::Double(env.rng.roll(n)?)),
+            Some(Scalar::Int(n)) => scalar(Scalar::Double(env.rolls.roll(env.site, n)?)),
             _ => Err(stuck(p, args)),
         },
         (P::Nowi, [x]) => match x.as_scalar() {

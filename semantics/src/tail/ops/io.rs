@@ -1,5 +1,5 @@
 //! Meanings of the file, formatting and miscellaneous operators (spec §5.12–§5.13, §7):
-//! `readFile`, `readIntVecFile`, `readDoubleVecFile`, `formatI`, `formatD`, `roll`, `nowi`.
+//! `readFile`, `readIntVecFile`, `readDoubleVecFile`, `formatI`, `formatD`, `roll` (its generator), `nowi`.
 
 use super::scalar::Res;
 use crate::tail::print_value::double_text;
@@ -131,35 +131,74 @@ pub fn format_x(re: f64, im: f64) -> Array {
     char_vec(format!("{}j{}", double_text(re), double_text(im)).into_bytes())
 }
 
-/// A small deterministic generator for `roll` (apltail seeds from the clock; results are only
-/// ever checked for properties, so a fixed seed makes runs reproducible).
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
+/// Milliseconds since the process started (the first call of this function, which
+/// `tailfcl` makes as it starts), as an int: FCL's `nowMs`, TAIL's `nowi` in compiled code.
+pub fn process_ms() -> i32 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    let start = START.get_or_init(std::time::Instant::now);
+    start.elapsed().as_millis().min(i32::MAX as u128) as i32
+}
 
-impl Default for Rng {
-    fn default() -> Self {
-        Rng(0x9E37_79B9_7F4A_7C15)
+/// `roll`'s generator (spec §5.13; apltail seeds from the clock): *counter-based*, so that a
+/// draw is a pure function of where and how often it happens, and compiled code computes the
+/// same numbers per element, in any order. Draw number `k` of *call site* `s` (the roll
+/// application's source position, its span start) is [`draw`]`(s, k)`; `k` counts the site's
+/// earlier draws in evaluation order. The TAIL oracle keeps the counts ([`Rolls`]); the TAIL
+/// lowering knows them where an `each` draws once per element and emits FCL's `rollAt` (the same
+/// function, in OpenCL C `fcl_roll`, docs/fcl-extensions.md §8).
+#[derive(Clone, Debug, Default)]
+pub struct Rolls(std::collections::HashMap<u32, u64>);
+
+impl Rolls {
+    /// `roll(n)` at call site `site`: the site's next draw, a uniform double in [0,1) for n = 0,
+    /// a uniform integer in [0,n) (as a double) for n > 0; n < 0 is an error (no draw).
+    pub fn roll(&mut self, site: u32, n: i32) -> Res<f64> {
+        if n < 0 {
+            return Err(format!("roll of negative number {n}"));
+        }
+        let k = self.0.entry(site).or_insert(0);
+        let x = roll_at(site, *k, n);
+        *k += 1;
+        Ok(x)
+    }
+
+    /// How many times `site` has drawn.
+    pub fn count(&self, site: u32) -> u64 {
+        self.0.get(&site).copied().unwrap_or(0)
+    }
+
+    /// Counts `by` draws of `site` made elsewhere (by compiled code, one per element).
+    pub fn advance(&mut self, site: u32, by: u64) {
+        *self.0.entry(site).or_insert(0) += by;
     }
 }
 
-impl Rng {
-    fn next_f64(&mut self) -> f64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
-        (x >> 11) as f64 / (1u64 << 53) as f64
-    }
+/// splitmix64's golden-ratio increment.
+const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
-    /// `roll(n)`: a uniform double in [0,1) for n = 0, a uniform integer in [0,n) (as a double)
-    /// for n > 0; n < 0 is an error.
-    pub fn roll(&mut self, n: i32) -> Res<f64> {
-        match n {
-            0 => Ok(self.next_f64()),
-            n if n > 0 => Ok((self.next_f64() * n as f64).floor()),
-            n => Err(format!("roll of negative number {n}")),
-        }
+/// splitmix64's finalizer (Stafford's mix 13): a bijection of u64 with good avalanche.
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Draw `k` of call site `site`: output `k` of the splitmix64 stream seeded with
+/// `mix64(site + GOLDEN)`, its top 53 bits as a double in [0,1).
+pub fn draw(site: u32, k: u64) -> f64 {
+    let seed = mix64(u64::from(site).wrapping_add(GOLDEN));
+    let z = mix64(seed.wrapping_add(k.wrapping_add(1).wrapping_mul(GOLDEN)));
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// `roll(n)`'s value for draw `k` of `site`: the draw for n ≤ 0, `floor(draw · n)` for n > 0
+/// (the caller rejects n < 0 first; FCL's `rollAt` is total).
+pub fn roll_at(site: u32, k: u64, n: i32) -> f64 {
+    let x = draw(site, k);
+    if n > 0 {
+        (x * f64::from(n)).floor()
+    } else {
+        x
     }
 }
 
@@ -197,12 +236,28 @@ mod tests {
     fn formats_and_roll() {
         assert_eq!(string_of(&format_i(-42)).unwrap(), "-42");
         assert_eq!(array_text(&format_d(2.5)), "[3](2,.,5)");
-        let mut r = Rng::default();
-        for _ in 0..100 {
-            let x = r.roll(6).unwrap();
+        let mut r = Rolls::default();
+        for k in 0..100 {
+            let x = r.roll(3, 6).unwrap();
             assert!((0.0..6.0).contains(&x) && x.fract() == 0.0);
-            assert!((0.0..1.0).contains(&r.roll(0).unwrap()));
+            assert_eq!(x, roll_at(3, k, 6));
+            assert!((0.0..1.0).contains(&r.roll(7, 0).unwrap()));
         }
-        assert!(r.roll(-1).is_err());
+        assert!(r.roll(3, -1).is_err());
+        assert_eq!((r.count(3), r.count(7), r.count(8)), (100, 100, 0));
+        // the sites draw independent streams
+        assert_ne!(draw(3, 0), draw(7, 0));
+    }
+
+    #[test]
+    fn draws_are_splitmix64() {
+        // splitmix64 seeded with 1234567 starts 6457827717110365317, 3203168211198807973
+        let z = |seed: u64, k: u64| mix64(seed.wrapping_add((k + 1).wrapping_mul(GOLDEN)));
+        assert_eq!(z(1234567, 0), 6457827717110365317);
+        assert_eq!(z(1234567, 1), 3203168211198807973);
+        // these values are also checked against OpenCL's fcl_roll (compiler tests)
+        assert_eq!(draw(0, 0), 0.6524484863740322);
+        let mean = (0..10_000).map(|k| draw(42, k)).sum::<f64>() / 10_000.0;
+        assert!((mean - 0.5).abs() < 0.01, "{mean}");
     }
 }

@@ -67,6 +67,7 @@ impl Machine {
         let arrs: Vec<Ref<'_, Array>> = locs.iter().map(|l| l.get()).collect();
         let refs: Vec<&Array> = arrs.iter().map(|r| &**r).collect();
         let rule = refine(prim, name, &refs);
+        self.env.site = self.prog.node(id).span().start;
         let res = apply(prim, &refs, &mut self.env);
         drop(refs);
         drop(arrs);

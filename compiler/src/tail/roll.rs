@@ -1,0 +1,119 @@
+//! `roll` (spec §5.13) with the oracle's counter-based generator
+//! (`semantics::tail::ops::io::Rolls`): draw k of call site s (the application's span start) is
+//! a pure function of (s, k), FCL's `rollAt s k n` (docs/fcl-extensions.md §8), so the lowering
+//! only has to know k, the number of draws of that site before, counted in evaluation order.
+//!
+//! * At the top level of `main` an application runs once: a known bound draws when the program
+//!   is lowered (the value is known, as a constant of the program); a computed bound becomes
+//!   `rollAt s k n` with the site's count k, checked against negative bounds.
+//! * Inside the function of an `each`/`zipWith` over m elements that draws from each of its
+//!   sites exactly once per element, the lowering knows the site's count b before the map, so
+//!   element i draws number b + i (row-major order is the oracle's evaluation order): the
+//!   element is pure per-element code, and the count moves on by m. Whether a function draws
+//!   once per element is found on placeholders ([`Lowerer::element_draws`]): every site the
+//!   function's own lowering reaches counts; an application lowered by another lowerer (a
+//!   nested `each`, a `reduce`, `power`, a branch of an `if` or `condScl` whose condition is
+//!   computed) has no draw context and refuses `roll`, and a site reached twice (a function
+//!   applied twice, an unrolled reduction) is refused too. A refused function runs element by
+//!   element at the top level (module `higher`, as before), where every `roll` is a top-level
+//!   one again.
+
+use super::check::checked_roll_bound;
+use super::higher::scalar_draws;
+use super::program::{fails, Lowerer};
+use super::value::{unsupported, Arr, Fresh, Ty, Val, R};
+use semantics::tail::ops::prim::Prim;
+use semantics::tail::syntax::Expr;
+use semantics::tail::value::{Array, Scalar};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// The draw context of a function applied per element: the flat index of the element (FCL int
+/// text) and, per call site, the site's count before the map.
+#[derive(Clone)]
+pub(super) struct Draws {
+    pub index: String,
+    pub bases: Rc<HashMap<u32, u64>>,
+}
+
+/// The counts before an `each`/`zipWith` of the sites its function draws from (`None`: it
+/// draws from none).
+pub(super) type Bases = Option<Rc<HashMap<u32, u64>>>;
+
+impl Lowerer {
+    /// `roll(n)` at expression `e`.
+    pub(super) fn roll(&mut self, p: Prim, op: &str, e: &Expr, n: &Arr) -> R<Val> {
+        let site = e.span.start;
+        let bound = match n.known_scalar() {
+            Some(Scalar::Int(b)) => Some(b),
+            _ => None,
+        };
+        if self.kernel {
+            let Some(d) = self.draws.clone() else {
+                return unsupported(format!(
+                    "{op} inside a function body whose applications the lowering cannot count"
+                ));
+            };
+            self.drawn.push(site);
+            // the placeholder pass has no counts yet
+            let base = d.bases.get(&site).copied().unwrap_or(0);
+            let k = format!("({base} + {})", d.index);
+            let t = roll_text(&self.fresh, e, site, &k, n, bound);
+            return Ok(Val::Arr(Arr::scalar(Ty::Double, t)));
+        }
+        if let Some(b) = bound {
+            let x = self
+                .rolls
+                .roll(site, b)
+                .map_err(|reason| fails(p, op, e, reason))?;
+            return Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Double(x)))));
+        }
+        let k = self.rolls.count(site);
+        if k >= i32::MAX as u64 {
+            return unsupported(format!("{op}: more than 2^31 draws of one call site"));
+        }
+        self.rolls.advance(site, 1);
+        let t = roll_text(&self.fresh, e, site, &k.to_string(), n, None);
+        Ok(Val::Arr(Arr::scalar(Ty::Double, t)))
+    }
+
+    /// The result type of `f` applied per element to scalars of types `tys` over `count`
+    /// elements, with the counts before the map of the sites it draws from; those counts move
+    /// on by `count`. Unsupported where `f` has no scalar lowering or does not draw exactly once
+    /// per element from each of its sites.
+    pub(super) fn element_draws(&mut self, f: &Val, tys: &[Ty], count: usize) -> R<(Ty, Bases)> {
+        let placeholder = Draws {
+            index: "0".into(),
+            bases: Rc::new(HashMap::new()),
+        };
+        let (ty, drawn) = scalar_draws(&self.fresh, f, tys, Some(placeholder))?;
+        if drawn.is_empty() {
+            return Ok((ty, None));
+        }
+        if self.kernel {
+            return unsupported("roll inside a function applied per element inside a function");
+        }
+        let mut bases = HashMap::new();
+        for &site in &drawn {
+            if bases.insert(site, self.rolls.count(site)).is_some() {
+                return unsupported("a function that draws more than once per element from a roll");
+            }
+        }
+        if bases.values().any(|&b| b + count as u64 > i32::MAX as u64) {
+            return unsupported("more than 2^31 draws of one roll call site");
+        }
+        for &site in bases.keys() {
+            self.rolls.advance(site, count as u64);
+        }
+        Ok((ty, Some(Rc::new(bases))))
+    }
+}
+
+/// `rollAt site k n` with the bound checked (known bounds that are not negative need no check).
+fn roll_text(fresh: &Fresh, e: &Expr, site: u32, k: &str, n: &Arr, bound: Option<i32>) -> String {
+    let n = match bound {
+        Some(b) if b >= 0 => b.to_string(),
+        _ => checked_roll_bound(fresh, e.span, &n.text(), bound),
+    };
+    format!("(rollAt {site} {k} {n})")
+}

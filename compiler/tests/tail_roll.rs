@@ -1,0 +1,99 @@
+//! `roll` with the counter-based generator (docs/tail-compiler.md §4): FCL's `rollAt` computes
+//! on OpenCL exactly what the oracle's generator computes, a `roll` inside `each`/`zipWith`
+//! becomes per-element code (a bound computed per element included), the fallbacks that run
+//! element by element or trip by trip draw the same numbers, and a negative bound fails with the
+//! oracle's rule and place.
+
+mod support;
+
+use compiler::tail::lower_tail;
+use support::tail::check_three_levels;
+use support::{assert_agrees_with_oracle, main_of, runtime};
+
+fn agree_all(programs: &[&str]) {
+    let rt = runtime();
+    for src in programs {
+        assert!(
+            check_three_levels(src, src, rt.as_ref()).unwrap_or_else(|why| panic!("{src}: {why}"))
+        );
+    }
+}
+
+#[test]
+fn opencl_draws_what_the_oracle_draws() {
+    // sites and draw indices up to 2^31 - 1 (the hash reads them as unsigned 64-bit numbers),
+    // bounds 0 and positive, bit for bit (forceAndPrintDoubleExact) at -O0 and -O2
+    let body = "a <- forceAndPrintDoubleExact 64 (push<grid> (generate 64 (fn i => \
+        rollAt (i * 33554431 + 7) (2147483647 - i * i * 524287) (if lti i 32 then 0 else i * 3))))";
+    let src = main_of(body);
+    // the FCL oracle's rollAt is the TAIL oracle's generator (semantics::tail::ops::io)
+    if let Some(rt) = runtime() {
+        assert_agrees_with_oracle(&rt, "roll.fcl", &src);
+    }
+}
+
+#[test]
+fn a_roll_per_element_is_pure_element_code() {
+    // 100000 draws: no element-by-element unrolling, a rollAt per element function
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/tail-compiler/monte_carlo_pi.tail"
+    ))
+    .unwrap();
+    let l = lower_tail(&src).unwrap();
+    // (the reduction's fold reads its first element apart from the rest)
+    let draws = l.fcl.matches("rollAt").count();
+    assert!((2..=4).contains(&draws), "{}", l.fcl);
+    assert!(l.fcl.len() < 20_000, "{}", l.fcl.len());
+    agree_all(&[&src]);
+}
+
+#[test]
+fn bounds_computed_per_element_and_at_the_top_level() {
+    agree_all(&[
+        "each(fn x:[int]0 => roll(x),iota(1000))",
+        "reduce(addd,0.0,zipWith(fn x:[int]0 => fn y:[int]0 => roll(muli(x,y)),iota(300),iota(300)))",
+        // two sites per element, and one site drawn again by a later each
+        "let f:[double]1 = each(fn x:[int]0 => addd(roll(0),roll(x)),iota(500)) in \
+         let g:[double]1 = f in reduce(addd,0.0,cat(g,each(fn x:[double]0 => roll(3),f)))",
+        // a bound computed from data at the top level
+        "let v:[int]1 = each(fn x:[int]0 => muli(x,x),iota(100)) in roll(reduce(addi,0,v))",
+        // the each's result read at other elements (a rotation) and twice
+        "let r:[double]1 = each(fn x:[int]0 => roll(0),iota(70)) in zipWith(subd,r,rotate(3,r))",
+        // draws over a matrix, in row-major order
+        "let m:[double]2 = each(fn x:[int]0 => roll(9),reshape([3,4],iota(12))) in transp(m)",
+    ]);
+}
+
+#[test]
+fn draws_the_lowering_cannot_count_per_element_fall_back_in_order() {
+    agree_all(&[
+        // a function drawing twice per element from one site (a power inside the function)
+        "each(fn x:[int]0 => powerScl(fn y:[double]0 => addd(y,roll(0)),2,i2d(x)),iota(20))",
+        // a roll in a branch whose condition is computed per element
+        "each(fn x:[int]0 => if lti(x,5) then roll(0) else 1.0,iota(10))",
+        "each(fn x:[int]0 => condScl(fn y:[double]0 => addd(y,roll(0)),lti(x,3),i2d(x)),iota(20))",
+        // a known condition: the draw happens once per element
+        "each(fn x:[int]0 => condScl(fn y:[double]0 => addd(y,roll(0)),tt,i2d(x)),iota(20))",
+        // nested maps
+        "each(fn x:[int]0 => reduce(addd,0.0,each(fn y:[int]0 => roll(y),iota(x))),iota(6))",
+        // a power whose step draws, trip by trip
+        "power(fn v:[double]1 => each(fn x:[double]0 => addd(x,roll(0)),v),3,[0.0,1.0])",
+        // an operator name as the function, and top-level draws around per-element ones
+        "let a:[double]0 = roll(5) in let v:[double]1 = each(roll,iota(10)) in \
+         let w:[double]1 = zipWith(fn x:[int]0 => fn y:[double]0 => addd(roll(x),y),iota(10),v) in \
+         addd(a,addd(roll(7),reduce(addd,0.0,w)))",
+    ]);
+}
+
+#[test]
+fn a_negative_bound_fails_with_the_oracles_rule_and_place() {
+    // computed per element (the third element's bound is -1), and known
+    agree_all(&[
+        "each(fn x:[int]0 => roll(subi(2,x)),iota(5))",
+        "each(fn x:[int]0 => roll(-3),iota(4))",
+        "roll(-2)",
+    ]);
+    // an empty map draws nothing and does not fail
+    agree_all(&["each(fn x:[int]0 => roll(subi(0,x)),iota(0))"]);
+}
