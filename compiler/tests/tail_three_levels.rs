@@ -412,7 +412,6 @@ fn unsupported_programs_say_why() {
             "i2d(reduce(addi,0,compress(each(fn x:[int]0 => lti(x,50),iota(100)),iota(100))))",
             "the length of a compress result",
         ),
-        ("i2d(nowi(0))", "nowi: a run-time input"),
         (
             "reduce(addi,0,each(fn x:[int]0 => first(drop(x,iota(5))),iota(3)))",
             "a drop count not known at compile time",

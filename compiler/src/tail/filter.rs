@@ -109,6 +109,11 @@ impl Lowerer {
                 })
             })
         });
+        // the elements are the argument's (and fills, for replicate's negative counts)
+        out.range = a.range.and_then(|r| {
+            let fill = super::range::Range::of_scalar(Scalar::fill(ty.base()))?;
+            Some(if compress { r } else { r.union(fill) })
+        });
         if let (Some(s), Some(x)) = (&sel.known, &a.known) {
             let r = match p {
                 Prim::Compress => select::compress(s, x),

@@ -96,6 +96,15 @@ fn checked_addi(f: &Val, ty: Ty) -> Option<Span> {
     }
 }
 
+/// Whether an element of `a` costs more than a few operations (its FCL text is long), so
+/// that computing all of them in parallel beats computing them one by one in a fold.
+fn expensive(a: &Arr) -> bool {
+    (a.index)("i").len() > EXPENSIVE_TEXT
+}
+
+/// Element text longer than this (bytes) is worth materializing before a sequential fold.
+const EXPENSIVE_TEXT: usize = 160;
+
 /// The identity of an associative, commutative operator on type `ty` (FCL text).
 fn identity(f: &Val, ty: Ty) -> Option<&'static str> {
     let Val::Fun(g) = f else { return None };
@@ -256,6 +265,13 @@ impl Lowerer {
         if let (true, true, Some(span)) = (scan, long && m < (1 << 22), checked_addi(&f, ty)) {
             return Ok(Val::Arr(self.scan_checked_addi(&r, &a, k, m, span)));
         }
+        // a sequential fold or scan of few rows runs on few threads: elements that cost more
+        // than a load are computed in parallel first (a filter's binary search per element
+        // would otherwise run k at a time)
+        let a = match tree.is_none() && k < FEW_ROWS && expensive(&a) {
+            true => self.materialize(&a, "computed in parallel before a sequential fold"),
+            false => a,
+        };
         match (scan, tree) {
             (true, Some(id)) => return Ok(Val::Arr(self.scan_blocks(&r, &f, id, &a, k, m))),
             (true, None) if m > MAX_KNOWN => {
