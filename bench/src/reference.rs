@@ -216,6 +216,11 @@ pub fn sort(n: usize) -> f64 {
         .collect();
     let mut grade: Vec<i32> = (1..=n as i32).collect();
     grade.sort_by_key(|&g| keys[g as usize - 1]);
+    grade_checksum(&grade)
+}
+
+/// `+/997|g×997|⍳N` over a 1-based grade g: the check of `sort` and `sortd`.
+fn grade_checksum(grade: &[i32]) -> f64 {
     let sum: i32 = grade
         .iter()
         .zip(1..)
@@ -236,10 +241,5 @@ pub fn sortd(n: usize) -> f64 {
         let (ka, kb) = (keys[a as usize - 1], keys[b as usize - 1]);
         ka.partial_cmp(&kb).unwrap_or(std::cmp::Ordering::Equal)
     });
-    let sum: i32 = grade
-        .iter()
-        .zip(1..)
-        .map(|(&g, i): (&i32, i32)| (g * i.rem_euclid(997)).rem_euclid(997))
-        .sum();
-    f64::from(sum)
+    grade_checksum(&grade)
 }
