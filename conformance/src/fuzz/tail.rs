@@ -68,31 +68,26 @@ pub fn check_tail_against(src: &str, expected: Option<&str>) -> Checked {
             Ok(())
         },
     );
+    // the oracle's output against the generator's prediction
+    let compare = |stdout: &String| match expected {
+        Some(want) if stdout != want => Verdict::Mismatch {
+            config: TAIL_ORACLE_CONFIG.into(),
+            expected: want.to_string(),
+            got: stdout.clone(),
+        },
+        _ => Verdict::Pass,
+    };
     let verdict = match driven {
         Ok((Outcome::Value(line), _)) => {
             stdout.push_str(&line);
             stdout.push('\n');
-            match expected {
-                Some(want) if stdout != want => Verdict::Mismatch {
-                    config: TAIL_ORACLE_CONFIG.into(),
-                    expected: want.to_string(),
-                    got: stdout.clone(),
-                },
-                _ => Verdict::Pass,
-            }
+            compare(&stdout)
         }
         // a program that fails prints its output, then the failing rule (the generator makes
         // such programs, and every engine must fail with the same rule)
         Ok((Outcome::Err(e), _)) => {
             stdout.push_str(&failure_line(&e.rule.to_string()));
-            match expected {
-                Some(want) if stdout != want => Verdict::Mismatch {
-                    config: TAIL_ORACLE_CONFIG.into(),
-                    expected: want.to_string(),
-                    got: stdout.clone(),
-                },
-                _ => Verdict::Pass,
-            }
+            compare(&stdout)
         }
         Ok((Outcome::Limit, _)) => Verdict::Invalid("step limit".into()),
         Err(e) => Verdict::Invalid(format!("output failed: {e}")),
