@@ -125,24 +125,30 @@ impl Lowerer {
     }
 }
 
-/// The FCL `let`s of a binary search and the name of its result.
+/// The steps of a binary search (each a name and the expression it is bound to) and the name
+/// of its result.
 struct Search {
-    lets: String,
+    steps: Vec<(String, String)>,
     result: String,
 }
 
 impl Search {
-    /// `body` of the found position, inside the search's `let`s.
+    /// `body` of the found position, inside the search's steps: `(fn p1 => … (fn pk => body)
+    /// ek …) e1`, each bound by value.
     fn wrap(&self, body: impl FnOnce(&str) -> String) -> String {
-        format!("({}{})", self.lets, body(&self.result))
+        let body = body(&self.result);
+        self.steps.iter().rev().fold(body, |body, (name, bound)| {
+            format!("((fn {name} => {body}) ({bound}))")
+        })
     }
 }
 
 /// The first position i in 0..n whose prefix sum `sum_at(i)` exceeds `j` (one exists: j is
 /// below the total): the number of prefix sums at most j, found bit by bit from the highest
-/// power of two up to n. Each step names the previous position twice only: the FCL oracle
-/// binds `let`s by name, so a step that named it more often would make the oracle's work grow
-/// by that factor per step (compiled code computes each `let` once either way).
+/// power of two up to n. Each step names the previous position twice, so it binds the next one
+/// by applying a function, not by `let`: the FCL oracle binds `let`s by name, which would make
+/// its work double per step (2n sums read per element), while an argument is evaluated once
+/// (compiled code computes each once either way).
 fn search(
     fresh: &super::value::Fresh,
     j: &str,
@@ -150,7 +156,7 @@ fn search(
     sum_at: &dyn Fn(&str) -> String,
 ) -> Search {
     let mut p = "0".to_string();
-    let mut lets = String::new();
+    let mut steps = Vec::new();
     let mut bit = 1usize << (usize::BITS - 1 - n.leading_zeros());
     while bit > 0 {
         let q = fresh.name("p");
@@ -162,11 +168,12 @@ fn search(
         } else {
             ""
         };
-        lets.push_str(&format!(
-            "let {q} = {p} + {bit} - {bit} * b2i (lti {j} ({sum}{plus})) in "
+        steps.push((
+            q.clone(),
+            format!("{p} + {bit} - {bit} * b2i (lti {j} ({sum}{plus}))"),
         ));
         p = q;
         bit >>= 1;
     }
-    Search { lets, result: p }
+    Search { steps, result: p }
 }

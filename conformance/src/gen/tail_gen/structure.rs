@@ -74,14 +74,25 @@ impl Gen<'_> {
         ))
     }
     pub(super) fn cat(&mut self) -> Option<(String, Val)> {
-        let (a_name, a) = self.pick(|v| v.rank() >= 1)?;
-        let (b_name, b) = self
-            .pick(|v| {
+        // matrices of several rows half the time: a row-major `cat` of two widths is where a
+        // lowering mixes up the strides of its operands (the fault `tail-cat-stride`)
+        let rows = |v: &Val| v.rank() == 2 && v.shape[0] >= 2;
+        let (mut a_name, mut a) = self.pick_preferring(rows, |v| v.rank() >= 1)?;
+        if a.rank() == 1 && self.rng.chance(60) {
+            // matrices are rare where a `cat` is drawn: make one of the vector
+            let (r, c) = (self.rng.range(2, 3), self.rng.range(1, 3));
+            (a_name, a) = self.reshaped(&a_name, &a, r, c);
+        }
+        let (b_name, b) = if rows(&a) && self.rng.chance(50) {
+            self.wider(&a_name, &a)
+        } else {
+            self.pick(|v| {
                 v.ty == a.ty
                     && v.rank() == a.rank()
                     && v.shape[..v.rank() - 1] == a.shape[..a.rank() - 1]
             })
-            .unwrap_or((a_name.clone(), a.clone()));
+            .unwrap_or((a_name.clone(), a.clone()))
+        };
         let (ma, mb) = (*a.shape.last()?, *b.shape.last()?);
         let data = a
             .data
@@ -99,6 +110,39 @@ impl Gen<'_> {
                 data,
             },
         ))
+    }
+    /// A matrix of `a`'s type with as many rows as `a` and one or two columns more. Its
+    /// elements are all different where the type allows (`1..r*c`), so that a row read at the
+    /// wrong stride shows in the output.
+    fn wider(&mut self, name: &str, a: &Val) -> (String, Val) {
+        let (r, c) = (a.shape[0], a.shape[1] + self.rng.range(1, 2));
+        let count = (1..=r * c).map(|i| i as f64).collect();
+        let (text, data) = match a.ty {
+            Ty::Int => (format!("iota({})", r * c), count),
+            Ty::Double => {
+                let x = self.fresh();
+                let text = format!("each(fn {x}:[int]0 => i2d({x}),iota({}))", r * c);
+                (text, count)
+            }
+            _ => return self.reshaped(name, a, r, c),
+        };
+        let v = Val {
+            ty: a.ty,
+            shape: vec![r, c],
+            data,
+        };
+        (format!("reshape([{r},{c}],{text})"), v)
+    }
+
+    /// `reshape([r,c],a)` as an expression, with its value.
+    fn reshaped(&mut self, name: &str, a: &Val, r: usize, c: usize) -> (String, Val) {
+        let data = (0..r * c).map(|i| a.data[i % a.data.len()]).collect();
+        let v = Val {
+            ty: a.ty,
+            shape: vec![r, c],
+            data,
+        };
+        (format!("reshape([{r},{c}],{name})"), v)
     }
     pub(super) fn idx_s(&mut self) -> Option<(String, Val)> {
         let (name, v) = self.pick(|v| v.rank() >= 1)?;
