@@ -23,8 +23,8 @@ pub enum Fault {
     /// Integer `/` or `%` (the first one found) floors instead of truncating (spec §4.2: the
     /// quotient truncates, the remainder has the sign of the dividend).
     FlooredMod,
-    /// The initial value of an accumulator (a declaration initialised by a literal, e.g. a
-    /// reduction's neutral element) is off by one.
+    /// The initial value of an accumulator (a variable's first literal value, e.g. a
+    /// reduction's neutral element or a padding lane's) is off by one.
     WrongNeutral,
     /// The operands of the first non-commutative operator (`-`, `/`, `%`, shifts) are swapped.
     SwappedOperands,
@@ -224,20 +224,49 @@ pub fn inject(m: &mut Module, fault: Fault) -> bool {
                 _ => None,
             })
         }),
-        Fault::WrongNeutral => first_kernel(m, |k| {
-            rewrite_stmts(&mut k.body, &mut |s| match s {
-                Stmt::Decl(n, t, init) => {
-                    let wrong = match init {
-                        Expr::Int(i) => Expr::Int(i.wrapping_add(1)),
-                        Expr::Double(d) => Expr::Double(d + 1.0),
-                        Expr::Bool(b) => Expr::Bool(!b),
-                        _ => return None,
-                    };
-                    Some(vec![Stmt::Decl(n.clone(), *t, wrong)])
+        Fault::WrongNeutral => first_kernel(m, |k| wrong_neutral(&mut k.body)),
+    }
+}
+
+/// Puts the first literal initial value (pre-order) that can be read off by one. The emitter
+/// declares a variable with a placeholder and sets it right after (`int x = 0; x = 2147483647;`,
+/// or an `if` assigning it in both branches): there the value set is the initial one, and a
+/// fault in the placeholder would change nothing.
+fn wrong_neutral(body: &mut [Stmt]) -> bool {
+    for i in 0..body.len() {
+        if let Stmt::Decl(n, _, _) = &body[i] {
+            let n = n.clone();
+            let assigns = |b: &[Stmt]| b.iter().any(|s| matches!(s, Stmt::Assign(m, _) if *m == n));
+            let at = match body.get(i + 1) {
+                Some(Stmt::Assign(m, _)) if *m == n => Some(i + 1),
+                Some(Stmt::If(_, a, b)) if assigns(a) && assigns(b) => None,
+                _ => Some(i),
+            };
+            if let Some(Stmt::Decl(_, _, e) | Stmt::Assign(_, e)) = at.map(|at| &mut body[at]) {
+                if let Some(wrong) = off_by_one(e) {
+                    *e = wrong;
+                    return true;
                 }
-                _ => None,
-            })
-        }),
+            }
+        }
+        if parts_mut(&mut body[i])
+            .1
+            .into_iter()
+            .any(|b| wrong_neutral(b))
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// A literal off by one (a bool negated).
+fn off_by_one(e: &Expr) -> Option<Expr> {
+    match e {
+        Expr::Int(i) => Some(Expr::Int(i.wrapping_add(1))),
+        Expr::Double(d) => Some(Expr::Double(d + 1.0)),
+        Expr::Bool(b) => Some(Expr::Bool(!b)),
+        _ => None,
     }
 }
 
@@ -450,4 +479,36 @@ fn rename_buf_expr(e: &mut Expr, from: &Rc<str>, to: &Rc<str>) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decl(n: &str, v: i32) -> Stmt {
+        Stmt::Decl(n.into(), Ty::Int, Expr::Int(v))
+    }
+    fn assign(n: &str, e: Expr) -> Stmt {
+        Stmt::Assign(n.into(), e)
+    }
+
+    #[test]
+    fn wrong_neutral_changes_the_value_set_after_a_placeholder() {
+        // `int t = 0; t = 2147483647;`: the identity of `mini` padding a lane
+        let mut body = vec![decl("t", 0), assign("t", Expr::Int(i32::MAX))];
+        assert!(wrong_neutral(&mut body));
+        assert_eq!(body, vec![decl("t", 0), assign("t", Expr::Int(i32::MIN))]);
+    }
+
+    #[test]
+    fn wrong_neutral_passes_over_placeholders_set_by_an_if() {
+        let set = |v| vec![assign("t", Expr::Int(v))];
+        let pick = Stmt::If(Expr::Bool(true), set(1), set(2));
+        let mut body = vec![decl("t", 0), pick.clone(), decl("acc", 5)];
+        assert!(wrong_neutral(&mut body));
+        assert_eq!(body, vec![decl("t", 0), pick, decl("acc", 6)]);
+        // a placeholder set from a variable: no literal to change there
+        let mut body = vec![decl("t", 0), assign("t", Expr::Var("x".into()))];
+        assert!(!wrong_neutral(&mut body));
+    }
 }

@@ -164,16 +164,17 @@ pub fn shrink_failure(c: &Campaign, f: &Failing, config: &str, dir: &Path) -> Ve
     let same = |v: &Verdict| matches!(v, Verdict::Mismatch { config: got, .. } if got == config);
     let small = match (c.lang, f.program) {
         (FuzzLang::Fcl, Some(program)) => {
-            let shrunk = shrink::fcl::shrink(program, c.shrink_tries, &mut |cand| {
-                same(&check(&print_program(cand)))
-            });
+            let mut still_fails =
+                super::within_budget(|cand: &FclProgram| same(&check(&print_program(cand))));
+            let shrunk = shrink::fcl::shrink(program, c.shrink_tries, &mut still_fails);
             print_program(&shrunk)
         }
         _ => match shrink::tail::TailProgram::parse(f.src) {
             Ok(program) => {
-                let (shrunk, _) = shrink::tail::shrink(&program, c.shrink_tries, &mut |cand| {
+                let mut still_fails = super::within_budget(|cand: &shrink::tail::TailProgram| {
                     same(&check(&cand.print()))
                 });
+                let (shrunk, _) = shrink::tail::shrink(&program, c.shrink_tries, &mut still_fails);
                 shrunk.print()
             }
             Err(_) => return Vec::new(),

@@ -40,6 +40,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// Wall-clock time spent shrinking one failure at most (the failing program is saved before
+/// shrinking starts): a candidate of a program with long arrays takes a second or more through
+/// the oracles and a device build, and 400 of them took 13 minutes.
+pub const SHRINK_BUDGET: Duration = Duration::from_secs(120);
+
+/// `still_fails`, answering "no" without running once [`SHRINK_BUDGET`] has passed since the
+/// call: the shrinker then keeps the smallest failing program found so far.
+pub(crate) fn within_budget<T: ?Sized>(
+    mut still_fails: impl FnMut(&T) -> bool,
+) -> impl FnMut(&T) -> bool {
+    let deadline = Instant::now() + SHRINK_BUDGET;
+    move |c| Instant::now() < deadline && still_fails(c)
+}
+
 /// The seed of program `k` of a campaign seeded with `seed`.
 pub fn program_seed(seed: u64, k: u64) -> u64 {
     Rng::new(seed ^ k.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64()
@@ -566,9 +580,10 @@ fn shrink_failure(
 ) -> Vec<PathBuf> {
     let same_failure =
         |v: &Verdict| matches!(v, Verdict::Mismatch { config, .. } if config == failing_config);
-    let shrunk = shrink::fcl::shrink(program, c.shrink_tries, &mut |cand| {
+    let mut still_fails = within_budget(|cand: &FclProgram| {
         same_failure(&check_one(c, p, &print_program(cand), rt).verdict)
     });
+    let shrunk = shrink::fcl::shrink(program, c.shrink_tries, &mut still_fails);
     let small = print_program(&shrunk);
     let verdict = check_one(c, p, &small, rt).verdict;
     save_failure(

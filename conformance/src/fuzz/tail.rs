@@ -176,9 +176,10 @@ pub fn shrink_failure(
     });
     let same_failure =
         |v: &Verdict| matches!(v, Verdict::Mismatch { config, .. } if config == failing_config);
-    let (shrunk, _) = shrink(&program, c.shrink_tries, &mut |cand| {
+    let mut still_fails = super::within_budget(|cand: &TailProgram| {
         same_failure(&check_tail_program(&cand.print(), None, side).verdict)
     });
+    let (shrunk, _) = shrink(&program, c.shrink_tries, &mut still_fails);
     let small = shrunk.print();
     let verdict = check_tail_program(&small, None, side).verdict;
     save_failure(
