@@ -397,6 +397,16 @@ fn long_reductions_record_their_strategy() {
         "{}",
         few.fcl
     );
+    // many long rows: one work-group per row, each thread folding more than 8 elements, so
+    // that no second pass of trees (nor its barriers) is needed
+    let many = lower_tail("reduce(maxi,0,reshape([2048,4096],iota(8388608)))").unwrap();
+    assert!(
+        many.fcl
+            .contains("rows=2048 len=4096 (2048 work-groups of 256 threads x 16 per row)"),
+        "{}",
+        many.fcl
+    );
+    assert!(!many.fcl.contains("len=2 "), "{}", many.fcl);
     // an operator not known to be associative keeps apltail's sequential order
     let seq = lower_tail("reduce(subi,0,iota(1000000))").unwrap();
     assert!(seq.fcl.contains("thread-level fold"), "{}", seq.fcl);

@@ -11,7 +11,8 @@
 //!   thread per row would leave the device idle) and an operator known to be associative and
 //!   commutative
 //!   with an identity (`addi`, `muld`, `maxd`, `andb`, …): block-level tree reductions, each
-//!   work-group folding 256·S elements with 256 threads (coalesced reads) and combining them in a
+//!   work-group folding 256·S elements with 256 threads (coalesced reads; S ≥ 8, larger where
+//!   the rows would need more than [`TARGET_GROUPS`] work-groups) and combining them in a
 //!   `while<block>` tree, repeated over the partial results until one per row is left; a long
 //!   scan becomes block-level Sklansky scans of 256-element chunks (examples/fcl/scan.fcl), a
 //!   scan of the chunk totals (recursively) and a kernel adding each chunk's prefix. For
@@ -38,8 +39,12 @@ pub const MAX_UNROLL: usize = 256;
 pub const TREE_MIN_LEN: usize = 2048;
 /// Fewer rows than this are reduced by work-groups from 256 elements on.
 pub const FEW_ROWS: usize = 1024;
-/// Elements each thread folds sequentially before the tree (per work-group: 256·S).
+/// The fewest elements each thread folds sequentially before the tree (per work-group: 256·S).
 const PER_THREAD: usize = 8;
+/// The work-groups a tree pass aims for over all rows: enough to fill a GPU (1024 groups of 256
+/// threads), few enough that each thread folds many elements before the tree's barriers, which
+/// cost most where work-groups run one after another (PoCL on a CPU).
+const TARGET_GROUPS: usize = 1024;
 
 /// The element text at (row, column) of rows being reduced.
 type RowElement = Rc<dyn Fn(&str, &str) -> String>;
@@ -59,6 +64,13 @@ pub(super) fn row_element(fresh: &Fresh, a: &Arr, row: &str, j: &str) -> String 
         cs.push(j.to_string());
         with_names(fresh, &cs, |cs| a.element_at(cs))
     })
+}
+
+/// The work-groups per row of a tree pass over `k` rows of `len`: at most one per 256·8
+/// elements, and no more than [`TARGET_GROUPS`] over all rows (a thread then folds more than 8).
+fn tree_groups(k: usize, len: usize) -> usize {
+    let most = len.div_ceil(256 * PER_THREAD);
+    most.min(TARGET_GROUPS.div_ceil(k)).max(1)
 }
 
 /// The work-group helper of the block-level tree (thesis §5.2.3, examples/fcl/reduce.fcl).
@@ -372,7 +384,8 @@ impl Lowerer {
         };
         let mut pass = 0;
         loop {
-            let s = len.div_ceil(256).min(PER_THREAD);
+            let q = tree_groups(k, len);
+            let s = len.div_ceil(256 * q);
             let chunk = 256 * s;
             let q = len.div_ceil(chunk);
             let name = if q == 1 {
