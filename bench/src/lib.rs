@@ -121,7 +121,7 @@ pub fn benches() -> Vec<Bench> {
             name: "sieve",
             template: include_str!("../tail/sieve.tail"),
             params: &["N"],
-            bench_size: &[100_000],
+            bench_size: &[150_000],
             test_size: &[100],
             max_size: &[1_000_000],
             ops: "iota drop reshape transp zipWith(resi eqi lti andb b2i) reduce(addi) over the \
@@ -151,7 +151,7 @@ pub fn benches() -> Vec<Bench> {
             name: "blackscholes",
             template: include_str!("../tail/blackscholes.tail"),
             params: &["N"],
-            bench_size: &[2_000_000],
+            bench_size: &[3_000_000],
             test_size: &[100],
             max_size: &[1_000_000_000],
             ops: "iotaV eachV each zipWith, let in lambdas, resi i2d addd subd muld divd \

@@ -277,12 +277,31 @@ impl Lowerer {
             size += a.size().max(1) * a.ty.slots();
         }
         let s = self.fresh.name("s");
-        let state = rebuild(x, &reading(&self.fresh, &s, &parts, &offsets, doubles))?;
-        let mut k = Lowerer::kernel(&self.fresh);
-        let next = match k
-            .apply_fun(f, vec![state])
-            .and_then(|step| components(&step))
-        {
+        // the initial state's ranges hold on every trip where one trip keeps the state in them
+        // (then its checks that cannot fail are left out); otherwise the state has no range
+        let step = |ranges: &[Option<Range>]| {
+            let mut read = reading(&self.fresh, &s, &parts, &offsets, doubles);
+            for (a, r) in read.iter_mut().zip(ranges) {
+                a.range = *r;
+            }
+            let mut k = Lowerer::kernel(&self.fresh);
+            k.apply_fun(f, vec![rebuild(x, &read)?])
+                .and_then(|step| components(&step))
+        };
+        let mut ranges: Vec<Option<Range>> = parts.iter().map(|a| a.range).collect();
+        let mut next = step(&ranges);
+        let kept = |next: &[Arr]| {
+            next.iter().zip(&ranges).all(|(a, r)| match (a.range, r) {
+                (Some(a), Some(r)) => a.within(*r),
+                (_, None) => true,
+                (None, Some(_)) => false,
+            })
+        };
+        if matches!(&next, Ok(n) if n.len() == parts.len() && !kept(n)) {
+            ranges = vec![None; parts.len()];
+            next = step(&ranges);
+        }
+        let next = match next {
             Ok(next)
                 if next.len() == parts.len()
                     && next
@@ -310,7 +329,11 @@ impl Lowerer {
             packed(&self.fresh, &next, &offsets, doubles, "i"),
             packed(&self.fresh, &parts, &offsets, doubles, "i")
         ));
-        rebuild(x, &reading(&self.fresh, &w, &parts, &offsets, doubles))
+        let mut out = reading(&self.fresh, &w, &parts, &offsets, doubles);
+        for (a, r) in out.iter_mut().zip(ranges) {
+            a.range = r;
+        }
+        rebuild(x, &out)
     }
 
     /// (3.57)/(3.58) `idxassign(is, mv, v)`: the variable's array becomes a materialized copy

@@ -72,6 +72,11 @@ impl Range {
         }
     }
 
+    /// Whether every value of `self` lies in `o`.
+    pub(super) fn within(self, o: Range) -> bool {
+        o.lo <= self.lo && self.hi <= o.hi
+    }
+
     /// Whether every value lies in the int range.
     fn fits_int(self) -> bool {
         self.lo >= INT.lo && self.hi <= INT.hi

@@ -89,8 +89,11 @@ impl Lowerer {
                     &f,
                     a,
                     Rc::new(move |i| {
+                        // the column moves by k, wrapping without a division
                         share(&g, i, |i| {
-                            index(&format!("({i} - {i} % {m} + ({i} % {m} + {k}) % {m})"))
+                            share(&g, &format!("({i} % {m})"), |c| {
+                                index(&format!("({i} - {c} + {})", wrap(&g, c, k, m)))
+                            })
                         })
                     }),
                     at,
@@ -114,10 +117,11 @@ impl Lowerer {
                         with_names(&f, &moved, |cs| a.element_at(cs))
                     }) as At
                 };
+                let g = f.clone();
                 Ok(with_coords(
                     &f,
                     a,
-                    Rc::new(move |i| index(&format!("(({i} + {off}) % {size})"))),
+                    Rc::new(move |i| index(&wrap(&g, i, off, size))),
                     at,
                 ))
             }
