@@ -721,3 +721,36 @@ fn checks_are_left_out_where_ranges_prove_no_failure() {
         assert!(check_three_levels(name, src, rt.as_ref()).unwrap());
     }
 }
+
+/// A `reshape` that repeats each element of a computed array many times (an inner product's
+/// `reshape([n,n,n], a)` of an n×n matrix) stores the array first, so each element is computed
+/// once; cheap elements (an `iota`) and a reshape that repeats nothing stay fused.
+#[test]
+fn repeated_computed_elements_are_computed_once() {
+    let rt = runtime();
+    for (name, src, stored) in [
+        (
+            "inner product",
+            "let a:[double]2 = reshape([6,6],each(fn x:[int]0 => divd(i2d(resi(7,x)),4.0),iota(36))) in \
+             let b:[double]3 = transp2([2,1,3],reshape([6,6,6],a)) in \
+             reduce(addd,0.0,reduce(addd,0.0,reduce(addd,0.0,zipWith(muld,b,b))))",
+            true,
+        ),
+        (
+            "cheap elements",
+            "let b:[int]2 = reshape([40,40],iota(40)) in i2d(reduce(addi,0,reduce(addi,0,b)))",
+            false,
+        ),
+        (
+            "no repeats",
+            "let a:[double]1 = each(fn x:[int]0 => divd(i2d(resi(7,x)),4.0),iota(36)) in \
+             reduce(addd,0.0,reduce(addd,0.0,reshape([6,6],a)))",
+            false,
+        ),
+    ] {
+        let l = lower_tail(src).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let has = l.fcl.contains("-- materialize the elements a reshape repeats");
+        assert_eq!(has, stored, "{name}:\n{}", l.fcl);
+        assert!(check_three_levels(name, src, rt.as_ref()).unwrap());
+    }
+}

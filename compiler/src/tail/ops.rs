@@ -18,6 +18,37 @@ use semantics::tail::value::{Array, Elems, Scalar};
 const MAX_SELECT: usize = 64;
 /// The largest static argument (a shape vector) read back from the device.
 const MAX_STATIC: usize = 64;
+/// A `reshape` whose result repeats each element of its argument this many times or more
+/// stores the argument first, where an element costs more than a load ([`COSTLY_TEXT`]).
+const REPEATS: usize = 4;
+/// Element text longer than this (bytes) costs more than a load or an index computation.
+const COSTLY_TEXT: usize = 48;
+
+impl Lowerer {
+    /// `reshape(s, a)` reads each element of `a` size(s)/size(a) times: in an inner product's
+    /// `reshape([n,n,n], a)` of an n×n matrix, n times. Where that is [`REPEATS`] times or more
+    /// and an element is a computation, `a` is materialized first, so that each element is
+    /// computed once and the repeats are loads (at the top level; a function body has no
+    /// statements).
+    fn compute_repeated_once(&mut self, args: &mut [Val]) {
+        let [Val::Arr(s), Val::Arr(a)] = args else {
+            return;
+        };
+        let Some(n) = s.known.as_deref().and_then(known_ints) else {
+            return;
+        };
+        let n = n
+            .iter()
+            .try_fold(1usize, |p, &d| p.checked_mul(usize::try_from(d).ok()?));
+        let m = a.size();
+        let repeats = m > 0 && n.is_some_and(|n| n / m >= REPEATS);
+        if repeats && (a.index)("i").len() > COSTLY_TEXT {
+            let stored = self.materialize(a, "the elements a reshape repeats");
+            args[1] = Val::Arr(stored);
+        }
+    }
+}
+
 /// The largest array of fills built to find out whether a shape operator fails.
 pub(super) const MAX_FILLS: usize = 1 << 20;
 
@@ -34,6 +65,9 @@ impl Lowerer {
                     args[*k] = Val::Arr(known);
                 }
             }
+        }
+        if p == P::Reshape {
+            self.compute_repeated_once(&mut args);
         }
         match p {
             P::Each | P::ZipWith | P::Power | P::PowerScl | P::Bench | P::CondScl => {
