@@ -1,6 +1,7 @@
 //! Compiled TAIL programs fail as the TAIL oracle fails: `exec` exits 3 with the oracle's
 //! output before the failure and its error line (rule, reason, source position), for int
-//! overflow (in `each`, a long `reduce`, a long `scan`, a product), division and modulo by
+//! overflow (in `each`, a long `reduce`, a long `scan`, a product, the statements before a
+//! filter's length is read back), division and modulo by
 //! zero, a negative `power` count and a negative `roll` bound per element (examples/tail-errors, docs/tail-compiler.md §6).
 
 mod support;
@@ -35,6 +36,12 @@ fn the_oracle_stops_each_error_example_with_its_rule() {
         (
             "negative_roll",
             "2:26: error: 3.75 roll: roll of negative number -3",
+        ),
+        // the overflow happens in the statements that compute the filter's length: the
+        // compiled program fails there too, after the print before it
+        (
+            "overflow_before_filter",
+            "2:36: error: 3.32 muli: muli: integer overflow",
         ),
         (
             "overflow_each",
@@ -85,6 +92,7 @@ fn verify_agrees_on_failing_programs() {
         return;
     }
     for name in [
+        "overflow_before_filter",
         "division_by_zero",
         "overflow_fold_order",
         "negative_power",

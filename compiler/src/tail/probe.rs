@@ -35,6 +35,10 @@ pub struct ProbeRequest {
     /// Why the lowering needs it ("a drop count not known at compile time"): the refusal
     /// when there is no device to ask.
     pub why: String,
+    /// The program of the statements before the request, without the value's print: what
+    /// runs when one of their checks fails while the value is computed (the TAIL program
+    /// fails there, and its run reports the check's rule and place).
+    pub before: Box<Lowered>,
 }
 
 /// Runs a complete FCL program and returns its standard output (or why it could not).
@@ -88,12 +92,19 @@ pub(super) fn lower_staged(
                         req.why
                     )));
                 }
-                let stdout = probe(&req.fcl).map_err(|e| {
-                    LowerTailError::Unsupported(format!(
-                        "{}: computing it on the device failed: {e}",
-                        req.why
-                    ))
-                })?;
+                let stdout = match probe(&req.fcl) {
+                    Ok(stdout) => stdout,
+                    // the statements before the request fail: so does the program, there
+                    Err(e) if super::check::failed_at(&req.before, &e).is_some() => {
+                        return Ok(*req.before)
+                    }
+                    Err(e) => {
+                        return Err(LowerTailError::Unsupported(format!(
+                            "{}: computing it on the device failed: {e}",
+                            req.why
+                        )))
+                    }
+                };
                 let line = if req.output.has_line() {
                     stdout.lines().last().unwrap_or_default()
                 } else {
@@ -143,6 +154,14 @@ impl Lowerer {
         if let Some(v) = self.answers.get(k) {
             return Ok(Arr::known((**v).clone()));
         }
+        let before = Box::new(Lowered {
+            fcl: self.program_text(None)?,
+            prints: self.outputs.clone(),
+            result: None,
+            failure: None,
+            probes: k,
+            sites: self.fresh.sites(),
+        });
         // the program so far, printing `a` last; the statements go again (the request ends
         // this lowering, and the next one makes them anew)
         let (stmts, outputs, helpers) =
@@ -160,6 +179,7 @@ impl Lowerer {
             fcl,
             output,
             why: why.to_string(),
+            before,
         })))
     }
 }
