@@ -28,7 +28,7 @@ impl Engine for ExternalSuiteEngine {
         true
     }
 
-    fn detects_runtime_errors(&self) -> bool {
+    fn detects_runtime_errors(&self, _lang: Lang) -> bool {
         // compiled code does not check bounds, races or holes (undefined, as on a GPU): as for
         // `opencl`, tests expecting a run-time error are the oracle's to judge
         false

@@ -85,9 +85,10 @@ impl Engine for CliEngine {
         self.languages.contains(&lang)
     }
 
-    fn detects_runtime_errors(&self) -> bool {
-        // Only the oracle (`run`) checks bounds, races and holes.
-        self.subcommand == "run"
+    fn detects_runtime_errors(&self, lang: Lang) -> bool {
+        // The oracle (`run`) checks bounds, races and holes; compiled TAIL (`exec`) fails with
+        // the oracle's rule where the TAIL semantics fails
+        self.subcommand == "run" || (self.subcommand == "exec" && lang == Lang::Tail)
     }
 
     fn run(&self, test: &TestCase) -> Outcome {

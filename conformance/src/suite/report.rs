@@ -126,7 +126,7 @@ pub fn run_suite_with(
                     engine.name(),
                     test.lang
                 ))
-            } else if !engine.detects_runtime_errors() && expects_runtime_error(test) {
+            } else if !engine.detects_runtime_errors(test.lang) && expects_runtime_error(test) {
                 Some(format!(
                     "{} does not check run-time errors; the oracle judges this test",
                     engine.name()
