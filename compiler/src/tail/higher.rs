@@ -280,10 +280,7 @@ impl Lowerer {
         // the initial state's ranges hold on every trip where one trip keeps the state in them
         // (then its checks that cannot fail are left out); otherwise the state has no range
         let step = |ranges: &[Option<Range>]| {
-            let mut read = reading(&self.fresh, &s, &parts, &offsets, doubles);
-            for (a, r) in read.iter_mut().zip(ranges) {
-                a.range = *r;
-            }
+            let read = reading(&self.fresh, &s, &parts, &offsets, doubles, ranges);
             let mut k = Lowerer::kernel(&self.fresh);
             k.apply_fun(f, vec![rebuild(x, &read)?])
                 .and_then(|step| components(&step))
@@ -291,11 +288,9 @@ impl Lowerer {
         let mut ranges: Vec<Option<Range>> = parts.iter().map(|a| a.range).collect();
         let mut next = step(&ranges);
         let kept = |next: &[Arr]| {
-            next.iter().zip(&ranges).all(|(a, r)| match (a.range, r) {
-                (Some(a), Some(r)) => a.within(*r),
-                (_, None) => true,
-                (None, Some(_)) => false,
-            })
+            next.iter()
+                .zip(&ranges)
+                .all(|(a, r)| r.is_none_or(|r| a.range.is_some_and(|a| a.within(r))))
         };
         if matches!(&next, Ok(n) if n.len() == parts.len() && !kept(n)) {
             ranges = vec![None; parts.len()];
@@ -329,11 +324,10 @@ impl Lowerer {
             packed(&self.fresh, &next, &offsets, doubles, "i"),
             packed(&self.fresh, &parts, &offsets, doubles, "i")
         ));
-        let mut out = reading(&self.fresh, &w, &parts, &offsets, doubles);
-        for (a, r) in out.iter_mut().zip(ranges) {
-            a.range = r;
-        }
-        rebuild(x, &out)
+        rebuild(
+            x,
+            &reading(&self.fresh, &w, &parts, &offsets, doubles, &ranges),
+        )
     }
 
     /// (3.57)/(3.58) `idxassign(is, mv, v)`: the variable's array becomes a materialized copy
@@ -444,27 +438,38 @@ fn rebuild(x: &Val, parts: &[Arr]) -> R<Val> {
 }
 
 /// The components read from buffer `buf`, component c starting at `offsets[c]` (a complex
-/// one as two blocks of doubles, module `complex`).
-fn reading(fresh: &Fresh, buf: &str, parts: &[Arr], offsets: &[usize], doubles: bool) -> Vec<Arr> {
+/// one as two blocks of doubles, module `complex`), its elements in `ranges[c]`.
+fn reading(
+    fresh: &Fresh,
+    buf: &str,
+    parts: &[Arr],
+    offsets: &[usize],
+    doubles: bool,
+    ranges: &[Option<Range>],
+) -> Vec<Arr> {
     parts
         .iter()
         .zip(offsets)
-        .map(|(a, &o)| {
+        .zip(ranges)
+        .map(|((a, &o), &range)| {
             let (buf, ty) = (buf.to_string(), a.ty);
-            if ty == Ty::Complex {
+            let mut read = if ty == Ty::Complex {
                 let (fresh, n) = (fresh.clone(), a.size().max(1));
-                return Arr::new(ty, a.shape.clone(), move |i| {
+                Arr::new(ty, a.shape.clone(), move |i| {
                     super::complex::read_pair(&fresh, &buf, o, n, i)
-                });
-            }
-            Arr::new(ty, a.shape.clone(), move |i| {
-                let t = format!("(index {buf} ({i} + {o}))");
-                match (doubles, ty) {
-                    (true, Ty::Double) | (false, _) => ty.load(&t),
-                    // an int stored as a double is exact (|x| < 2^53)
-                    (true, _) => ty.load(&format!("(floord {t})")),
-                }
-            })
+                })
+            } else {
+                Arr::new(ty, a.shape.clone(), move |i| {
+                    let t = format!("(index {buf} ({i} + {o}))");
+                    match (doubles, ty) {
+                        (true, Ty::Double) | (false, _) => ty.load(&t),
+                        // an int stored as a double is exact (|x| < 2^53)
+                        (true, _) => ty.load(&format!("(floord {t})")),
+                    }
+                })
+            };
+            read.range = range;
+            read
         })
         .collect()
 }

@@ -42,7 +42,7 @@ impl Lowerer {
             .try_fold(1usize, |p, &d| p.checked_mul(usize::try_from(d).ok()?));
         let m = a.size();
         let repeats = m > 0 && n.is_some_and(|n| n / m >= REPEATS);
-        if repeats && (a.index)("i").len() > COSTLY_TEXT {
+        if repeats && a.element_cost() > COSTLY_TEXT {
             let stored = self.materialize(a, "the elements a reshape repeats");
             args[1] = Val::Arr(stored);
         }

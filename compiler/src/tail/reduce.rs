@@ -108,10 +108,10 @@ fn checked_addi(f: &Val, ty: Ty) -> Option<Span> {
     }
 }
 
-/// Whether an element of `a` costs more than a few operations (its FCL text is long), so
-/// that computing all of them in parallel beats computing them one by one in a fold.
+/// Whether an element of `a` costs more than a few operations, so that computing all of them
+/// in parallel beats computing them one by one in a fold.
 fn expensive(a: &Arr) -> bool {
-    (a.index)("i").len() > EXPENSIVE_TEXT
+    a.element_cost() > EXPENSIVE_TEXT
 }
 
 /// Element text longer than this (bytes) is worth materializing before a sequential fold.
@@ -152,21 +152,23 @@ impl Lowerer {
         // a sum whose every prefix stays in the int range, in any order, cannot fail: it
         // needs no check, and may add in a tree (module `range`)
         let (x, sum) = (a.range, range::sum_range(z, a.range, m));
-        if let (Val::Fun(g), Some(_)) = (&args[0], sum) {
-            if let Fun::Op(Prim::Addi, _) = g.as_ref() {
-                args[0] = Val::Fun(Rc::new(Fun::Op(Prim::Addi, Span::DUMMY)));
-            }
-        }
-        let range = match &args[0] {
+        let op = match &args[0] {
             Val::Fun(g) => match g.as_ref() {
-                Fun::Op(Prim::Addi, _) => sum,
-                Fun::Op(Prim::Maxi | Prim::Mini | Prim::Maxd | Prim::Mind, _) => {
-                    z.zip(x).map(|(z, x)| z.union(x))
-                }
+                Fun::Op(p, _) => Some(*p),
                 _ => None,
             },
             _ => None,
         };
+        let range = match op {
+            Some(Prim::Addi) => sum,
+            Some(Prim::Maxi | Prim::Mini | Prim::Maxd | Prim::Mind) => {
+                z.zip(x).map(|(z, x)| z.union(x))
+            }
+            _ => None,
+        };
+        if op == Some(Prim::Addi) && sum.is_some() {
+            args[0] = Val::Fun(Rc::new(Fun::Op(Prim::Addi, Span::DUMMY)));
+        }
         let (f, a) = (&args[0], args[2].arr()?);
         let known = self.known_reduction(f, a, p == Prim::Scan);
         match self.reduction_code(p, args.clone())? {

@@ -168,6 +168,12 @@ impl Arr {
         (self.index)("0")
     }
 
+    /// What one element costs, roughly: the length in bytes of its FCL text (a load is a
+    /// dozen; the lowering stores elements that cost much more before reusing them).
+    pub(super) fn element_cost(&self) -> usize {
+        (self.index)("i").len()
+    }
+
     /// The element at coordinates `cs` (atomic texts, one per axis, each in range).
     pub(super) fn element_at(&self, cs: &[String]) -> String {
         match &self.at {
