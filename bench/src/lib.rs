@@ -1,7 +1,8 @@
 //! TAIL benchmarks in the style of the thesis's (chapter 3, Tables 3.1–3.6): eight programs
-//! written as apltail would print them (monomorphic TAIL, spec tail.md's operators), and two
-//! sorts (`gradeUp` of a computed int and double vector), each a template over its problem size that ends in one
-//! double scalar, so results compare cheaply.
+//! written as apltail would print them (monomorphic TAIL, spec tail.md's operators), two
+//! sorts (`gradeUp` of a computed int and double vector) and a filter in a `power` loop, each
+//! a template over its problem size that ends in one double scalar, so results compare
+//! cheaply.
 //!
 //! For each program there is a straightforward sequential Rust implementation of the same
 //! computation ([`reference`]), with the same element types and, where it matters for doubles,
@@ -224,6 +225,21 @@ pub fn benches() -> Vec<Bench> {
             exact: true,
             placeholders: n_only,
             reference: |s| reference::sortd(s[0]),
+        },
+        Bench {
+            name: "filter_power",
+            template: include_str!("../tail/filter_power.tail"),
+            params: &["N", "K"],
+            bench_size: &[2_000_000, 40],
+            test_size: &[1000, 5],
+            // the sum of remainders mod 1000 stays in int32
+            max_size: &[2_000_000, 10_000],
+            ops: "iota each resi muli, then K trips of a power whose step filters its state \
+                  (compress by a computed mask: the length changes each trip, on the device), \
+                  each addi gti, reduce(addi), i2d",
+            exact: true,
+            placeholders: |s| vec![("N", s[0]), ("K", s[1])],
+            reference: |s| reference::filter_power(s[0], s[1]),
         },
     ]
 }

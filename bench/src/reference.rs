@@ -67,6 +67,22 @@ pub fn sieve(n: usize) -> f64 {
     f64::from(sum)
 }
 
+/// A filter in a loop: v = (5·i) mod 1000003 for i = 1..N; K times, keep the elements not
+/// divisible by 97 and add 13 to each; then the sum of the elements mod 1000.
+pub fn filter_power(n: usize, k: usize) -> f64 {
+    let mut v: Vec<i32> = (1..=n as i32)
+        .map(|i| (i * 5).rem_euclid(1_000_003))
+        .collect();
+    for _ in 0..k {
+        v = v
+            .iter()
+            .filter(|&&x| x.rem_euclid(97) > 0)
+            .map(|&x| x + 13)
+            .collect();
+    }
+    f64::from(v.iter().map(|x| x.rem_euclid(1000)).sum::<i32>())
+}
+
 /// The date of Easter (Dyalog's/Knuth's algorithm) as yyyymmdd for the years
 /// `Y ← 1+3000|¯1+⍳N` (years 1–3000 over and over, as the thesis's 300 × 3000), summed.
 pub fn easter(n: usize) -> f64 {

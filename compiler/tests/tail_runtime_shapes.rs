@@ -123,3 +123,62 @@ fn without_a_device_computed_sizes_are_refused_and_reads_are_bounded() {
     }
     assert_eq!(asked, MAX_PROBES);
 }
+
+/// A filter in a `power` loop over `data(n)`: k trips, each keeping the elements not divisible
+/// by 97 (a length known only on the device) and adding 13.
+fn filter_loop(n: usize, k: usize) -> String {
+    format!(
+        "power(fn w:[int]1 => compress(each(fn x:[int]0 => gti(resi(97,x),0),w),each(fn x:[int]0 => addi(x,13),w)),{k},{})",
+        data(n)
+    )
+}
+
+#[test]
+fn filter_lengths_stay_on_the_device_and_loops_compile_once() {
+    let v = data(100);
+    let keep = "each(fn x:[int]0 => lti(x,2),v)";
+    // no value is read back while lowering: no device is needed
+    for src in [
+        format!("let v:[int]1 = {v} in prArrI(compress({keep},v))"),
+        format!("let v:[int]1 = {v} in first(shape(compress({keep},v)))"),
+        format!("let v:[int]1 = {v} in reduce(fn a:[int]0 => fn b:[int]0 => subi(a,b),7,compress({keep},v))"),
+        format!("i2d(reduce(addi,0,{}))", filter_loop(100, 40)),
+    ] {
+        let l = lower_tail(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(l.probes, 0, "{src}");
+    }
+    // the loop's kernels do not depend on its trip count
+    let kernels = |k: usize| {
+        let l = lower_tail(&filter_loop(3000, k)).unwrap();
+        let p = semantics::fcl::lower::load_program(&[("f.fcl".into(), l.fcl)]).unwrap();
+        compiler::compile_fcl(&p.main, compiler::OptLevel::O2, 256)
+            .unwrap()
+            .kernels
+            .len()
+    };
+    assert_eq!(kernels(10), kernels(40));
+}
+
+#[test]
+fn vectors_of_device_lengths_agree() {
+    let v = data(300);
+    let keep = "each(fn x:[int]0 => lti(x,2),v)";
+    let none = "each(fn x:[int]0 => gti(x,100),v)";
+    agree_all(&[
+        // maps, zips of one length, reductions with and without a neutral element, scans,
+        // first and shape of a vector that may be empty
+        format!("let v:[int]1 = {v} in let w:[int]1 = compress({keep},v) in prArrI(zipWith(addi,w,each(fn x:[int]0 => muli(x,3),w)))"),
+        format!("let v:[int]1 = {v} in let w:[int]1 = compress({none},v) in let a:[int]0 = prSclI(first(w)) in let b:[int]0 = prSclI(reduce(maxi,5,w)) in prArrI(shape(w))"),
+        format!("let v:[int]1 = {v} in reduce(fn a:[int]0 => fn b:[int]0 => subi(a,b),7,compress({keep},v))"),
+        format!("let v:[int]1 = {v} in reduce(fn a:[int]0 => fn b:[int]0 => subi(a,b),7,compress({none},v))"),
+        format!("let v:[int]1 = {v} in prArrI(scan(addi,0,compress({keep},v)))"),
+        format!("let v:[int]1 = {v} in prArrD(compress({keep},each(fn x:[int]0 => divd(1.0,i2d(x)),v)))"),
+        // a check past the computed length never fails: 1/x of the kept (nonzero) elements
+        format!("let v:[int]1 = {v} in i2d(reduce(addi,0,each(fn x:[int]0 => divi(100,x),compress(each(fn x:[int]0 => gti(muli(x,x),0),v),v))))"),
+        // filters in loops: shrinking to nothing, a tuple state, doubles, a filter of a filter
+        format!("i2d(reduce(addi,0,{}))", filter_loop(1000, 7)),
+        format!("power(fn w:[int]1 => compress(each(fn x:[int]0 => gti(x,first(w)),w),w),30,{v})"),
+        format!("prArrD(power(fn w:[double]1 => compress(each(fn x:[double]0 => gtd(x,0.5),w),each(fn x:[double]0 => muld(x,1.5),w)),4,each(fn x:[int]0 => divd(i2d(x),3.0),{v})))"),
+        format!("let v:[int]1 = {v} in power(fn w:[int]1 => let u:[int]1 = compress(each(fn x:[int]0 => gti(x,-2),w),w) in compress(each(fn x:[int]0 => lti(x,7),u),each(fn x:[int]0 => subi(x,1),u)),5,v)"),
+    ]);
+}

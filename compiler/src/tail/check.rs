@@ -225,7 +225,7 @@ pub fn format_until_failure(l: &Lowered, fcl_stdout: &str) -> Option<String> {
     let mut printed = 0;
     let mut shown = 0;
     for o in &l.prints {
-        let needs = usize::from(o.has_line());
+        let needs = o.lines();
         if printed + needs > lines {
             break;
         }

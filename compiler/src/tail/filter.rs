@@ -36,6 +36,15 @@ impl Lowerer {
         if self.kernel {
             return refuse();
         }
+        // a mask and vector whose length the device computes: the same length, or read back
+        let (mut sel, mut a) = (sel.clone(), a.clone());
+        let same = sel.run_len == a.run_len && sel.shape == a.shape;
+        if (sel.is_dynamic() || a.is_dynamic()) && !(same && p == Prim::Compress) {
+            sel = self.settle(&sel, name)?;
+            a = self.settle(&a, name)?;
+        }
+        let (sel, a) = (&sel, &a);
+        let len = a.run_len.clone();
         // the shapes the operator rejects (vectors of equal length only), with the oracle's
         // reason: the operator applied to fills of the same shapes
         if sel.shape.len() != 1 || a.shape.len() != 1 || sel.shape != a.shape {
@@ -62,7 +71,9 @@ impl Lowerer {
         // planted fault: a negative count gives nothing
         let no_fills = fresh.planted(LoweringFault::ReplicateNegative);
         let counts = Arr::new(Ty::Int, vec![n], move |i| {
-            if compress {
+            if let (true, Some(len)) = (compress, &len) {
+                format!("(if lti {i} {len} then b2i {} else 0)", counts_of(i))
+            } else if compress {
                 format!("(b2i {})", counts_of(i))
             } else {
                 share(&fresh, &counts_of(i), |c| {
@@ -83,16 +94,25 @@ impl Lowerer {
             return refuse();
         };
         let sums = self.materialize(&sums, &format!("the prefix sums of {name}'s counts"));
-        let last = Arr::scalar(Ty::Int, (sums.index)(&(n - 1).to_string()));
-        let why = format!("the length of a {name} result (the sum of its counts)");
-        let total = match self.probe(&last, &why)?.known_scalar() {
-            Some(Scalar::Int(k)) if k >= 0 => k as usize,
-            _ => return refuse(),
+        let last = (sums.index)(&(n - 1).to_string());
+        // a compress result is at most as long as its argument: its length stays on the
+        // device, the argument's length its capacity (module `dynamic`)
+        let total = if compress {
+            None
+        } else {
+            let why = format!("the length of a {name} result (the sum of its counts)");
+            match self
+                .probe(&Arr::scalar(Ty::Int, last.clone()), &why)?
+                .known_scalar()
+            {
+                Some(Scalar::Int(k)) if k >= 0 => Some(k as usize),
+                _ => return refuse(),
+            }
         };
         let (ty, data, counts_of, fresh) =
             (a.ty, a.index.clone(), sel.index.clone(), self.fresh.clone());
         let sum_at = sums.index.clone();
-        let mut out = Arr::new(ty, vec![total], move |j| {
+        let index = move |j: &str| {
             share(&fresh, j, |j| {
                 let pos = search(&fresh, j, n, &*sum_at);
                 if compress {
@@ -108,11 +128,16 @@ impl Lowerer {
                     )
                 })
             })
-        });
-        // the elements are the argument's (and fills, for replicate's negative counts)
+        };
+        let mut out = match total {
+            Some(total) => Arr::new(ty, vec![total], index),
+            None => Arr::dynamic(ty, n, last.into(), Rc::new(index)),
+        };
+        // the elements are the argument's, and fills (replicate's negative counts, the
+        // elements of a compress result past its computed length)
         out.range = a.range.and_then(|r| {
             let fill = super::range::Range::of_scalar(Scalar::fill(ty.base()))?;
-            Some(if compress { r } else { r.union(fill) })
+            Some(r.union(fill))
         });
         if let (Some(s), Some(x)) = (&sel.known, &a.known) {
             let r = match p {

@@ -129,7 +129,11 @@ impl Lowerer {
         match p {
             // (3.36) each: element i is f(a_i)
             Prim::Each => {
-                let a = args[1].arr()?.clone();
+                let mut a = args[1].arr()?.clone();
+                if a.is_dynamic() && !maps_per_element(&fresh, &f, &[a.ty]) {
+                    a = self.settle(&a, name)?;
+                }
+                let len = a.run_len.clone();
                 let (ty, bases) = match self.element_draws(&f, &[a.ty], a.size()) {
                     Ok(r) => r,
                     // a function with statements (a print, a sort, a filter) runs element by
@@ -155,11 +159,20 @@ impl Lowerer {
                     out.index = index_by_coords(&self.fresh, &out.shape, at.clone());
                     out.at = Some(at);
                 }
-                Ok(Val::Arr(out))
+                Ok(Val::Arr(dynamic_map(out, len)))
             }
             // (3.68) zipWith: identical shapes, element i is f(a_i)(b_i)
             Prim::ZipWith => {
-                let (a, b) = (args[1].arr()?.clone(), args[2].arr()?.clone());
+                let (mut a, mut b) = (args[1].arr()?.clone(), args[2].arr()?.clone());
+                if (a.is_dynamic() || b.is_dynamic())
+                    && (a.run_len != b.run_len
+                        || a.shape != b.shape
+                        || !maps_per_element(&fresh, &f, &[a.ty, b.ty]))
+                {
+                    a = self.settle(&a, name)?;
+                    b = self.settle(&b, name)?;
+                }
+                let len = a.run_len.clone();
                 if a.shape != b.shape {
                     let reason = format!("zipWith of shapes {:?} and {:?}", a.shape, b.shape);
                     if self.kernel {
@@ -192,7 +205,7 @@ impl Lowerer {
                     out.index = index_by_coords(&fresh, &shape, at.clone());
                     out.at = Some(at);
                 }
-                Ok(Val::Arr(out))
+                Ok(Val::Arr(dynamic_map(out, len)))
             }
             // (3.59)/(3.60) power: f applied n times
             Prim::Power | Prim::PowerScl | Prim::Bench => {
@@ -267,6 +280,10 @@ impl Lowerer {
             return unsupported("power inside a function");
         }
         let parts = components(x)?;
+        if parts.iter().any(Arr::is_dynamic) {
+            let why = "power whose state's length is computed on the device";
+            return self.power_loop_or_unrolled(f, n, x, why.into());
+        }
         let doubles = parts
             .iter()
             .any(|a| matches!(a.ty, Ty::Double | Ty::Complex));
@@ -310,9 +327,11 @@ impl Lowerer {
             // filters): the trips run one after another at the top level
             Ok(_) => {
                 let why = "power whose function changes the shape or type of its state";
-                return self.power_unrolled(f, n, x, why.into());
+                return self.power_loop_or_unrolled(f, n, x, why.into());
             }
-            Err(LowerTailError::Unsupported(why)) => return self.power_unrolled(f, n, x, why),
+            Err(LowerTailError::Unsupported(why)) => {
+                return self.power_loop_or_unrolled(f, n, x, why)
+            }
             Err(e) => return Err(e),
         };
         let w = self.fresh.name("w");
@@ -339,7 +358,7 @@ impl Lowerer {
         let ExprKind::Var(var) = &exprs[1].kind else {
             return unsupported("idxassign to an expression that is not a variable");
         };
-        if self.kernel {
+        if self.kernel || self.in_loop {
             return unsupported("idxassign inside a function");
         }
         let is = known_vec(args[0].arr()?, "an idxassign index")?;
@@ -366,7 +385,7 @@ impl Lowerer {
     /// prints, sorts and filters) in order, its state materialized, so its shape may change
     /// from trip to trip. `why`: why the step has no kernel of its own, the refusal inside a
     /// function body or beyond [`MAX_TRIPS`].
-    fn power_unrolled(&mut self, f: &Val, n: i64, x: &Val, why: String) -> R<Val> {
+    pub(super) fn power_unrolled(&mut self, f: &Val, n: i64, x: &Val, why: String) -> R<Val> {
         if self.kernel || n > MAX_TRIPS {
             return unsupported(why);
         }
@@ -421,7 +440,7 @@ impl Lowerer {
 }
 
 /// The arrays of a state: the array itself, or a tuple's components in order.
-fn components(v: &Val) -> R<Vec<Arr>> {
+pub(super) fn components(v: &Val) -> R<Vec<Arr>> {
     match v {
         Val::Arr(a) => Ok(vec![a.clone()]),
         Val::Tuple(vs) => vs.iter().map(|v| v.arr().cloned()).collect(),
@@ -429,8 +448,43 @@ fn components(v: &Val) -> R<Vec<Arr>> {
     }
 }
 
+/// Whether `f` applies to scalars of types `tys` inside a kernel without drawing from `roll`:
+/// a map of it over a vector whose length the device computes is a map over its capacity.
+fn maps_per_element(fresh: &Fresh, f: &Val, tys: &[Ty]) -> bool {
+    let placeholder = Draws {
+        index: "0".into(),
+        bases: Rc::new(std::collections::HashMap::new()),
+    };
+    matches!(scalar_draws(fresh, f, tys, Some(placeholder)), Ok((_, d)) if d.is_empty())
+}
+
+/// `out`, a map: of length `len` where that is computed on the device, its elements past the
+/// length fills where computing them could fail a check.
+fn dynamic_map(out: Arr, len: Option<Rc<str>>) -> Arr {
+    let Some(len) = len else {
+        return out;
+    };
+    let mut out = if super::check::has_checks(&(out.index)("i")) {
+        let mut m = Arr::dynamic(out.ty, out.size(), len, out.index.clone());
+        // (the junk is the fill)
+        let fill = Range::of_scalar(Scalar::fill(out.ty.base()));
+        m.range = out.range.zip(fill).map(|(r, f)| r.union(f));
+        m.int_source = out.int_source;
+        m
+    } else {
+        Arr {
+            run_len: Some(len),
+            ..out
+        }
+    };
+    out.at = None;
+    out.transposed = None;
+    out.known = None;
+    out
+}
+
 /// A state of `x`'s form (array or tuple) from its components.
-fn rebuild(x: &Val, parts: &[Arr]) -> R<Val> {
+pub(super) fn rebuild(x: &Val, parts: &[Arr]) -> R<Val> {
     match x {
         Val::Tuple(_) => Ok(Val::Tuple(parts.iter().cloned().map(Val::Arr).collect())),
         _ => Ok(Val::Arr(parts[0].clone())),
@@ -439,7 +493,7 @@ fn rebuild(x: &Val, parts: &[Arr]) -> R<Val> {
 
 /// The components read from buffer `buf`, component c starting at `offsets[c]` (a complex
 /// one as two blocks of doubles, module `complex`), its elements in `ranges[c]`.
-fn reading(
+pub(super) fn reading(
     fresh: &Fresh,
     buf: &str,
     parts: &[Arr],
@@ -475,7 +529,13 @@ fn reading(
 }
 
 /// Element `i` of the buffer holding the components one after another.
-fn packed(fresh: &Fresh, parts: &[Arr], offsets: &[usize], doubles: bool, i: &str) -> String {
+pub(super) fn packed(
+    fresh: &Fresh,
+    parts: &[Arr],
+    offsets: &[usize],
+    doubles: bool,
+    i: &str,
+) -> String {
     let text = |a: &Arr, j: &str| {
         let t = super::complex::stored_slot(fresh, a, j);
         if doubles && !matches!(a.ty, Ty::Double | Ty::Complex) {

@@ -69,10 +69,12 @@
 
 mod check;
 mod complex;
+mod dynamic;
 pub mod fault;
 mod filter;
 mod higher;
 mod input;
+mod loops;
 mod ops;
 mod probe;
 mod program;
@@ -172,12 +174,49 @@ pub enum ResultKind {
 pub struct Output {
     pub shape: Vec<usize>,
     pub kind: ResultKind,
+    /// A vector whose length the device computed: the program prints a line of `shape[0]`
+    /// elements (the capacity), then that length on a line of its own: the value is that many
+    /// of the elements.
+    pub dynamic: bool,
 }
 
 impl Output {
-    /// Whether the FCL program prints a line for it (an empty array prints nothing there).
-    pub fn has_line(&self) -> bool {
-        self.shape.is_empty() || self.shape.iter().product::<usize>() > 0
+    /// How many lines the FCL program prints for it (an empty array prints nothing there).
+    pub fn lines(&self) -> usize {
+        if self.dynamic {
+            2
+        } else {
+            usize::from(self.shape.is_empty() || self.shape.iter().product::<usize>() > 0)
+        }
+    }
+
+    /// The value from the next of the FCL program's output lines.
+    fn take<'a>(&self, lines: &mut impl Iterator<Item = &'a str>) -> Option<Array> {
+        if !self.dynamic {
+            let line = if self.lines() > 0 {
+                lines.next()?
+            } else {
+                "[]"
+            };
+            return parse_output(self, line);
+        }
+        let full = parse_output(self, lines.next()?)?;
+        let len: usize = lines
+            .next()?
+            .trim_end()
+            .strip_prefix('[')?
+            .strip_suffix(']')?
+            .parse()
+            .ok()?;
+        let cap = self.shape.first().copied()?;
+        if len > cap {
+            return None;
+        }
+        let scalars = (0..len).map(|i| full.elems.get(i)).collect();
+        Some(Array {
+            shape: vec![len],
+            elems: Elems::from_scalars(full.base_type(), scalars),
+        })
     }
 }
 
@@ -213,25 +252,18 @@ pub fn format_result(l: &Lowered, fcl_stdout: &str) -> Option<String> {
     let mut lines = fcl_stdout.lines();
     let mut out = String::new();
     for o in l.prints.iter().chain(&l.result) {
-        let line = if o.has_line() { lines.next()? } else { "[]" };
-        let text = value_text(o, line)?;
-        out.push_str(&text);
+        let arr = o.take(&mut lines)?;
+        out.push_str(&if o.kind == ResultKind::CharText {
+            char_array_text(&arr)
+        } else {
+            array_text(&arr)
+        });
         out.push('\n');
     }
     if lines.next().is_some() {
         return None;
     }
     Some(out)
-}
-
-/// One `forceAndPrint` line as the TAIL value text of `o`.
-fn value_text(o: &Output, line: &str) -> Option<String> {
-    let arr = parse_output(o, line)?;
-    Some(if o.kind == ResultKind::CharText {
-        char_array_text(&arr)
-    } else {
-        array_text(&arr)
-    })
 }
 
 /// One `forceAndPrint` line as the TAIL value `o` describes.

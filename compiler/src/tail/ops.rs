@@ -49,6 +49,23 @@ impl Lowerer {
     }
 }
 
+/// Whether operator `p` takes argument `k` of `args` as a vector whose length the device
+/// computes ([`Arr::run_len`]): maps, reductions, filters by a computed mask, `shape`,
+/// `first` and the prints; every other operator needs its arguments' shapes static.
+fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
+    use Prim as P;
+    let dynamic = |k: usize| matches!(args.get(k), Some(Val::Arr(a)) if a.is_dynamic());
+    match p {
+        P::Each | P::Reduce | P::Scan | P::Shape | P::First | P::Mem | P::MemScl => true,
+        P::PrArrI | P::PrArrB | P::PrArrD | P::PrArrC | P::PrArrX => true,
+        // both of one length, or the other one static: decided where they meet
+        P::ZipWith => true,
+        P::Compress => matches!(&args[0], Val::Arr(s) if s.known.is_none()) || dynamic(0),
+        P::Power | P::PowerScl => k == 2,
+        _ => false,
+    }
+}
+
 /// The largest array of fills built to find out whether a shape operator fails.
 pub(super) const MAX_FILLS: usize = 1 << 20;
 
@@ -57,6 +74,15 @@ impl Lowerer {
     pub(super) fn apply_op(&mut self, p: Prim, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
         use Prim as P;
         let mut args = args;
+        // a vector whose length the device computes reaches only the operators that take
+        // it as it is; any other reads its length back first
+        for k in 0..args.len() {
+            if let Val::Arr(a) = &args[k] {
+                if a.is_dynamic() && !takes_dynamic(p, k, &args) {
+                    args[k] = Val::Arr(self.settle(a, name)?);
+                }
+            }
+        }
         // a count, shape or permutation computed from data: its value is read back
         for (k, what) in static_arguments(p) {
             if let Some(Val::Arr(a)) = args.get(*k) {
@@ -301,6 +327,10 @@ fn structural_range(p: Prim, args: &[&Arr], out: &Arr) -> Option<Range> {
     use Prim as P;
     if out.known.is_some() {
         return out.range;
+    }
+    // `first` of a vector that may be empty at run time may be the fill
+    if args.iter().any(|a| a.is_dynamic()) {
+        return None;
     }
     let data = match p {
         // (3.34) iota(n) is 1…n

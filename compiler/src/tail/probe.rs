@@ -105,7 +105,7 @@ pub(super) fn lower_staged(
                         )))
                     }
                 };
-                let line = if req.output.has_line() {
+                let line = if req.output.lines() > 0 {
                     stdout.lines().last().unwrap_or_default()
                 } else {
                     "[]"
@@ -146,7 +146,7 @@ impl Lowerer {
         if a.known.is_some() {
             return Ok(a.clone());
         }
-        if self.kernel {
+        if self.kernel || self.in_loop {
             return super::value::unsupported(why);
         }
         let k = self.probed;

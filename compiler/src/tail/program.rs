@@ -42,6 +42,10 @@ pub(super) struct Lowerer {
     /// True while lowering a function body that runs per element inside a kernel: there is
     /// no `do` block to add statements to, so nothing is materialized or printed.
     pub kernel: bool,
+    /// True while lowering the step of a `power` that becomes one FCL loop: statements go
+    /// into the step and run once per trip, so nothing is printed, read back for the lowering
+    /// (module `probe`) or drawn from `roll` at the top level there.
+    pub in_loop: bool,
     /// How often each variable is used (a use inside a lambda counts as many).
     uses: Rc<HashMap<String, usize>>,
     /// The current array of each variable `idxassign` has updated (spec §4.5 store).
@@ -76,6 +80,7 @@ impl Lowerer {
             outputs: Vec::new(),
             helpers: BTreeSet::new(),
             kernel: false,
+            in_loop: false,
             uses: Rc::new(uses),
             store: HashMap::new(),
             answers,
@@ -95,6 +100,7 @@ impl Lowerer {
             outputs: Vec::new(),
             helpers: BTreeSet::new(),
             kernel: true,
+            in_loop: false,
             uses: Rc::new(HashMap::new()),
             store: HashMap::new(),
             answers: Rc::new([]),
@@ -351,6 +357,9 @@ impl Lowerer {
         if self.kernel {
             return unsupported("printing inside a function");
         }
+        if self.in_loop {
+            return unsupported("printing inside the function of a power");
+        }
         let (kind, body_of): (ResultKind, Index) = match (&a.int_source, a.ty) {
             (Some(ints), Ty::Double) => (ResultKind::IntAsDouble, ints.clone()),
             (_, Ty::Double) => (ResultKind::Double, a.index.clone()),
@@ -363,6 +372,7 @@ impl Lowerer {
         self.outputs.push(Output {
             shape: a.shape.clone(),
             kind,
+            dynamic: a.is_dynamic(),
         });
         if a.size() == 0 && !a.shape.is_empty() {
             // nothing to compute: the host prints the empty array from its shape
@@ -383,15 +393,26 @@ impl Lowerer {
         self.stmts.push(format!(
             "{p}p <- tabulate {n} (fn i => {body})\n  ; {p} <- {print} {n} {p}p"
         ));
+        if let Some(len) = &a.run_len {
+            // then the length, on a line of its own: the host keeps that many elements (after
+            // the elements, so that a program failing in them prints neither line)
+            let q = self.fresh.name("p");
+            self.stmt(format!(
+                "-- the length of a vector computed on the device\n    \
+                 {q}p <- tabulate 1 (fn i => {len})\n  ; {q} <- forceAndPrint 1 {q}p"
+            ));
+        }
         Ok(match kind {
             ResultKind::IntAsDouble => {
-                let ints = Arr::new(Ty::Int, a.shape.clone(), move |_| String::new());
+                let mut ints = Arr::new(Ty::Int, a.shape.clone(), move |_| String::new());
+                ints.run_len = a.run_len.clone();
                 let ints = self.read_back(&ints, p.clone());
                 let mut out = Arr::new(Ty::Double, a.shape.clone(), {
                     let ix = ints.index.clone();
                     move |i| format!("(i2d {})", ix(i))
                 });
                 out.known = a.known.clone();
+                out.run_len = a.run_len.clone();
                 out.int_source = Some(ints.index);
                 out
             }
@@ -413,7 +434,37 @@ impl Lowerer {
         };
         out.known = a.known.clone();
         out.range = a.range;
+        out.run_len = a.run_len.clone();
         out
+    }
+
+    /// `a` with a length known at compile time: a vector whose length the device computes
+    /// ([`Arr::run_len`]) has it read back (module `probe`) where an operator (`what`) needs
+    /// it static; inside a function body or a `power` step that is the refusal.
+    pub(super) fn settle(&mut self, a: &Arr, what: &str) -> R<Arr> {
+        let Some(len) = &a.run_len else {
+            return Ok(a.clone());
+        };
+        let why = format!("the length of a vector computed on the device, used by {what}");
+        if self.kernel || self.in_loop {
+            return unsupported(why);
+        }
+        let known = self.probe(&Arr::scalar(Ty::Int, len.to_string()), &why)?;
+        let n = match known.known_scalar() {
+            Some(semantics::tail::value::Scalar::Int(n)) => n,
+            _ => return unsupported(why),
+        };
+        match usize::try_from(n) {
+            Ok(n) if n <= a.size() => Ok(Arr {
+                shape: vec![n],
+                run_len: None,
+                known: None,
+                at: None,
+                transposed: None,
+                ..a.clone()
+            }),
+            _ => unsupported(format!("{why}: the device computed {n}")),
+        }
     }
 
     /// A statement of `main` (a comment line may precede it).

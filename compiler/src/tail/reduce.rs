@@ -146,6 +146,9 @@ impl Lowerer {
     /// `reduce(f, z, a)` and `scan(f, z, a)`: the reduction as FCL code, with its value
     /// attached when the lowering can compute it (for the shapes and counts taken from it).
     pub(super) fn reduction(&mut self, p: Prim, args: Vec<Val>) -> R<Val> {
+        if args[2].arr()?.is_dynamic() {
+            return self.dynamic_reduction(p, args);
+        }
         let mut args = args;
         let (z, a) = (args[1].arr()?.range, args[2].arr()?);
         let m = a.shape.last().copied().unwrap_or(1);
@@ -323,7 +326,7 @@ impl Lowerer {
     }
 
     /// `(fn acc => fn x => f(x, acc))` on stored elements (bools are stored as ints).
-    fn step_fn(&self, f: &Val, ty: Ty) -> String {
+    pub(super) fn step_fn(&self, f: &Val, ty: Ty) -> String {
         let (acc, x) = (self.fresh.name("acc"), self.fresh.name("y"));
         let body = apply_scalar(&self.fresh, f, &[(ty, ty.load(&x)), (ty, ty.load(&acc))]);
         let body = ty.store(&body);

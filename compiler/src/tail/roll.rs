@@ -61,6 +61,9 @@ impl Lowerer {
             let t = roll_text(&self.fresh, e, site, &k, n, bound);
             return Ok(Val::Arr(Arr::scalar(Ty::Double, t)));
         }
+        if self.in_loop {
+            return unsupported(format!("{op} inside the function of a power"));
+        }
         if let Some(b) = bound {
             let x = self
                 .rolls
@@ -90,7 +93,7 @@ impl Lowerer {
         if drawn.is_empty() {
             return Ok((ty, None));
         }
-        if self.kernel {
+        if self.kernel || self.in_loop {
             return unsupported("roll inside a function applied per element inside a function");
         }
         let mut bases = HashMap::new();

@@ -27,6 +27,11 @@ impl Lowerer {
                 let n = extent(known_int(n, "an iota count")?)?;
                 Ok(Arr::new(Ty::Int, vec![n], |i| format!("({i} + 1)")))
             }
+            // a length computed on the device is the vector's one extent
+            (P::Shape, [a]) if a.is_dynamic() => {
+                let len = a.run_len.clone().unwrap_or_default();
+                Ok(Arr::new(Ty::Int, vec![1], move |_| len.to_string()))
+            }
             (P::Shape, [a]) => {
                 let ks = a.shape.iter().map(|&d| d as i32).collect();
                 Ok(Arr::known(Array::int_vec(ks)))
@@ -60,6 +65,15 @@ impl Lowerer {
             (P::Cons, [x, a]) => cat(&f, &column(x, a)?, a),
             (P::Snoc, [a, x]) => cat(&f, a, &column(x, a)?),
             // (3.45)/(3.46) first: the fill of an empty array
+            (P::First, [a]) if a.is_dynamic() => {
+                let len = a.run_len.as_deref().unwrap_or_default();
+                let t = format!(
+                    "(if lti 0 {len} then {} else {})",
+                    (a.index)("0"),
+                    a.ty.fill()
+                );
+                Ok(Arr::scalar(a.ty, t))
+            }
             (P::First, [a]) if a.size() == 0 => Ok(Arr::scalar(a.ty, a.ty.fill())),
             (P::First, [a]) => Ok(Arr::scalar(a.ty, (a.index)("0"))),
             // rotate: every row along the last axis moves left by n mod m
@@ -272,6 +286,7 @@ fn with_index(a: &Arr, shape: Vec<usize>, index: Index) -> Arr {
         transposed: None,
         at: None,
         range: None,
+        run_len: None,
     }
 }
 

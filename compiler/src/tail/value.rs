@@ -101,6 +101,12 @@ pub(super) struct Arr {
     /// Bounds of every element (module `range`): where they prove that an operator cannot
     /// fail, it is lowered without its run-time check.
     pub range: Option<Range>,
+    /// For a vector whose length the device computes (a filter's result, a `power` state
+    /// that such a result flows into): that length as FCL int text, which kernels read where
+    /// the statements stored it. `shape` is then `[capacity]`, a bound on the length that
+    /// sizes the buffers and launches; the elements past the length are junk that no consumer
+    /// reads and whose computation cannot fail (each producer masks them).
+    pub run_len: Option<Rc<str>>,
 }
 
 /// The largest array whose elements the lowering tracks at compile time.
@@ -118,6 +124,7 @@ impl Arr {
             transposed: None,
             at: None,
             range: None,
+            run_len: None,
         }
     }
 
@@ -145,7 +152,26 @@ impl Arr {
             int_source: None,
             transposed: None,
             at: None,
+            run_len: None,
         }
+    }
+
+    /// Whether the length is computed on the device ([`Arr::run_len`]).
+    pub(super) fn is_dynamic(&self) -> bool {
+        self.run_len.is_some()
+    }
+
+    /// A vector of capacity `cap` whose first `len` elements (FCL int text) are `index`'s and
+    /// whose others are fills: the elements past the length computed by nothing that can fail.
+    /// (Its range, where the caller sets one, must hold the fill too: a range bounds every
+    /// element, junk included, since the code it saves a check in runs on the junk as well.)
+    pub(super) fn dynamic(ty: Ty, cap: usize, len: Rc<str>, index: Index) -> Arr {
+        let l = len.clone();
+        let mut out = Arr::new(ty, vec![cap], move |i| {
+            format!("(if lti {i} {l} then {} else {})", index(i), ty.fill())
+        });
+        out.run_len = Some(len);
+        out
     }
 
     /// Number of elements.

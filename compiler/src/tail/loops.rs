@@ -1,0 +1,210 @@
+//! `power` as one FCL loop whose step has statements (a filter's prefix sums, a sort, a
+//! reduction's passes) or whose state's length changes from trip to trip.
+//!
+//! The step is lowered once, with statements going into the step's own `do<grid>` block,
+//! which FCL's grid-level `power` runs once per trip (the FCL compiler makes it a host loop of
+//! launches whose kernels are built once). A state component that is a vector whose length
+//! the step may change is held at a fixed capacity, its first trip's length, with its current
+//! length in a slot of the state buffer after the components: the step reads it there (a
+//! vector whose length the device computes, module `dynamic`) and writes the next one. The
+//! state may not grow past its capacity, and the step may not do what runs once per program
+//! (print, read a value back for the lowering, draw from `roll`, `idxassign`): such a
+//! `power` runs trip by trip at the top level instead.
+
+use super::higher::{components, packed, reading, rebuild};
+use super::program::{Lowerer, TABULATE};
+use super::value::{unsupported, Arr, Ty, Val, R};
+use super::LowerTailError;
+use std::rc::Rc;
+
+/// The layout of a loop's state buffer: the components at their capacities, one after
+/// another, then the length of each component whose length changes.
+struct Layout {
+    /// Whether component c's length changes.
+    dynamic: Vec<bool>,
+    /// The components' element types and capacities (the data parts) followed by one int
+    /// scalar per length slot.
+    slots: Vec<Arr>,
+    offsets: Vec<usize>,
+    size: usize,
+    doubles: bool,
+}
+
+impl Layout {
+    fn new(parts: &[Arr], dynamic: Vec<bool>) -> Layout {
+        let mut slots: Vec<Arr> = parts
+            .iter()
+            .map(|a| Arr::new(a.ty, a.shape.clone(), |_| String::new()))
+            .collect();
+        for _ in dynamic.iter().filter(|&&d| d) {
+            slots.push(Arr::scalar(Ty::Int, String::new()));
+        }
+        let doubles = parts
+            .iter()
+            .any(|a| matches!(a.ty, Ty::Double | Ty::Complex));
+        let (mut offsets, mut size) = (Vec::new(), 0);
+        for a in &slots {
+            offsets.push(size);
+            size += a.size().max(1) * a.ty.slots();
+        }
+        Layout {
+            dynamic,
+            slots,
+            offsets,
+            size,
+            doubles,
+        }
+    }
+
+    /// The state read from buffer `buf`: the components, each dynamic one with its length.
+    fn read(&self, lw: &Lowerer, buf: &str) -> Vec<Arr> {
+        let ranges = vec![None; self.slots.len()];
+        let read = reading(
+            &lw.fresh,
+            buf,
+            &self.slots,
+            &self.offsets,
+            self.doubles,
+            &ranges,
+        );
+        let mut lens = read[self.dynamic.len()..].iter();
+        read[..self.dynamic.len()]
+            .iter()
+            .zip(&self.dynamic)
+            .map(|(a, &d)| {
+                let mut a = a.clone();
+                if d {
+                    a.run_len = lens.next().map(|l| Rc::from(l.text()));
+                }
+                a
+            })
+            .collect()
+    }
+
+    /// Element `i` of the buffer holding state `parts` (each at most its slot's capacity).
+    fn write(&self, lw: &Lowerer, parts: &[Arr], i: &str) -> String {
+        let mut slots = Vec::new();
+        let mut lens = Vec::new();
+        for ((a, slot), &d) in parts.iter().zip(&self.slots).zip(&self.dynamic) {
+            if !d {
+                slots.push(a.clone());
+                continue;
+            }
+            let (m, cap) = (a.size(), slot.size());
+            lens.push(Arr::scalar(
+                Ty::Int,
+                a.run_len.as_deref().map_or(m.to_string(), str::to_string),
+            ));
+            let (index, ty) = (a.index.clone(), a.ty);
+            slots.push(if m == cap {
+                Arr::new(ty, vec![cap], move |i| index(i))
+            } else {
+                // a shorter vector: the slots past it are fills
+                Arr::new(ty, vec![cap], move |i| {
+                    format!("(if lti {i} {m} then {} else {})", index(i), ty.fill())
+                })
+            });
+        }
+        slots.extend(lens);
+        packed(&lw.fresh, &slots, &self.offsets, self.doubles, i)
+    }
+
+    /// Whether `next` (a step's result) fits this layout; else, where it would fit with more
+    /// components' lengths changing, that layout's `dynamic`.
+    fn fits(&self, parts: &[Arr], next: &[Arr]) -> R<Option<Vec<bool>>> {
+        if next.len() != parts.len() {
+            return unsupported("a power whose function changes the form of its state");
+        }
+        let mut dynamic = self.dynamic.clone();
+        for (c, (a, b)) in parts.iter().zip(next).enumerate() {
+            if a.ty != b.ty {
+                return unsupported("a power whose function changes its state's element type");
+            }
+            if !dynamic[c] && b.shape == a.shape && !b.is_dynamic() {
+                continue;
+            }
+            let vectors = a.shape.len() == 1 && b.shape.len() == 1;
+            if !vectors || b.size() > a.size() || a.ty == Ty::Complex {
+                return unsupported(
+                    "a power whose function grows its state, or changes a shape that is not a \
+                     vector's length",
+                );
+            }
+            dynamic[c] = true;
+        }
+        Ok((dynamic != self.dynamic).then_some(dynamic))
+    }
+}
+
+impl Lowerer {
+    /// `power(f, n, x)` (n ≥ 1) as one FCL loop (see the module comment), else trip by trip
+    /// at the top level; `why`: why the step has no kernel of its own.
+    pub(super) fn power_loop_or_unrolled(
+        &mut self,
+        f: &Val,
+        n: i64,
+        x: &Val,
+        why: String,
+    ) -> R<Val> {
+        let (stmts, helpers) = (self.stmts.len(), self.helpers.clone());
+        match self.power_loop(f, n, x) {
+            Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
+                self.stmts.truncate(stmts);
+                self.helpers = helpers;
+                self.power_unrolled(f, n, x, why)
+            }
+            r => r,
+        }
+    }
+
+    fn power_loop(&mut self, f: &Val, n: i64, x: &Val) -> R<Val> {
+        let parts = components(x)?;
+        let mut layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect());
+        let s = self.fresh.name("s");
+        // a component the step shortens is dynamic from the first trip on: lowered again so
+        if let Some(dynamic) = layout.fits(&parts, &self.loop_step(f, x, &layout, &s)?.0)? {
+            layout = Layout::new(&parts, dynamic);
+        }
+        let (next, body) = self.loop_step(f, x, &layout, &s)?;
+        if layout.fits(&parts, &next)?.is_some() {
+            return unsupported("a power state whose lengths do not settle");
+        }
+        let step = layout.write(self, &next, "i");
+        let init = layout.write(self, &parts, "i");
+        let size = layout.size;
+        let step = if body.is_empty() {
+            format!("tabulate {size} (fn i => {step})")
+        } else {
+            format!(
+                "do<grid> {{ {}\n    ; tabulate {size} (fn i => {step}) }}",
+                body.join("\n    ; ")
+            )
+        };
+        let w = self.fresh.name("w");
+        self.helpers.insert(TABULATE);
+        self.stmt(format!(
+            "-- power: {n} trips of one loop over {size} elements (the step's statements run \
+             each trip)\n    \
+             {w} <- power<grid> {n} (fn it => fn {s} => {step}) (tabulate {size} (fn i => {init}))"
+        ));
+        rebuild(x, &layout.read(self, &w))
+    }
+
+    /// The step applied to the state read from buffer `s` in `layout`: its result's
+    /// components and the statements it runs.
+    fn loop_step(
+        &mut self,
+        f: &Val,
+        x: &Val,
+        layout: &Layout,
+        s: &str,
+    ) -> R<(Vec<Arr>, Vec<String>)> {
+        let state = rebuild(x, &layout.read(self, s))?;
+        let outer = std::mem::take(&mut self.stmts);
+        let in_loop = std::mem::replace(&mut self.in_loop, true);
+        let next = self.apply_fun(f, vec![state]);
+        self.in_loop = in_loop;
+        let body = std::mem::replace(&mut self.stmts, outer);
+        Ok((components(&next?)?, body))
+    }
+}
