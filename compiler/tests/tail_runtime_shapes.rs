@@ -175,7 +175,7 @@ fn vectors_of_device_lengths_agree() {
         format!("let v:[int]1 = {v} in prArrD(compress({keep},each(fn x:[int]0 => divd(1.0,i2d(x)),v)))"),
         // a check past the computed length never fails: 1/x of the kept (nonzero) elements
         format!("let v:[int]1 = {v} in i2d(reduce(addi,0,each(fn x:[int]0 => divi(100,x),compress(each(fn x:[int]0 => gti(muli(x,x),0),v),v))))"),
-        // filters in loops: shrinking to nothing, a tuple state, doubles, a filter of a filter
+        // filters in loops: shrinking to nothing, doubles, a filter of a filter
         format!("i2d(reduce(addi,0,{}))", filter_loop(1000, 7)),
         format!("power(fn w:[int]1 => compress(each(fn x:[int]0 => gti(x,first(w)),w),w),30,{v})"),
         format!("prArrD(power(fn w:[double]1 => compress(each(fn x:[double]0 => gtd(x,0.5),w),each(fn x:[double]0 => muld(x,1.5),w)),4,each(fn x:[int]0 => divd(i2d(x),3.0),{v})))"),

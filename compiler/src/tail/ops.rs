@@ -54,13 +54,13 @@ impl Lowerer {
 /// `first` and the prints; every other operator needs its arguments' shapes static.
 fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
     use Prim as P;
-    let dynamic = |k: usize| matches!(args.get(k), Some(Val::Arr(a)) if a.is_dynamic());
     match p {
         P::Each | P::Reduce | P::Scan | P::Shape | P::First | P::Mem | P::MemScl => true,
         P::PrArrI | P::PrArrB | P::PrArrD | P::PrArrC | P::PrArrX => true,
         // both of one length, or the other one static: decided where they meet
         P::ZipWith => true,
-        P::Compress => matches!(&args[0], Val::Arr(s) if s.known.is_none()) || dynamic(0),
+        // by a computed mask (module `filter`)
+        P::Compress => matches!(&args[0], Val::Arr(s) if s.known.is_none()),
         P::Power | P::PowerScl => k == 2,
         _ => false,
     }
