@@ -31,6 +31,10 @@ fn witness(f: LoweringFault) -> String {
         // counts -1,0,1,2 computed on the device
         ReplicateNegative => format!("replicate(0,{},iota(4))", opaque(4, 2)),
         FilterSearchBound => format!(
+            "replicate(0,each(fn y:[int]0 => resi(3,y),{}),iota(5))",
+            opaque(5, 0)
+        ),
+        CompressScatterOffset => format!(
             "compress(each(fn y:[int]0 => lti(y,3),{}),iota(5))",
             opaque(5, 0)
         ),

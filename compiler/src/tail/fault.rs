@@ -42,11 +42,14 @@ pub enum LoweringFault {
     /// (site: `filter.rs`, the counts). Breaks `replicate` with a negative count computed on
     /// the device.
     ReplicateNegative,
-    /// The binary search of a computed filter (`compress`/`replicate`) finds the first
-    /// position whose prefix sum reaches the output index instead of exceeding it (`<=` for
-    /// `<`; site: `filter.rs`, `search`). Breaks every filter by a computed mask that drops
-    /// an element.
+    /// The binary search of a `replicate` by computed counts finds the first position whose
+    /// prefix sum reaches the output index instead of exceeding it (`<=` for `<`; site:
+    /// `filter.rs`, `search`). Breaks every such `replicate` with a count other than 1.
     FilterSearchBound,
+    /// The scatter of a `compress` by a computed mask sends kept element i to its inclusive
+    /// prefix sum instead of one before it (site: `filter.rs`, `compress_scatter`). Breaks
+    /// every such `compress` that keeps an element.
+    CompressScatterOffset,
     /// `divi` truncates as FCL's `/` does instead of flooring (site: `scalar.rs`,
     /// `floored_div`). Breaks `divi` of operands of different signs that do not divide.
     DiviTruncates,
@@ -58,7 +61,7 @@ pub enum LoweringFault {
 
 impl LoweringFault {
     /// Every lowering fault, in the order the mutation score reports them.
-    pub const ALL: [LoweringFault; 11] = [
+    pub const ALL: [LoweringFault; 12] = [
         LoweringFault::RotateDirection,
         LoweringFault::TakeFill,
         LoweringFault::TakeWrongEnd,
@@ -68,6 +71,7 @@ impl LoweringFault {
         LoweringFault::EmptyReduceNeutral,
         LoweringFault::ReplicateNegative,
         LoweringFault::FilterSearchBound,
+        LoweringFault::CompressScatterOffset,
         LoweringFault::DiviTruncates,
         LoweringFault::ResiOperands,
     ];
@@ -84,6 +88,7 @@ impl LoweringFault {
             LoweringFault::EmptyReduceNeutral => "tail-empty-reduce-neutral",
             LoweringFault::ReplicateNegative => "tail-replicate-negative",
             LoweringFault::FilterSearchBound => "tail-filter-search-bound",
+            LoweringFault::CompressScatterOffset => "tail-compress-scatter-offset",
             LoweringFault::DiviTruncates => "tail-divi-truncates",
             LoweringFault::ResiOperands => "tail-resi-operands",
         }

@@ -95,6 +95,9 @@ impl Lowerer {
         };
         let sums = self.materialize(&sums, &format!("the prefix sums of {name}'s counts"));
         let last = (sums.index)(&(n - 1).to_string());
+        if compress && a.ty != Ty::Complex {
+            return Ok(Val::Arr(self.compress_scatter(a, &sums, &last)));
+        }
         // a compress result is at most as long as its argument: its length stays on the
         // device, the argument's length its capacity (module `dynamic`)
         let total = if compress {
@@ -147,6 +150,51 @@ impl Lowerer {
             out.known = r.ok().map(Rc::new);
         }
         Ok(Val::Arr(out))
+    }
+}
+
+impl Lowerer {
+    /// `compress` of `a` (n elements) by the counts whose inclusive prefix sums are `sums`
+    /// (total `len`) as one scatter: a stable partition, kept element i to `sums[i] − 1`,
+    /// dropped element i to `len + i − sums[i]` (the positions past the length, so every
+    /// position is written once), each element read once. The result's length stays on the
+    /// device; its junk is the dropped elements, computed as the oracle computes them (all
+    /// of `a`, by value).
+    fn compress_scatter(&mut self, a: &Arr, sums: &Arr, len: &str) -> Arr {
+        let (n, ty) = (a.size(), a.ty);
+        let out = self.fresh.name("kept");
+        let (s, prev, e) = (
+            self.fresh.name("s"),
+            self.fresh.name("s"),
+            self.fresh.name("e"),
+        );
+        let sum_at = |i: &str| (sums.index)(i);
+        // planted fault: the kept element one place too far
+        let minus = match self.fresh.planted(LoweringFault::CompressScatterOffset) {
+            true => "",
+            false => " - 1",
+        };
+        let dest = format!(
+            "let {e} = (fst q) * 256 + (snd q) in if lti {e} {n} then (let {s} = {} in \
+             let {prev} = (if {e} == 0 then 0 else {}) in \
+             if lti {prev} {s} then {s}{minus} else {len} + {e} - {s}) else {e}",
+            sum_at(&e),
+            sum_at(&format!("({e} - 1)")),
+        );
+        let elem = super::program::element_text(a, &e);
+        self.stmt(format!(
+            "-- compress: the kept elements scattered to the front, in order (a stable \
+             partition)\n    \
+             {out} <- forceM<grid> (interleave<block> 256 (fn q => {dest}) \
+             (generate {} (fn b => return<block> (push<block> (generate 256 (fn u => \
+             let {e} = b * 256 + u in if lti {e} {n} then {elem} else {}))))))",
+            n.div_ceil(256),
+            ty.store(&ty.fill()),
+        ));
+        let mut kept = Arr::new(ty, vec![n], move |i| ty.load(&format!("(index {out} {i})")));
+        kept.run_len = Some(len.into());
+        kept.range = a.range;
+        kept
     }
 }
 

@@ -339,7 +339,7 @@ impl Lowerer {
     /// reads it; inside a kernel, the array itself.
     pub(super) fn materialize(&mut self, a: &Arr, why: &str) -> Arr {
         let n = a.size().max(1) * a.ty.slots();
-        if self.kernel || a.size() == 0 {
+        if self.kernel || a.size() == 0 || reads_a_buffer(&(a.index)("i")) {
             return a.clone();
         }
         let m = self.fresh.name("m");
@@ -471,6 +471,16 @@ impl Lowerer {
     pub(super) fn stmt(&mut self, s: String) {
         self.stmts.push(s);
     }
+}
+
+/// Whether an element text is a plain read of a buffer at the index (`(index m5 i)`): the
+/// array is stored already, and storing it again would only copy it.
+fn reads_a_buffer(text: &str) -> bool {
+    text.strip_prefix("(index ")
+        .and_then(|t| t.strip_suffix(" i)"))
+        .is_some_and(|name| {
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
 }
 
 /// Whether an index text is long or deep enough to be materialized.
