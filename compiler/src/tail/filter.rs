@@ -2,10 +2,12 @@
 //! (spec §5.10): the result's length is the sum of the counts, known only once they are.
 //!
 //! The counts' inclusive prefix sum is materialized on the device (the scans of module
-//! `reduce`), its last element is read back (module `probe`: the one value that crosses to
-//! the host), and the result is a pull array: element j comes from the first position i whose
-//! prefix sum exceeds j, found by a binary search of ⌈log2 n⌉ steps unrolled into FCL `let`s.
-//! No element of the mask, the counts or the data leaves the device.
+//! `reduce`). A `compress` result is then one scatter (a stable partition) whose length, the
+//! last prefix sum, stays on the device: a vector of run-time length (module `dynamic`). A
+//! `replicate` result's length is read back (module `probe`: the one value that crosses to the
+//! host), and the result is a pull array: element j comes from the first position i whose
+//! prefix sum exceeds j, found by a binary search of ⌈log2 n⌉ steps unrolled into FCL. No
+//! element of the mask, the counts or the data leaves the device.
 
 use super::fault::LoweringFault;
 use super::program::{fails, Lowerer};
@@ -98,8 +100,8 @@ impl Lowerer {
         if compress && a.ty != Ty::Complex {
             return Ok(Val::Arr(self.compress_scatter(a, &sums, &last)));
         }
-        // a compress result is at most as long as its argument: its length stays on the
-        // device, the argument's length its capacity (module `dynamic`)
+        // a compress of complex numbers (two blocks of doubles, which the scatter does not
+        // move) searches for its elements; its length stays on the device as well
         let total = if compress {
             None
         } else {
@@ -151,9 +153,7 @@ impl Lowerer {
         }
         Ok(Val::Arr(out))
     }
-}
 
-impl Lowerer {
     /// `compress` of `a` (n elements) by the counts whose inclusive prefix sums are `sums`
     /// (total `len`) as one scatter: a stable partition, kept element i to `sums[i] − 1`,
     /// dropped element i to `len + i − sums[i]` (the positions past the length, so every
