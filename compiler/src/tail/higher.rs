@@ -451,11 +451,7 @@ pub(super) fn components(v: &Val) -> R<Vec<Arr>> {
 /// Whether `f` applies to scalars of types `tys` inside a kernel without drawing from `roll`:
 /// a map of it over a vector whose length the device computes is a map over its capacity.
 fn maps_per_element(fresh: &Fresh, f: &Val, tys: &[Ty]) -> bool {
-    let placeholder = Draws {
-        index: "0".into(),
-        bases: Rc::new(std::collections::HashMap::new()),
-    };
-    matches!(scalar_draws(fresh, f, tys, Some(placeholder)), Ok((_, d)) if d.is_empty())
+    matches!(scalar_draws(fresh, f, tys, Some(Draws::placeholder())), Ok((_, d)) if d.is_empty())
 }
 
 /// `out`, a map: of length `len` where that is computed on the device, its elements past the

@@ -161,13 +161,14 @@ impl Lowerer {
         let parts = components(x)?;
         let mut layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect());
         let s = self.fresh.name("s");
+        let (mut next, mut body) = self.loop_step(f, x, &layout, &s)?;
         // a component the step shortens is dynamic from the first trip on: lowered again so
-        if let Some(dynamic) = layout.fits(&parts, &self.loop_step(f, x, &layout, &s)?.0)? {
+        if let Some(dynamic) = layout.fits(&parts, &next)? {
             layout = Layout::new(&parts, dynamic);
-        }
-        let (next, body) = self.loop_step(f, x, &layout, &s)?;
-        if layout.fits(&parts, &next)?.is_some() {
-            return unsupported("a power state whose lengths do not settle");
+            (next, body) = self.loop_step(f, x, &layout, &s)?;
+            if layout.fits(&parts, &next)?.is_some() {
+                return unsupported("a power state whose lengths do not settle");
+            }
         }
         let step = layout.write(self, &next, "i");
         let init = layout.write(self, &parts, "i");

@@ -36,6 +36,16 @@ pub(super) struct Draws {
     pub bases: Rc<HashMap<u32, u64>>,
 }
 
+impl Draws {
+    /// The context of a function checked on placeholders: element 0, no counts yet.
+    pub(super) fn placeholder() -> Draws {
+        Draws {
+            index: "0".into(),
+            bases: Rc::new(HashMap::new()),
+        }
+    }
+}
+
 /// The counts before an `each`/`zipWith` of the sites its function draws from (`None`: it
 /// draws from none).
 pub(super) type Bases = Option<Rc<HashMap<u32, u64>>>;
@@ -85,11 +95,7 @@ impl Lowerer {
     /// on by `count`. Unsupported where `f` has no scalar lowering or does not draw exactly once
     /// per element from each of its sites.
     pub(super) fn element_draws(&mut self, f: &Val, tys: &[Ty], count: usize) -> R<(Ty, Bases)> {
-        let placeholder = Draws {
-            index: "0".into(),
-            bases: Rc::new(HashMap::new()),
-        };
-        let (ty, drawn) = scalar_draws(&self.fresh, f, tys, Some(placeholder))?;
+        let (ty, drawn) = scalar_draws(&self.fresh, f, tys, Some(Draws::placeholder()))?;
         if drawn.is_empty() {
             return Ok((ty, None));
         }
