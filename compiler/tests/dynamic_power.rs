@@ -233,3 +233,45 @@ fn a_thousand_trips_of_a_growing_state_hold_bounded_memory() {
     // a site that outgrew its buffer gets room to grow: not one allocation per trip
     assert!(r.allocations < 50, "{} allocations", r.allocations);
 }
+
+/// The refusal of `src` by the compiler.
+fn refusal(src: &str) -> String {
+    let p = load_program(&[("power.fcl".to_string(), src.to_string())])
+        .unwrap_or_else(|(_, d)| panic!("{src}\n{}", d.message));
+    match compile_fcl(&p.main, OptLevel::O2, DEFAULT_BLOCK_SIZE) {
+        Ok(_) => panic!("compiled: {src}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn what_cannot_loop_with_a_run_time_count_is_refused_with_the_reason() {
+    // the growing state is forced into local memory, which needs a length known when compiling
+    let grow = "fn i => fn a => concat<block> (lengthPull a + 1) (generate 1 (fn b => do<block> { x <- force<block> (push<block> (generate (lengthPull a + 1) (fn j => j))) ; return<block> (push<block> x) }))";
+    let init = "return<grid> (push<grid> (generate 4 (fn j => j)))";
+    let grid = |count: &str| {
+        support::main_of(&format!(
+            "cfg <- forceM<grid> (concat<block> 4 (generate 1 (fn b => return<block> (push<block> (generate 4 (fn t => t))))))
+  ; c <- return<grid> ({count})
+  ; s <- power<grid> c ({grow}) ({init})
+  ; a <- forceAndPrint 4 (push<grid> s)"
+        ))
+    };
+    let why = refusal(&grid("index cfg 2"));
+    assert!(
+        why.starts_with("unsupported: power<grid> with a run-time iteration count: force<block> of an array whose length is known only at run time"),
+        "{why}"
+    );
+    // a literal count unrolls it
+    assert!(loops(&compile(&grid("6"))).is_empty());
+    // inside a kernel the count must be a literal (each work-group's own count here)
+    let block = support::main_of(
+        "p <- concat<block> 4 (generate 2 (fn b => do<block> { r <- power<block> b (fn i => fn a => return<block> (push<block> (generate 4 (fn j => index a j + 1)))) (return<block> (push<block> (generate 4 (fn j => j)))) ; return<block> (push<block> r) }))
+  ; a <- forceAndPrint 8 p",
+    );
+    let why = refusal(&block);
+    assert!(
+        why.contains("power<block> inside a kernel with an iteration count known only at run time"),
+        "{why}"
+    );
+}
