@@ -491,13 +491,14 @@ fn read_element(rt: &Runtime, st: &mut State, b: &str, ty: Ty, i: i32) -> Result
 }
 
 /// The first `len` bytes of buffer `b` (what a print shows): from its host copy when there is
-/// one, else only those bytes are read back.
+/// one or it is small enough to copy whole (as for [`read_element`]), else only those bytes.
 fn read_prefix(rt: &Runtime, st: &mut State, b: &str, len: usize) -> Result<Vec<u8>, ExecError> {
     let buf = st
         .bufs
         .get(b)
         .ok_or_else(|| ExecError::Program(format!("no buffer {b}")))?;
-    if let Some(host) = &buf.host {
+    if buf.host.is_some() || buf.dev.bytes <= WHOLE_READ_BYTES {
+        let host = host_copy(rt, &mut st.bufs, b, &mut st.report)?;
         return Ok(host[..len.min(host.len())].to_vec());
     }
     let len = len.min(buf.dev.bytes);
