@@ -59,6 +59,11 @@ pub struct ExecReport {
     pub stderr: String,
     /// Bytes read back to the host.
     pub read_bytes: usize,
+    /// The most device memory the run's arrays held at once, in bytes (the buffer pool's
+    /// allocations, in use or free for reuse).
+    pub peak_device_bytes: usize,
+    /// Device buffers allocated (allocations no buffer of the pool could serve).
+    pub allocations: usize,
     /// Each `benchmark` that ran, in order.
     pub benchmarks: Vec<BenchTiming>,
 }
@@ -210,6 +215,8 @@ fn run_plan(m: &Module, rt: &Runtime, launch: &Launch) -> (ExecReport, Result<()
             _ => Err(e),
         },
     };
+    st.report.peak_device_bytes = st.pool.peak_bytes();
+    st.report.allocations = st.pool.allocations();
     (st.report, r)
 }
 
@@ -320,12 +327,7 @@ fn run_steps(
             HostStep::Read(h, ty, b, idx) => {
                 let i = int(eval_host(idx, &st.env, &mut no_read).map_err(prog_err)?)?;
                 check_flags(rt, st, false)?;
-                let bytes = host_copy(rt, &mut st.bufs, b, &mut st.report)?;
-                let sz = ty.size();
-                let v = (i >= 0)
-                    .then(|| Lit::from_bytes(*ty, bytes.get(i as usize * sz..)?))
-                    .flatten()
-                    .ok_or_else(|| ExecError::Program(format!("index {i} out of bounds")))?;
+                let v = read_element(rt, st, b, *ty, i)?;
                 st.env.insert(h.to_string(), v);
             }
             HostStep::Loop { var, n, body } => {
@@ -420,12 +422,11 @@ fn run_steps(
                     )));
                 }
                 check_flags(rt, st, false)?;
-                let bytes = host_copy(rt, &mut st.bufs, buf, &mut st.report)?;
-                let bytes = &bytes[..n as usize * ty.size()];
+                let bytes = read_prefix(rt, st, buf, n as usize * ty.size())?;
                 st.report.stdout.push_str(&if *exact {
-                    render_exact(bytes)
+                    render_exact(&bytes)
                 } else {
-                    render(*ty, bytes)
+                    render(*ty, &bytes)
                 });
             }
         }
@@ -457,6 +458,53 @@ fn int(l: Lit) -> Result<i32, ExecError> {
             "expected an int, got {other:?}"
         ))),
     }
+}
+
+/// Buffers of at most this many bytes are copied back whole for a host read of one element
+/// (the copy then serves the buffer's other elements); larger ones copy only the element, which
+/// matters in a host loop that reads one element of a large state on every trip.
+const WHOLE_READ_BYTES: usize = 4096;
+
+/// Element `i` of buffer `b`, read back to the host: from its host copy when there is one (or it
+/// is small enough to copy whole), else that element alone.
+fn read_element(rt: &Runtime, st: &mut State, b: &str, ty: Ty, i: i32) -> Result<Lit, ExecError> {
+    let sz = ty.size();
+    let out_of_bounds = || ExecError::Program(format!("index {i} out of bounds"));
+    let buf = st
+        .bufs
+        .get(b)
+        .ok_or_else(|| ExecError::Program(format!("no buffer {b}")))?;
+    if buf.host.is_none() && buf.dev.bytes > WHOLE_READ_BYTES {
+        let at = usize::try_from(i).map_err(|_| out_of_bounds())? * sz;
+        if at + sz > buf.dev.bytes {
+            return Err(out_of_bounds());
+        }
+        let bytes = rt.read_range(&buf.dev, at, sz)?;
+        st.report.read_bytes += sz;
+        return Lit::from_bytes(ty, &bytes).ok_or_else(out_of_bounds);
+    }
+    let bytes = host_copy(rt, &mut st.bufs, b, &mut st.report)?;
+    (i >= 0)
+        .then(|| Lit::from_bytes(ty, bytes.get(i as usize * sz..)?))
+        .flatten()
+        .ok_or_else(out_of_bounds)
+}
+
+/// The first `len` bytes of buffer `b` (what a print shows): from its host copy when there is
+/// one or it is small enough to copy whole (as for [`read_element`]), else only those bytes.
+fn read_prefix(rt: &Runtime, st: &mut State, b: &str, len: usize) -> Result<Vec<u8>, ExecError> {
+    let buf = st
+        .bufs
+        .get(b)
+        .ok_or_else(|| ExecError::Program(format!("no buffer {b}")))?;
+    if buf.host.is_some() || buf.dev.bytes <= WHOLE_READ_BYTES {
+        let host = host_copy(rt, &mut st.bufs, b, &mut st.report)?;
+        return Ok(host[..len.min(host.len())].to_vec());
+    }
+    let len = len.min(buf.dev.bytes);
+    let bytes = rt.read_range(&buf.dev, 0, len)?;
+    st.report.read_bytes += len;
+    Ok(bytes)
 }
 
 /// The host copy of a buffer (buffers are written once, so one read-back serves every use).

@@ -61,8 +61,8 @@ fn the_pool_reuses_buffers_and_zeroes_them_unless_they_return_to_their_site() {
     set(&a, 7);
     pool.give(a, Some("g1"));
     assert_eq!(pool.len(), 1);
-    // another size leaves it in the pool
-    let _other = pool.take(&rt, 4 * 65, Some("g1"), true).unwrap();
+    // a size it cannot serve, asked by another site, leaves it in the pool
+    let _other = pool.take(&rt, 4 * 65, Some("g9"), true).unwrap();
     assert_eq!(pool.len(), 1);
     // its own site gets it back as its launches left it
     let a = pool.take(&rt, 4 * 64, Some("g1"), true).unwrap();
@@ -77,6 +77,68 @@ fn the_pool_reuses_buffers_and_zeroes_them_unless_they_return_to_their_site() {
     pool.give(b, Some("g2"));
     let c = pool.take(&rt, 4 * 64, Some("g3"), false).unwrap();
     assert_eq!(first(&c), 5i32.to_le_bytes());
+    assert_eq!(pool.allocations(), 2);
+}
+
+#[test]
+fn the_pool_serves_smaller_arrays_and_releases_what_a_site_outgrew() {
+    use compiler::runtime::BufferPool;
+    let Some(rt) = runtime() else { return };
+    let mut pool = BufferPool::default();
+    let mut a = pool.take(&rt, 4000, Some("g1"), false).unwrap();
+    rt.write(&mut a, &[0xffu8; 4000]).unwrap();
+    pool.give(a, Some("g1"));
+    // at most twice the size asked for serves it, and reads see only the size asked for
+    let b = pool.take(&rt, 2500, Some("g2"), true).unwrap();
+    assert_eq!((b.bytes, b.capacity), (2500, 4000));
+    assert_eq!(
+        rt.read(&b).unwrap(),
+        vec![0u8; 2500],
+        "zeroed for another site"
+    );
+    assert_eq!(rt.read_range(&b, 2496, 4).unwrap(), vec![0u8; 4]);
+    assert!(
+        rt.read_range(&b, 2498, 4).is_err(),
+        "beyond the array's bytes"
+    );
+    pool.give(b, Some("g2"));
+    // more than twice: a new buffer, the large one stays for others
+    let c = pool.take(&rt, 1000, Some("g3"), false).unwrap();
+    assert_eq!(c.capacity, 1000);
+    assert_eq!(pool.len(), 1);
+    // a site that grew beyond its free buffer releases it: growing from trip to trip holds
+    // one buffer per site, not one per size
+    let d = pool.take(&rt, 9000, Some("g2"), false).unwrap();
+    assert!(pool.is_empty());
+    assert_eq!(pool.allocations(), 3);
+    assert_eq!(
+        (d.bytes, d.capacity),
+        (9000, 9000 + 9000 / 4),
+        "room to grow"
+    );
+    assert_eq!(
+        pool.peak_bytes(),
+        1000 + d.capacity,
+        "the outgrown buffer went first"
+    );
+    pool.give(c, Some("g3"));
+    pool.give(d, Some("g2"));
+    let mut peak_sizes = 0;
+    for trip in 0..100 {
+        let e = pool
+            .take(&rt, 10_000 + 100 * trip, Some("g2"), false)
+            .unwrap();
+        peak_sizes = peak_sizes.max(e.capacity);
+        pool.give(e, Some("g2"));
+    }
+    assert!(pool.len() <= 2, "{} free buffers", pool.len());
+    assert!(pool.peak_bytes() <= 1000 + 2 * peak_sizes);
+    // 10,000 to 19,900 bytes by 1%: a new buffer when 25% more is outgrown, not every trip
+    assert!(
+        pool.allocations() <= 3 + 5,
+        "{} allocations",
+        pool.allocations()
+    );
 }
 
 #[test]

@@ -76,6 +76,10 @@ pub fn exec(lang: Lang, a: &ExecArgs) -> Result<Exit, Exit> {
                     total as f64 / 1e6,
                     report.read_bytes
                 );
+                eprintln!(
+                    "device buffers: {} allocated, peak {} bytes",
+                    report.allocations, report.peak_device_bytes
+                );
                 if let Some((l, _, _)) = &tail {
                     // each a run of the program's statements before it (compiler::tail::probe)
                     eprintln!("values read back while lowering: {}", l.probes);

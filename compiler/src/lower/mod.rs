@@ -6,6 +6,7 @@
 mod coverage;
 mod eval;
 mod host_write;
+mod power;
 mod run;
 pub mod value;
 mod while_loop;

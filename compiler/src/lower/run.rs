@@ -9,9 +9,6 @@ use crate::kir::{Expr, HostStep, Init, Stmt, Ty};
 use semantics::fcl::core::{Level, ScalarOp};
 use std::rc::Rc;
 
-/// Grid-level `power` loops of at most this many steps are unrolled at compile time.
-const HOST_UNROLL: i32 = 4;
-
 /// Largest private (thread-level) array, in elements.
 const MAX_PRIVATE: usize = 4096;
 
@@ -40,62 +37,14 @@ impl Lower {
                 self.force(*l, &a)
             }
             Prog::Interleave(push) => Ok(Val::Push(push.clone())),
-            // (5.87/5.88) power, unrolled at compile time
+            // (5.87/5.88) power: a host loop, a loop inside the kernel, or unrolled
             Prog::Power {
                 level,
                 n,
                 step,
                 init,
                 indexed,
-            } => {
-                let Some(Lit::Int(n)) = lit(n) else {
-                    return self.unsupported(format!(
-                        "power<{level}> with an iteration count known only at run time"
-                    ));
-                };
-                let first = self.run_val(init)?;
-                let first = self.push_arr(first)?;
-                let mut arr = self.force(*level, &first)?;
-                if !self.in_kernel() && n > HOST_UNROLL {
-                    let (r, body) = self.in_plan(|lw| lw.host_power_loop(n, step, *indexed, &arr));
-                    match r {
-                        Ok(var) => {
-                            self.plan.push(HostStep::Loop {
-                                var,
-                                n: Expr::Int(n),
-                                body,
-                            });
-                            return Ok(arr);
-                        }
-                        Err(super::LowerError::Unsupported(..)) => {}
-                        Err(e) => return Err(e),
-                    }
-                }
-                if self.in_kernel() && n > 1 {
-                    let locals = self.kernel.as_ref().map_or(0, |k| k.locals.len());
-                    match self.power_loop(*level, n, step, *indexed, &arr) {
-                        Ok(last) => return Ok(last),
-                        Err(super::LowerError::Unsupported(..)) => {
-                            if let Some(k) = self.kernel.as_mut() {
-                                k.locals.truncate(locals);
-                            }
-                        }
-                        Err(e) => return Err(e),
-                    }
-                }
-                for i in 0..n.max(0) {
-                    let body = if *indexed {
-                        let f = self.apply(step, Val::Scalar(Expr::Int(i), Ty::Int))?;
-                        self.apply(&f, arr)?
-                    } else {
-                        self.apply(step, arr)?
-                    };
-                    let next = self.run_val(&body)?;
-                    let next = self.push_arr(next)?;
-                    arr = self.force(*level, &next)?;
-                }
-                Ok(arr)
-            }
+            } => self.run_power(*level, n, step, init, *indexed),
             // (5.89) while
             Prog::While {
                 level,
@@ -172,57 +121,20 @@ impl Lower {
         }
     }
 
-    /// `power<grid>` as a host loop of launches: the step's kernel is generated once, reads the
-    /// state buffer and writes a second one, and the two are swapped after each iteration.
-    /// Returns the loop variable; the caller collects the loop body from the plan.
-    fn host_power_loop(
-        &mut self,
-        n: i32,
-        step: &Val,
-        indexed: bool,
-        arr: &Val,
-    ) -> Res<std::rc::Rc<str>> {
-        let Val::Pull(a) = arr else {
-            return self.internal("power state is not an array");
-        };
-        let Index::Buffer(a_name, ty) = &a.index else {
-            return self.unsupported("power over an unmaterialised state");
-        };
-        let var = self.fresh("h");
-        self.host_tys.insert(var.clone(), Ty::Int);
-        let body = if indexed {
-            let f = self.apply(step, Val::Scalar(Expr::Var(var.clone()), Ty::Int))?;
-            self.apply(&f, arr.clone())?
-        } else {
-            self.apply(step, arr.clone())?
-        };
-        let next = self.run_val(&body)?;
-        let next = self.push_arr(next)?;
-        if Lower::push_len(&next) != a.len {
-            return self.unsupported(format!(
-                "a power<grid> step that changes the length ({n} steps)"
-            ));
-        }
-        let Val::Pull(b) = self.force(Level::GRID, &next)? else {
-            return self.internal("force gave no array");
-        };
-        match &b.index {
-            Index::Buffer(b_name, t) if t == ty => {
-                self.plan
-                    .push(HostStep::Swap(a_name.clone(), b_name.clone()));
-                Ok(var)
-            }
-            _ => self.unsupported("a power<grid> step that changes the element type"),
-        }
-    }
-
     /// `power<l>` inside a kernel as a run-time loop over one buffer pair A, B: each trip runs
     /// two steps, A into B then B into A (a barrier after each at block level, so a step never
     /// overwrites what the previous one still reads), and no step copies its result back; an odd
     /// count ends with one more step, into B. The second step of a trip reuses the `__local`
     /// arrays of the first (the barrier between them ends their use). Returns the final state.
     /// Unsupported (and the caller unrolls) when the step changes the length or type.
-    fn power_loop(&mut self, l: Level, n: i32, step: &Val, indexed: bool, arr: &Val) -> Res<Val> {
+    pub(super) fn power_loop(
+        &mut self,
+        l: Level,
+        n: i32,
+        step: &Val,
+        indexed: bool,
+        arr: &Val,
+    ) -> Res<Val> {
         let Val::Pull(a) = arr else {
             return self.internal("power state is not an array");
         };
@@ -304,12 +216,7 @@ impl Lower {
         ty: Ty,
         len: i32,
     ) -> Res<()> {
-        let body = if indexed {
-            let f = self.apply(step, Val::Scalar(i, Ty::Int))?;
-            self.apply(&f, from.clone())?
-        } else {
-            self.apply(step, from.clone())?
-        };
+        let body = self.power_body(step, indexed, i, from.clone())?;
         let next = self.run_val(&body)?;
         let next = self.push_arr(next)?;
         if Lower::push_len(&next) != Expr::Int(len) {

@@ -2,7 +2,6 @@
 //! loop whose condition depends on run-time data becomes a host loop of launches, one inside a
 //! kernel a run-time loop over a buffer pair.
 
-use super::run::buffer_pull;
 use super::value::{Index, Pull, Push, Val};
 use super::{Lower, LowerError, Res};
 use crate::kir::emit::{ERROR_FLAG, TRIP_LIMIT_CODE};
@@ -176,31 +175,14 @@ impl Lower {
     /// One attempt of [`Lower::host_while`]: with the state's length in a host variable when
     /// `len_var`, else with its length fixed.
     fn host_while_with(&mut self, cond: &Val, step: &Val, arr: &Val, len_var: bool) -> Res<Val> {
-        let Val::Pull(a) = arr else {
-            return self.internal("while state is not an array");
-        };
-        let Index::Buffer(a_name, ty) = &a.index else {
-            return self.unsupported("while<grid> over an unmaterialised state");
-        };
-        let len = if len_var {
-            let h = self.fresh("h");
-            self.host_tys.insert(h.clone(), Ty::Int);
-            self.plan
-                .push(HostStep::Set(h.clone(), Ty::Int, a.len.clone()));
-            Expr::Var(h)
-        } else {
-            a.len.clone()
-        };
-        let st = HostWhileState {
-            buffer: a_name.clone(),
-            ty: *ty,
-            len,
-            len_var,
-        };
+        let st = self.host_loop_state(arr, len_var, "while<grid>")?;
         let state = st.pull();
         let (c, cond_steps) = self.in_plan(|lw| lw.apply(cond, state.clone()));
         let test = self.scalar(c?)?;
-        let (r, body) = self.in_plan(|lw| lw.host_while_step(step, &st));
+        let (r, body) = self.in_plan(|lw| {
+            let prog = lw.apply(step, st.pull())?;
+            lw.host_loop_step(&prog, &st, "while<grid>")
+        });
         r?;
         self.plan.push(HostStep::While {
             cond: cond_steps,
@@ -208,47 +190,5 @@ impl Lower {
             body,
         });
         Ok(state)
-    }
-
-    /// The step of a host `while`: its launches, then the swap of the state with the result
-    /// (and the update of the length variable).
-    fn host_while_step(&mut self, step: &Val, st: &HostWhileState) -> Res<()> {
-        let body = self.apply(step, st.pull())?;
-        let next = self.run_val(&body)?;
-        let next = self.push_arr(next)?;
-        let next_len = Lower::push_len(&next);
-        if !st.len_var && next_len != st.len {
-            return self.unsupported("a while<grid> step that changes the length");
-        }
-        let Val::Pull(b) = self.force(Level::GRID, &next)? else {
-            return self.internal("force gave no array");
-        };
-        match &b.index {
-            Index::Buffer(b_name, t) if *t == st.ty => {
-                self.plan
-                    .push(HostStep::Swap(st.buffer.clone(), b_name.clone()));
-            }
-            _ => return self.unsupported("a while<grid> step that changes the element type"),
-        }
-        if let (true, Expr::Var(h)) = (st.len_var, &st.len) {
-            self.plan.push(HostStep::Set(h.clone(), Ty::Int, next_len));
-        }
-        Ok(())
-    }
-}
-
-/// The state of a host `while`: its buffer, element type and length (a host variable when
-/// `len_var`, as the step may change it).
-struct HostWhileState {
-    buffer: std::rc::Rc<str>,
-    ty: Ty,
-    len: Expr,
-    len_var: bool,
-}
-
-impl HostWhileState {
-    /// The pull array reading the state.
-    fn pull(&self) -> Val {
-        buffer_pull(self.buffer.clone(), self.ty, self.len.clone())
     }
 }

@@ -72,7 +72,11 @@ impl ErrorFlags {
                     .create_sub_buffer(CL_MEM_READ_WRITE, origin, 4)
             }
             .map_err(cl("error flag"))?;
-            self.slots.push(DeviceBuffer { buf, bytes: 4 });
+            self.slots.push(DeviceBuffer {
+                buf,
+                bytes: 4,
+                capacity: 4,
+            });
         }
         Ok(&self.slots[i])
     }

@@ -235,8 +235,11 @@ pub struct Runtime {
 /// A device buffer of raw bytes (element types are the caller's business).
 pub struct DeviceBuffer {
     buf: Buffer<u8>,
-    /// Size in bytes.
+    /// Size in bytes: what reads copy back (a reused allocation may be larger).
     pub bytes: usize,
+    /// Bytes of the allocation, at least `bytes` ([`BufferPool`] reuses a buffer for a smaller
+    /// array).
+    pub capacity: usize,
 }
 
 /// A built program with its kernel objects, each made on its first launch and reused after
@@ -381,16 +384,21 @@ impl Runtime {
             // SAFETY: `buf` is a valid buffer just created.
             unsafe { opencl3::memory::retain_mem_object(buf.get()) }.map_err(cl("retain"))?;
         }
-        Ok(DeviceBuffer { buf, bytes })
+        Ok(DeviceBuffer {
+            buf,
+            bytes,
+            capacity: bytes,
+        })
     }
 
-    /// Enqueues zeroing the whole buffer on the device (`clEnqueueFillBuffer`); does not wait.
+    /// Enqueues zeroing the whole allocation on the device (`clEnqueueFillBuffer`, all of its
+    /// capacity: see [`BufferPool`]); does not wait.
     /// On Oclgrind, writes zeros from the host instead: Oclgrind 21.10's `--uninitialized`
     /// loses the writes a kernel makes to a buffer filled by `clEnqueueFillBuffer` (a later
     /// kernel's reads of them are reported uninitialized; `scripts/oclgrind-fill-repro.c` shows
     /// it without this project), and a write keeps the check usable.
     pub fn fill_zero(&self, buf: &mut DeviceBuffer) -> Result<(), RuntimeError> {
-        let size = buf.bytes.max(1);
+        let size = buf.capacity.max(1);
         if self.device.is_oclgrind() {
             return self.write(buf, &vec![0u8; size]);
         }
@@ -412,6 +420,32 @@ impl Runtime {
                 .map_err(cl("write"))?;
         }
         Ok(())
+    }
+
+    /// Reads `len` bytes from byte `offset` of the buffer back (blocking); the range must lie
+    /// within its `bytes`.
+    pub fn read_range(
+        &self,
+        buf: &DeviceBuffer,
+        offset: usize,
+        len: usize,
+    ) -> Result<Vec<u8>, RuntimeError> {
+        if offset.checked_add(len).is_none_or(|end| end > buf.bytes) {
+            return Err(RuntimeError::Cl(format!(
+                "read of bytes {offset}..+{len} of a buffer of {}",
+                buf.bytes
+            )));
+        }
+        let mut out = vec![0u8; len];
+        if len > 0 {
+            // SAFETY: blocking read into a slice of `len` bytes, within the buffer (checked).
+            unsafe {
+                self.queue
+                    .enqueue_read_buffer(&buf.buf, CL_BLOCKING, offset, &mut out, &[])
+                    .map_err(cl("read"))?;
+            }
+        }
+        Ok(out)
     }
 
     /// Reads the whole buffer back (blocking).
