@@ -97,7 +97,12 @@ fn a_failure_behind_a_computed_size_is_the_oracles() {
 #[test]
 fn without_a_device_computed_sizes_are_refused_and_reads_are_bounded() {
     let v = data(100);
+    // a count whose range bounds it stays on the device (at most 7 elements here) ...
     let src = format!("let v:[int]1 = {v} in take(reduce(maxi,0,v),v)");
+    let lowered = lower_tail(&src).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(lowered.probes, 0);
+    // ... one with no useful bound (up to 7 million elements) is read back
+    let src = format!("let v:[int]1 = {v} in take(muli(reduce(maxi,0,v),1000000),v)");
     match lower_tail(&src) {
         Err(LowerTailError::Unsupported(why)) => {
             assert!(
@@ -181,4 +186,29 @@ fn vectors_of_device_lengths_agree() {
         format!("prArrD(power(fn w:[double]1 => compress(each(fn x:[double]0 => gtd(x,0.5),w),each(fn x:[double]0 => muld(x,1.5),w)),4,each(fn x:[int]0 => divd(i2d(x),3.0),{v})))"),
         format!("let v:[int]1 = {v} in power(fn w:[int]1 => let u:[int]1 = compress(each(fn x:[int]0 => gti(x,-2),w),w) in compress(each(fn x:[int]0 => lti(x,7),u),each(fn x:[int]0 => subi(x,1),u)),5,v)"),
     ]);
+}
+
+#[test]
+fn counts_computed_on_the_device_are_not_read_back() {
+    let v = data(120);
+    let k = "reduce(maxi,0,v)";
+    let w = "compress(each(fn x:[int]0 => gti(x,0),v),v)";
+    let programs = [
+        // take, drop, rotate and iota by computed counts, from either end, beyond the length
+        format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(take({k},v)) in let b:[int]1 = prArrI(take(subi(0,muli({k},30)),v)) in prArrI(take(muli({k},30),v))"),
+        format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(drop(addi({k},30),v)) in let b:[int]1 = prArrI(drop(subi(0,muli({k},20)),v)) in prArrI(drop(muli({k},20),v))"),
+        format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(rotate(first(v),iota({k}))) in prArrI(rotate(subi(0,{k}),reshape([3,4],v)))"),
+        format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(iota(subi({k},2))) in reduce(addi,0,iota(subi({k},9)))"),
+        // the same on a vector of run-time length: a filter's result
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(take(subi(0,70),w)) in let b:[int]1 = prArrI(drop(3,w)) in prArrI(rotate({k},take(5,drop({k},w))))"),
+        // a replicate whose counts' range bounds its length
+        format!("let v:[int]1 = {v} in prArrI(replicate(0,each(fn x:[int]0 => subi(resi(4,x),1),v),v))"),
+        // in a loop: the state shortened by a computed count each trip
+        format!("let v:[int]1 = {v} in power(fn s:[int]1 => drop(resi(3,first(s)),rotate(first(s),each(fn x:[int]0 => addi(x,1),s))),12,v)"),
+    ];
+    for src in &programs {
+        let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+        assert_eq!(lowered.probes, 0, "{src}");
+    }
+    agree_all(&programs);
 }

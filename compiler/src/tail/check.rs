@@ -199,6 +199,16 @@ pub(super) fn checked_roll_bound(fresh: &Fresh, span: Span, n: &str, known: Opti
     })
 }
 
+/// `iota`'s count `n` (FCL int text) where the device computes it, checked: a negative count
+/// fails as the oracle's `iota` does (rule 3.35), whose reason names the count, which the
+/// check site cannot carry.
+pub(super) fn checked_iota_count(fresh: &Fresh, span: Span, n: &str) -> String {
+    let why = "iota of a negative number (a count computed on the device)".to_string();
+    share(fresh, n, |n| {
+        checked(fresh, Prim::Iota, span, why, &format!("(lti {n} 0)"), n)
+    })
+}
+
 /// Whether FCL element text checks something at run time.
 pub(super) fn has_checks(text: &str) -> bool {
     [

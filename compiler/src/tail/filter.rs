@@ -4,11 +4,13 @@
 //! The counts' inclusive prefix sum is materialized on the device (the scans of module
 //! `reduce`). A `compress` result is then one scatter (a stable partition) whose length, the
 //! last prefix sum, stays on the device: a vector of run-time length (module `dynamic`). A
-//! `replicate` result's length is read back (module `probe`: the one value that crosses to the
-//! host), and the result is a pull array: element j comes from the first position i whose
+//! `replicate` result is a pull array, of run-time length too where the counts' range bounds
+//! it (n elements times the largest count), else with its length read back (module `probe`:
+//! the one value that crosses to the host): element j comes from the first position i whose
 //! prefix sum exceeds j, found by a binary search of ⌈log2 n⌉ steps unrolled into FCL. No
 //! element of the mask, the counts or the data leaves the device.
 
+use super::counts::MAX_CAPACITY;
 use super::fault::LoweringFault;
 use super::program::{fails, Lowerer};
 use super::value::{share, unsupported, Arr, Fun, Ty, Val, R};
@@ -102,7 +104,13 @@ impl Lowerer {
         }
         // a compress of complex numbers (two blocks of doubles, which the scatter does not
         // move) searches for its elements; its length stays on the device as well
-        let total = if compress {
+        // a replicate whose counts' range bounds the result (module `counts`) keeps its
+        // length on the device too
+        let cap = match compress {
+            true => Some(n),
+            false => replicate_capacity(sel, n),
+        };
+        let total = if cap.is_some() {
             None
         } else {
             let why = format!("the length of a {name} result (the sum of its counts)");
@@ -136,7 +144,7 @@ impl Lowerer {
         };
         let mut out = match total {
             Some(total) => Arr::new(ty, vec![total], index),
-            None => Arr::dynamic(ty, n, last.into(), Rc::new(index)),
+            None => Arr::dynamic(ty, cap.unwrap_or(n), last.into(), Rc::new(index)),
         };
         // the elements are the argument's, and fills (replicate's negative counts, the
         // elements of a compress result past its computed length)
@@ -214,6 +222,15 @@ impl Search {
             format!("((fn {name} => {body}) ({bound}))")
         })
     }
+}
+
+/// The capacity of a `replicate` of n elements by `counts` whose range bounds every count's
+/// magnitude: n times that bound, where at most [`MAX_CAPACITY`] and not 0.
+fn replicate_capacity(counts: &Arr, n: usize) -> Option<usize> {
+    let r = counts.range?;
+    let c = r.lo.abs().max(r.hi.abs());
+    let cap = c * n as f64;
+    (cap >= 1.0 && cap <= MAX_CAPACITY as f64).then_some(cap as usize)
 }
 
 /// The first position i in 0..n whose prefix sum `sum_at(i)` exceeds `j` (one exists: j is

@@ -69,6 +69,7 @@
 
 mod check;
 mod complex;
+mod counts;
 mod dynamic;
 pub mod fault;
 mod filter;

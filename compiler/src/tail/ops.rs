@@ -61,6 +61,8 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         P::ZipWith => true,
         // by a computed mask (module `filter`)
         P::Compress => matches!(&args[0], Val::Arr(s) if s.known.is_none()),
+        // a drop, or a take whose count bounds its length (module `counts`)
+        P::Take | P::Drop | P::Rotate => k == 1 && super::counts::counts_take_dynamic(p, args),
         P::Power | P::PowerScl => k == 2,
         _ => false,
     }
@@ -82,6 +84,10 @@ impl Lowerer {
                     args[k] = Val::Arr(self.settle(a, name)?);
                 }
             }
+        }
+        // a count that the kernels compute (module `counts`)
+        if let Some(a) = self.computed_count(p, e, &args)? {
+            return Ok(Val::Arr(a));
         }
         // a count, shape or permutation computed from data: its value is read back
         for (k, what) in static_arguments(p) {

@@ -1,0 +1,214 @@
+//! Shape operators whose count is computed on the device: `iota(n)`, `take(n, v)`,
+//! `drop(n, v)` and `rotate(n, a)` with `n` not known at compile time, and `take`/`drop` of a
+//! vector whose length the device computes ([`Arr::run_len`]). None of them reads its count
+//! back: the count stays FCL int text that the kernels evaluate.
+//!
+//! * `rotate` keeps its argument's shape: the count only moves the columns, `(c + s) mod m`
+//!   with `s = n mod m` computed in the kernel.
+//! * `drop` gives a vector of run-time length `max(0, L − |n|)` and its argument's capacity.
+//! * `take` and `iota` give a vector of run-time length `|n|` (`n` for `iota`, whose negative
+//!   count fails, rule 3.35). Its capacity is the largest `|n|` that the count's range allows
+//!   (module `range`: `resi(7, x)` is at most 6, a `reduce(maxi…)` of such values too), at most
+//!   [`MAX_CAPACITY`]; a count with no such bound is read back as before (module `probe`).
+//!
+//! Every element past the run-time length is a fill, computed by nothing that can fail.
+
+use super::check::checked_iota_count;
+use super::program::Lowerer;
+use super::range::Range;
+use super::value::{share, Arr, Ty, Val, R};
+use semantics::tail::ops::prim::Prim;
+use semantics::tail::syntax::Expr;
+use semantics::tail::value::Scalar;
+use std::rc::Rc;
+
+/// The largest capacity given to a vector whose length is a count computed on the device.
+pub(super) const MAX_CAPACITY: usize = 1 << 22;
+
+/// The largest `|n|` of an int count `n`: its value where known, else the bound its range
+/// gives, where that is at most [`MAX_CAPACITY`].
+fn count_bound(n: &Arr) -> Option<usize> {
+    if let Some(Scalar::Int(k)) = n.known_scalar() {
+        return Some(k.unsigned_abs() as usize);
+    }
+    let r = n.range?;
+    let b = r.lo.abs().max(r.hi.abs());
+    (b <= MAX_CAPACITY as f64).then_some(b as usize)
+}
+
+/// A vector's length as FCL text: its run-time length, or its static one.
+fn length_text(a: &Arr) -> Rc<str> {
+    match &a.run_len {
+        Some(len) => len.clone(),
+        None => a.shape[0].to_string().into(),
+    }
+}
+
+/// Whether `a`'s elements lie in its range and the fill of its type lies there too: the range
+/// of a result that holds `a`'s elements and fills.
+fn with_fill(a: &Arr) -> Option<Range> {
+    let fill = Range::of_scalar(Scalar::fill(a.ty.base()))?;
+    Some(a.range?.union(fill))
+}
+
+/// Whether `take`/`drop` of vector argument `a` (argument 1) by count `args[0]` is lowered
+/// here (so the argument may have a run-time length): a `drop` or `rotate` always, a `take` where its
+/// count is known or bounded.
+pub(super) fn counts_take_dynamic(p: Prim, args: &[Val]) -> bool {
+    let Some(Val::Arr(n)) = args.first() else {
+        return false;
+    };
+    n.shape.is_empty()
+        && n.ty == Ty::Int
+        && match p {
+            Prim::Drop | Prim::Rotate => true,
+            Prim::Take => count_bound(n).is_some_and(|b| b > 0),
+            _ => false,
+        }
+}
+
+impl Lowerer {
+    /// `iota`, `take`, `drop` or `rotate` lowered with a count computed on the device (or of
+    /// a vector whose length is), where this module applies; `None` where the count is read
+    /// back (module `probe`) or known.
+    pub(super) fn computed_count(&mut self, p: Prim, e: &Expr, args: &[Val]) -> R<Option<Arr>> {
+        let (Some(Val::Arr(n)), rest) = (args.first(), &args[1.min(args.len())..]) else {
+            return Ok(None);
+        };
+        let a = match rest.first() {
+            Some(Val::Arr(a)) => Some(a),
+            _ => None,
+        };
+        let computed = n.known.is_none() && n.shape.is_empty() && n.ty == Ty::Int;
+        let dynamic = a.is_some_and(Arr::is_dynamic);
+        if self.kernel || !(computed || dynamic) {
+            return Ok(None);
+        }
+        let f = self.fresh.clone();
+        let nt = n.text();
+        Ok(match (p, a) {
+            // (3.34)/(3.35) iota: 1…n, a negative count fails
+            (Prim::Iota, None) => {
+                let Some(cap) = count_bound(n).filter(|&b| b > 0) else {
+                    return Ok(None);
+                };
+                let len = if n.range.is_some_and(|r| r.lo >= 0.0) {
+                    nt
+                } else {
+                    checked_iota_count(&f, e.span, &nt)
+                };
+                let mut out = Arr::dynamic(
+                    Ty::Int,
+                    cap,
+                    len.into(),
+                    Rc::new(|i: &str| format!("({i} + 1)")),
+                );
+                out.range = Range::new(0.0, cap as f64);
+                Some(out)
+            }
+            (Prim::Drop, Some(a)) if a.shape.len() == 1 => {
+                let (l, cap) = (length_text(a), a.shape[0]);
+                if cap == 0 {
+                    return Ok(Some(a.clone()));
+                }
+                // max(0, L − |n|), with no |n| that overflows
+                let len = share(&f, &nt, |n| {
+                    format!(
+                        "(if lti {n} 0 then (if lti {n} (0 - {l}) then 0 else {l} + {n}) \
+                         else (if lti {l} {n} then 0 else {l} - {n}))"
+                    )
+                });
+                let index = a.index.clone();
+                let g = f.clone();
+                let mut out = Arr::dynamic(
+                    a.ty,
+                    cap,
+                    len.into(),
+                    Rc::new(move |i| {
+                        share(&g, &nt, |n| {
+                            index(&format!("({i} + (if lti {n} 0 then 0 else {n}))"))
+                        })
+                    }),
+                );
+                out.range = with_fill(a);
+                Some(out)
+            }
+            (Prim::Take, Some(a)) if a.shape.len() == 1 => {
+                let Some(cap) = count_bound(n).filter(|&b| b > 0) else {
+                    return Ok(None);
+                };
+                let l = length_text(a);
+                let len = share(&f, &nt, |n| format!("(if lti {n} 0 then 0 - {n} else {n})"));
+                let (index, fill, g) = (a.index.clone(), a.ty.fill(), f.clone());
+                // element i: a_i (n ≥ 0) or a_(L + n + i) (n < 0), a fill outside 0…L−1
+                let mut out = Arr::dynamic(
+                    a.ty,
+                    cap,
+                    len.into(),
+                    Rc::new(move |i| {
+                        share(&g, &nt, |n| {
+                            let j = format!("(if lti {n} 0 then {l} + {n} + {i} else {i})");
+                            share(&g, &j, |j| {
+                                format!(
+                                    "(if andb (lti {j} {l}) (lti (0 - 1) {j}) then {} else {fill})",
+                                    index(j)
+                                )
+                            })
+                        })
+                    }),
+                );
+                out.range = with_fill(a);
+                Some(out)
+            }
+            // rotate of a vector of run-time length L: left by n mod L
+            (Prim::Rotate, Some(a)) if dynamic => {
+                let (l, index, g) = (length_text(a), a.index.clone(), f.clone());
+                let mut out = Arr::dynamic(
+                    a.ty,
+                    a.shape[0],
+                    l.clone(),
+                    Rc::new(move |i| {
+                        // (only for i < L, so L > 0 here)
+                        share(&g, &format!("(({nt}) % {l} + {l}) % {l}"), |s| {
+                            let j = format!("({i} + {s})");
+                            share(&g, &j, |j| {
+                                format!(
+                                    "(if lti {j} {l} then {} else {})",
+                                    index(j),
+                                    index(&format!("({j} - {l})"))
+                                )
+                            })
+                        })
+                    }),
+                );
+                out.range = with_fill(a);
+                Some(out)
+            }
+            // rotate: every row along the last axis moves left by n mod m
+            (Prim::Rotate, Some(a)) if computed => {
+                let Some(&m) = a.shape.last() else {
+                    return Ok(Some(a.clone()));
+                };
+                if m == 0 {
+                    return Ok(Some(a.clone()));
+                }
+                let (index, g) = (a.index.clone(), f.clone());
+                let mut out = Arr::new(a.ty, a.shape.clone(), move |i| {
+                    share(&g, i, |i| {
+                        share(&g, &format!("((({nt}) % {m} + {m}) % {m})"), |s| {
+                            share(&g, &format!("({i} % {m})"), |c| {
+                                let moved = format!(
+                                    "(if lti ({c} + {s}) {m} then {c} + {s} else {c} + {s} - {m})"
+                                );
+                                index(&format!("({i} - {c} + {moved})"))
+                            })
+                        })
+                    })
+                });
+                out.range = a.range;
+                Some(out)
+            }
+            _ => None,
+        })
+    }
+}
