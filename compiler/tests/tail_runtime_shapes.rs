@@ -203,6 +203,10 @@ fn counts_computed_on_the_device_are_not_read_back() {
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(take(subi(0,70),w)) in let b:[int]1 = prArrI(drop(3,w)) in prArrI(rotate({k},take(5,drop({k},w))))"),
         // a replicate whose counts' range bounds its length
         format!("let v:[int]1 = {v} in prArrI(replicate(0,each(fn x:[int]0 => subi(resi(4,x),1),v),v))"),
+        // power counts: a loop whose count the host reads when the program runs (zero, and
+        // negative, which fails as the oracle's 3.60 does)
+        format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(power(fn w:[int]1 => compress(each(fn x:[int]0 => gti(x,2),w),each(fn x:[int]0 => addi(x,1),w)),{k},v)) in prArrI(power(fn w:[int]1 => each(fn x:[int]0 => addi(x,1),w),subi({k},7),iota(3)))"),
+        format!("let v:[int]1 = {v} in prArrI(power(fn w:[int]1 => each(fn x:[int]0 => addi(x,1),w),subi({k},8),iota(3)))"),
         // in a loop: the state shortened by a computed count each trip
         format!("let v:[int]1 = {v} in power(fn s:[int]1 => drop(resi(3,first(s)),rotate(first(s),each(fn x:[int]0 => addi(x,1),s))),12,v)"),
     ];

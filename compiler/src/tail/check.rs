@@ -209,6 +209,20 @@ pub(super) fn checked_iota_count(fresh: &Fresh, span: Span, n: &str) -> String {
     })
 }
 
+/// A `power` count `n` (FCL int text) that the device computes, checked: a negative count
+/// fails as the oracle's `power` does (rule 3.60), whose reason names the count.
+pub(super) fn checked_power_count(fresh: &Fresh, span: Span, name: &str, n: &str) -> String {
+    if !checks_at(span) {
+        return n.to_string();
+    }
+    let site = fresh.site(RunFailure {
+        rule: semantics::tail::step::Rule::POWER_DONE.to_string(),
+        reason: format!("{name} with a negative count (computed on the device)"),
+        span,
+    });
+    share(fresh, n, |n| format!("(checki {site} (lti {n} 0) {n})"))
+}
+
 /// Whether FCL element text checks something at run time.
 pub(super) fn has_checks(text: &str) -> bool {
     [

@@ -3,6 +3,8 @@
 //! Element functions are lowered per element inside the consumer's kernel (fusion); `power`
 //! iterates with FCL's grid-level `power` over a materialized array.
 
+use super::check::checked_power_count;
+use super::loops::Trips;
 use super::ops::{known_int, known_vec};
 use super::program::{fails, Lowerer};
 use super::range::Range;
@@ -209,6 +211,12 @@ impl Lowerer {
             }
             // (3.59)/(3.60) power: f applied n times
             Prim::Power | Prim::PowerScl | Prim::Bench => {
+                let count = args[1].arr()?;
+                if count.known.is_none() && !self.kernel && !self.in_loop {
+                    if let Some(v) = self.power_computed(name, e, &f, count, &args[2])? {
+                        return Ok(v);
+                    }
+                }
                 let count =
                     self.probe(args[1].arr()?, "a power count not known at compile time")?;
                 let n = known_int(&count, "a power count")?;
@@ -224,7 +232,7 @@ impl Lowerer {
                         span: e.span,
                     }));
                 }
-                self.power(&f, n, &args[2])
+                self.power(&f, &Trips::known(n), &args[2])
             }
             // (3.76) condScl: f(x) if b, else x; a conditional in FCL even where b is known
             Prim::CondScl => {
@@ -272,8 +280,44 @@ impl Lowerer {
     /// holds the state (a scalar is one element; the arrays of a tuple state lie one after
     /// another, ints as doubles when a component is double), each step one kernel computing
     /// `f` of the state.
-    fn power(&mut self, f: &Val, n: i64, x: &Val) -> R<Val> {
-        if n == 0 {
+    /// `power(f, n, x)` with a count `n` the device computes: one FCL loop whose count the
+    /// host reads when the program runs (a negative count fails there, rule 3.60); `None`
+    /// where the step has no loop lowering (trip by trip needs the count: it is read back).
+    fn power_computed(
+        &mut self,
+        name: &str,
+        e: &Expr,
+        f: &Val,
+        count: &Arr,
+        x: &Val,
+    ) -> R<Option<Val>> {
+        let saved = (
+            self.stmts.len(),
+            self.outputs.len(),
+            self.helpers.clone(),
+            self.probed,
+        );
+        let c = self.fresh.name("trips");
+        let checked = checked_power_count(&self.fresh, e.span, name, &count.text());
+        self.stmt(format!("{c} <- return<grid> ({checked})"));
+        let trips = Trips {
+            text: c,
+            known: None,
+        };
+        match self.power(f, &trips, x) {
+            Err(LowerTailError::Unsupported(_)) => {
+                self.stmts.truncate(saved.0);
+                self.outputs.truncate(saved.1);
+                self.helpers = saved.2;
+                self.probed = saved.3;
+                Ok(None)
+            }
+            r => r.map(Some),
+        }
+    }
+
+    fn power(&mut self, f: &Val, n: &Trips, x: &Val) -> R<Val> {
+        if n.known == Some(0) {
             return Ok(x.clone());
         }
         if self.kernel {
@@ -341,7 +385,8 @@ impl Lowerer {
              {w} <- power<grid> {n} (fn it => fn {s} => tabulate {size} (fn i => {})) \
              (tabulate {size} (fn i => {}))",
             packed(&self.fresh, &next, &offsets, doubles, "i"),
-            packed(&self.fresh, &parts, &offsets, doubles, "i")
+            packed(&self.fresh, &parts, &offsets, doubles, "i"),
+            n = n.text,
         ));
         rebuild(
             x,

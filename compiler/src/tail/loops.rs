@@ -136,13 +136,30 @@ impl Layout {
     }
 }
 
+/// A `power` count: FCL int text (a literal, or the name the program binds a count the
+/// device computes to) and its value where the lowering knows it.
+pub(super) struct Trips {
+    pub text: String,
+    pub known: Option<i64>,
+}
+
+impl Trips {
+    /// A count known at compile time.
+    pub(super) fn known(n: i64) -> Trips {
+        Trips {
+            text: n.to_string(),
+            known: Some(n),
+        }
+    }
+}
+
 impl Lowerer {
-    /// `power(f, n, x)` (n ≥ 1) as one FCL loop (see the module comment), else trip by trip
+    /// `power(f, n, x)` (n ≥ 1, or a count computed on the device) as one FCL loop (see the module comment), else trip by trip
     /// at the top level; `why`: why the step has no kernel of its own.
     pub(super) fn power_loop_or_unrolled(
         &mut self,
         f: &Val,
-        n: i64,
+        n: &Trips,
         x: &Val,
         why: String,
     ) -> R<Val> {
@@ -151,13 +168,16 @@ impl Lowerer {
             Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
                 self.stmts.truncate(stmts);
                 self.helpers = helpers;
-                self.power_unrolled(f, n, x, why)
+                match n.known {
+                    Some(n) => self.power_unrolled(f, n, x, why),
+                    None => unsupported(why),
+                }
             }
             r => r,
         }
     }
 
-    fn power_loop(&mut self, f: &Val, n: i64, x: &Val) -> R<Val> {
+    fn power_loop(&mut self, f: &Val, n: &Trips, x: &Val) -> R<Val> {
         let parts = components(x)?;
         let mut layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect());
         let s = self.fresh.name("s");
@@ -186,7 +206,8 @@ impl Lowerer {
         self.stmt(format!(
             "-- power: {n} trips of one loop over {size} elements (the step's statements run \
              each trip)\n    \
-             {w} <- power<grid> {n} (fn it => fn {s} => {step}) (tabulate {size} (fn i => {init}))"
+             {w} <- power<grid> {n} (fn it => fn {s} => {step}) (tabulate {size} (fn i => {init}))",
+            n = n.text
         ));
         rebuild(x, &layout.read(self, &w))
     }
