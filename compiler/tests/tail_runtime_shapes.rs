@@ -207,6 +207,10 @@ fn counts_computed_on_the_device_are_not_read_back() {
         // negative, which fails as the oracle's 3.60 does)
         format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(power(fn w:[int]1 => compress(each(fn x:[int]0 => gti(x,2),w),each(fn x:[int]0 => addi(x,1),w)),{k},v)) in prArrI(power(fn w:[int]1 => each(fn x:[int]0 => addi(x,1),w),subi({k},7),iota(3)))"),
         format!("let v:[int]1 = {v} in prArrI(power(fn w:[int]1 => each(fn x:[int]0 => addi(x,1),w),subi({k},8),iota(3)))"),
+        // an if with pure array branches selects on the device, whatever their lengths
+        format!("let v:[int]1 = {v} in let s:[int]0 = reduce(addi,0,v) in let a:[int]1 = prArrI(if gti(s,100) then iota(maxi(0,first(v))) else take(2,v)) in let b:[int]1 = prArrI(if lti(s,100) then iota(maxi(0,first(v))) else take(2,v)) in prArrI(if lti(s,100) then reshape([2,3],v) else reshape([2,3],iota(6)))"),
+        // formatI of computed ints, the smallest int too
+        format!("let v:[int]1 = {v} in let s:[int]0 = reduce(addi,0,v) in let a:[char]1 = prArrC(formatI(s)) in let b:[char]1 = prArrC(formatI(subi(0,s))) in let c:[char]1 = prArrC(formatI(subi(s,s))) in let d:[char]1 = prArrC(formatI(subi(subi(0,2147483647),first(iota({k}))))) in reduce(addi,0,each(fn x:[char]0 => b2i(eqc(x,'0')),formatI(muli(s,1000))))"),
         // in a loop: the state shortened by a computed count each trip
         format!("let v:[int]1 = {v} in power(fn s:[int]1 => drop(resi(3,first(s)),rotate(first(s),each(fn x:[int]0 => addi(x,1),s))),12,v)"),
     ];

@@ -106,6 +106,8 @@ impl Lowerer {
                 out.range = Range::new(0.0, cap as f64);
                 Some(out)
             }
+            // formatI: the int's decimal text, as Rust and the oracle write it
+            (Prim::FormatI, None) if computed => Some(format_int(&f, &nt)),
             (Prim::Drop, Some(a)) if a.shape.len() == 1 => {
                 let (l, cap) = (length_text(a), a.shape[0]);
                 if cap == 0 {
@@ -211,4 +213,51 @@ impl Lowerer {
             _ => None,
         })
     }
+}
+
+/// `formatI(x)` of int text `x`: at most 11 chars (`-2147483648`), a minus sign then the
+/// digits of |x|, as the oracle (Rust's `i32::to_string`) writes them. The digits are computed
+/// in doubles, where |x| is exact for every int (no negation overflows): digit p is
+/// `⌊(|x| mod 10^(p+1)) / 10^p⌋`, each step exact for integers below 2^53, and every floor
+/// fits an int.
+fn format_int(f: &super::value::Fresh, x: &str) -> Arr {
+    let pow10 = |p: &str| {
+        (1..=10).rev().fold("1.0".to_string(), |rest, k| {
+            format!("(if {p} == {k} then {}.0 else {rest})", 10i64.pow(k))
+        })
+    };
+    let abs = |x: &str| format!("(if lti {x} 0 then negd (i2d {x}) else i2d {x})");
+    let digits = |ad: &str| {
+        let more: Vec<String> = (1..=9)
+            .map(|k| format!("b2i (ged {ad} {}.0)", 10i64.pow(k)))
+            .collect();
+        format!("(1 + {})", more.join(" + "))
+    };
+    let len = share(f, x, |x| {
+        share(f, &abs(x), |ad| {
+            format!("(b2i (lti {x} 0) + {})", digits(ad))
+        })
+    });
+    let (g, xt) = (f.clone(), x.to_string());
+    Arr::dynamic(
+        Ty::Char,
+        11,
+        len.into(),
+        Rc::new(move |i| {
+            share(&g, &xt, |x| {
+                share(&g, &abs(x), |ad| {
+                    let p = format!("(b2i (lti {x} 0) + {} - 1 - {i})", digits(ad));
+                    share(&g, &p, |p| {
+                        let hi = format!("(floord (divd {ad} {}))", pow10(&format!("({p} + 1)")));
+                        let rest = format!(
+                            "(subd {ad} (muld {} (i2d {hi})))",
+                            pow10(&format!("({p} + 1)"))
+                        );
+                        let digit = format!("(floord (divd {rest} {}))", pow10(p));
+                        format!("(if andb (lti {x} 0) ({i} == 0) then 45 else 48 + {digit})")
+                    })
+                })
+            })
+        }),
+    )
 }

@@ -67,6 +67,7 @@
 //! output with the TAIL value printer, using the static shapes the lowering knows. A double
 //! array that is `i2d` of ints is printed as ints and converted exactly on the host.
 
+mod branch;
 mod check;
 mod complex;
 mod counts;

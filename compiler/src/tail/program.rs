@@ -251,8 +251,12 @@ impl Lowerer {
                     (_, Some(true)) => self.eval(a, env),
                     (_, Some(false)) => self.eval(b, env),
                     (Err(e), None) if self.kernel => Err(e),
-                    // a condition computed from data picks the branch: it is read back
+                    // a condition computed from data: a selection of pure array branches
+                    // (module `branch`), else it is read back and picks the branch
                     (_, None) => {
+                        if let Some(v) = self.select_on_device(&cond, a, b, env)? {
+                            return Ok(v);
+                        }
                         let why = "the condition of an if with array branches, not known at \
                                    compile time";
                         match self.probe(&cond, why)?.known_scalar() {

@@ -1,0 +1,90 @@
+//! `if c then a else b` (3.79) with array branches and a condition the device computes: where
+//! both branches are pure arrays (no statements, prints or reads back, no check that could
+//! fail, so computing the branch the oracle skips changes nothing), the result selects
+//! element by element, `if c then a_i else b_i`. Vectors may differ in length: the result is
+//! a vector of run-time length (`if c then |a| else |b|`, module `dynamic`) whose capacity is
+//! the larger of the two. Anything else reads the condition back (module `probe`).
+
+use super::check::has_checks;
+use super::program::{Env, Lowerer};
+use super::value::{Arr, Val, R};
+use semantics::tail::syntax::Expr;
+use std::rc::Rc;
+
+impl Lowerer {
+    /// The `if` of condition `cond` (computed on the device) and branch expressions `a`, `b`
+    /// as a selection, or `None` (with nothing of the branches' lowering kept) where it is
+    /// not one.
+    pub(super) fn select_on_device(
+        &mut self,
+        cond: &Arr,
+        a: &Expr,
+        b: &Expr,
+        env: &Env,
+    ) -> R<Option<Val>> {
+        if self.kernel {
+            return Ok(None);
+        }
+        let saved = (
+            self.stmts.len(),
+            self.outputs.len(),
+            self.helpers.clone(),
+            self.probed,
+            self.store.clone(),
+        );
+        let branches = self.eval(a, env).and_then(|x| Ok((x, self.eval(b, env)?)));
+        let pure = self.stmts.len() == saved.0 && self.outputs.len() == saved.1;
+        let selected = match (branches, pure) {
+            (Ok((Val::Arr(x), Val::Arr(y))), true) => select(cond, &x, &y),
+            _ => None,
+        };
+        if selected.is_none() {
+            self.stmts.truncate(saved.0);
+            self.outputs.truncate(saved.1);
+            self.helpers = saved.2;
+            self.probed = saved.3;
+            self.store = saved.4;
+        }
+        Ok(selected.map(Val::Arr))
+    }
+}
+
+/// `if c then x else y` element by element, where both are of one type and shape, or both
+/// vectors, and neither checks anything.
+fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
+    let pure = |a: &Arr| a.size() == 0 || !has_checks(&(a.index)("i"));
+    if x.ty != y.ty || !pure(x) || !pure(y) {
+        return None;
+    }
+    let c = cond.text();
+    let (xi, yi) = (x.index.clone(), y.index.clone());
+    let pick = {
+        let c = c.clone();
+        move |i: &str| format!("(if {c} then {} else {})", xi(i), yi(i))
+    };
+    let range = x.range.zip(y.range).map(|(r, s)| r.union(s));
+    let mut out = if x.shape == y.shape && !x.is_dynamic() && !y.is_dynamic() {
+        Arr::new(x.ty, x.shape.clone(), pick)
+    } else if x.shape.len() == 1 && y.shape.len() == 1 {
+        let len = |a: &Arr| match &a.run_len {
+            Some(l) => l.to_string(),
+            None => a.shape[0].to_string(),
+        };
+        let l = format!("(if {c} then {} else {})", len(x), len(y));
+        let cap = x.shape[0].max(y.shape[0]);
+        if cap == 0 {
+            return Some(Arr::new(x.ty, vec![0], move |_| String::new()));
+        }
+        let mut out = Arr::dynamic(x.ty, cap, l.into(), Rc::new(pick));
+        // the fill stands past the length
+        out.range = range.and_then(|r| {
+            let fill = semantics::tail::value::Scalar::fill(x.ty.base());
+            Some(r.union(super::range::Range::of_scalar(fill)?))
+        });
+        return Some(out);
+    } else {
+        return None;
+    };
+    out.range = range;
+    Some(out)
+}
