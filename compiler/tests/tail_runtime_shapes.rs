@@ -207,6 +207,10 @@ fn counts_computed_on_the_device_are_not_read_back() {
         // negative, which fails as the oracle's 3.60 does)
         format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(power(fn w:[int]1 => compress(each(fn x:[int]0 => gti(x,2),w),each(fn x:[int]0 => addi(x,1),w)),{k},v)) in prArrI(power(fn w:[int]1 => each(fn x:[int]0 => addi(x,1),w),subi({k},7),iota(3)))"),
         format!("let v:[int]1 = {v} in prArrI(power(fn w:[int]1 => each(fn x:[int]0 => addi(x,1),w),subi({k},8),iota(3)))"),
+        // reshape by computed extents: printed, its shape, its first element, a transposition
+        // (which reads the extents back), and a negative extent failing as the oracle's does
+        format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let d:[int]2 = prArrI(reshape([first(drop(2,v)),k],v)) in let d1:[int]1 = prArrI(reshape([k],iota(4))) in let d3:[int]3 = prArrI(reshape([2,k,maxi(0,first(v))],v)) in let sh:[int]1 = prArrI(shape(reshape([maxi(0,first(drop(2,v))),k],v))) in prSclI(first(reshape([maxi(0,first(drop(2,v))),k],v)))"),
+        format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let d:[int]2 = prArrI(reshape([subi(k,7),k],v)) in reshape([subi(k,8),k],v)"),
         // an if with pure array branches selects on the device, whatever their lengths
         format!("let v:[int]1 = {v} in let s:[int]0 = reduce(addi,0,v) in let a:[int]1 = prArrI(if gti(s,100) then iota(maxi(0,first(v))) else take(2,v)) in let b:[int]1 = prArrI(if lti(s,100) then iota(maxi(0,first(v))) else take(2,v)) in prArrI(if lti(s,100) then reshape([2,3],v) else reshape([2,3],iota(6)))"),
         // formatI of computed ints, the smallest int too

@@ -223,6 +223,19 @@ pub(super) fn checked_power_count(fresh: &Fresh, span: Span, name: &str, n: &str
     share(fresh, n, |n| format!("(checki {site} (lti {n} 0) {n})"))
 }
 
+/// The product of `reshape`'s extents (FCL int texts) that the device computes, checked: a
+/// negative extent fails as the oracle's `reshape` does (rule 3.38), whose reason names the
+/// extent, which the check site cannot carry.
+pub(super) fn checked_extents(fresh: &Fresh, span: Span, dims: &[String], product: &str) -> String {
+    let bad = dims
+        .iter()
+        .map(|d| format!("(lti {d} 0)"))
+        .reduce(|a, b| format!("(orb {a} {b})"))
+        .unwrap_or_else(|| "false".into());
+    let why = "reshape with a negative extent (computed on the device)".to_string();
+    checked(fresh, Prim::Reshape, span, why, &bad, product)
+}
+
 /// Whether FCL element text checks something at run time.
 pub(super) fn has_checks(text: &str) -> bool {
     [

@@ -13,9 +13,10 @@
 //!
 //! Every element past the run-time length is a fill, computed by nothing that can fail.
 
-use super::check::checked_iota_count;
+use super::check::{checked_extents, checked_iota_count};
 use super::program::Lowerer;
 use super::range::Range;
+use super::value::{known_ints, select, unsupported};
 use super::value::{share, Arr, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::Expr;
@@ -72,6 +73,9 @@ impl Lowerer {
     /// a vector whose length is), where this module applies; `None` where the count is read
     /// back (module `probe`) or known.
     pub(super) fn computed_count(&mut self, p: Prim, e: &Expr, args: &[Val]) -> R<Option<Arr>> {
+        if p == Prim::Reshape {
+            return self.reshape_computed(e, args);
+        }
         let (Some(Val::Arr(n)), rest) = (args.first(), &args[1.min(args.len())..]) else {
             return Ok(None);
         };
@@ -212,6 +216,92 @@ impl Lowerer {
             }
             _ => None,
         })
+    }
+}
+
+/// The most axes of a `reshape` by a shape the device computes.
+const MAX_RANK: usize = 8;
+
+impl Lowerer {
+    /// (3.38)/(3.39) `reshape(s, a)` with the extents `s` computed on the device, each
+    /// bounded by `s`'s range: a vector of run-time length, or an array of run-time extents
+    /// ([`Arr::run_dims`]); `None` where the range gives no bound (the shape is read back).
+    fn reshape_computed(&mut self, e: &Expr, args: &[Val]) -> R<Option<Arr>> {
+        let [Val::Arr(s), Val::Arr(a)] = args else {
+            return Ok(None);
+        };
+        let rank = s.shape.first().copied().unwrap_or(0);
+        if self.kernel
+            || s.known.is_some()
+            || s.shape.len() != 1
+            || s.ty != Ty::Int
+            || !(1..=MAX_RANK).contains(&rank)
+            || a.is_dynamic()
+        {
+            return Ok(None);
+        }
+        let Some(r) = s.range else { return Ok(None) };
+        let bound = r.hi.max(0.0);
+        let cap = bound.powi(rank as i32);
+        if bound < 1.0 || cap > MAX_CAPACITY as f64 {
+            return Ok(None);
+        }
+        let (bound, cap) = (bound as usize, cap as usize);
+        let f = self.fresh.clone();
+        let dims: Vec<String> = (0..rank).map(|k| (s.index)(&k.to_string())).collect();
+        let product = dims.join(" * ");
+        let len = if r.lo >= 0.0 {
+            format!("({product})")
+        } else {
+            checked_extents(&f, e.span, &dims, &format!("({product})"))
+        };
+        let (m, ty, index) = (a.size(), a.ty, a.index.clone());
+        // (3.39) the elements reused cyclically, fills for an empty argument
+        let element: super::value::Index = match m {
+            0 => Rc::new(move |_| ty.fill()),
+            m if cap <= m => index,
+            m => Rc::new(move |i| index(&format!("({i} % {m})"))),
+        };
+        let mut out = Arr::dynamic(ty, cap, len.into(), element);
+        out.range = with_fill(a);
+        if rank > 1 {
+            out.shape = vec![bound; rank];
+            out.run_dims = Some(dims.into_iter().map(Rc::from).collect());
+        }
+        Ok(Some(out))
+    }
+
+    /// `a`, an array whose extents the device computes ([`Arr::run_dims`]), with them read
+    /// back (module `probe`) where an operator (`what`) needs its shape static.
+    pub(super) fn settle_dims(&mut self, a: &Arr, dims: &[Rc<str>], what: &str) -> R<Arr> {
+        let why = format!("the shape of an array computed on the device, used by {what}");
+        if self.kernel || self.in_loop {
+            return unsupported(why);
+        }
+        let texts: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+        let shape = Arr::new(Ty::Int, vec![dims.len()], move |i| select(i, &texts));
+        let known = self.probe(&shape, &why)?;
+        let extents = known.known.as_deref().and_then(known_ints).and_then(|ks| {
+            ks.into_iter()
+                .map(|k| usize::try_from(k).ok())
+                .collect::<Option<Vec<usize>>>()
+        });
+        match extents {
+            Some(ks)
+                if ks.len() == a.shape.len() && ks.iter().zip(&a.shape).all(|(k, c)| k <= c) =>
+            {
+                Ok(Arr {
+                    shape: ks,
+                    run_len: None,
+                    run_dims: None,
+                    known: None,
+                    at: None,
+                    transposed: None,
+                    ..a.clone()
+                })
+            }
+            _ => unsupported(format!("{why}: the device computed another shape")),
+        }
     }
 }
 

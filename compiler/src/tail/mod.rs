@@ -178,7 +178,8 @@ pub struct Output {
     pub kind: ResultKind,
     /// A vector whose length the device computed: the program prints a line of `shape[0]`
     /// elements (the capacity), then that length on a line of its own: the value is that many
-    /// of the elements.
+    /// of the elements. For an array of rank 2 or more, the capacity is the product of
+    /// `shape` (bounds on the extents) and the second line holds the extents.
     pub dynamic: bool,
 }
 
@@ -203,20 +204,24 @@ impl Output {
             return parse_output(self, line);
         }
         let full = parse_output(self, lines.next()?)?;
-        let len: usize = lines
+        // the length, or the extents of an array of rank 2 or more
+        let dims = lines
             .next()?
             .trim_end()
             .strip_prefix('[')?
             .strip_suffix(']')?
-            .parse()
-            .ok()?;
-        let cap = self.shape.first().copied()?;
-        if len > cap {
+            .split(',')
+            .map(|d| d.parse().ok())
+            .collect::<Option<Vec<usize>>>()?;
+        let fits =
+            dims.len() == self.shape.len() && dims.iter().zip(&self.shape).all(|(d, c)| d <= c);
+        if !fits {
             return None;
         }
+        let len = dims.iter().product();
         let scalars = (0..len).map(|i| full.elems.get(i)).collect();
         Some(Array {
-            shape: vec![len],
+            shape: dims,
             elems: Elems::from_scalars(full.base_type(), scalars),
         })
     }

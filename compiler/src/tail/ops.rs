@@ -80,7 +80,21 @@ impl Lowerer {
         // it as it is; any other reads its length back first
         for k in 0..args.len() {
             if let Val::Arr(a) = &args[k] {
-                if a.is_dynamic() && !takes_dynamic(p, k, &args) {
+                let any_rank = matches!(
+                    p,
+                    P::First
+                        | P::Shape
+                        | P::Mem
+                        | P::MemScl
+                        | P::PrArrI
+                        | P::PrArrB
+                        | P::PrArrD
+                        | P::PrArrC
+                        | P::PrArrX
+                );
+                if a.is_dynamic()
+                    && (!takes_dynamic(p, k, &args) || (a.run_dims.is_some() && !any_rank))
+                {
                     args[k] = Val::Arr(self.settle(a, name)?);
                 }
             }

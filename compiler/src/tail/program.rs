@@ -397,7 +397,18 @@ impl Lowerer {
         self.stmts.push(format!(
             "{p}p <- tabulate {n} (fn i => {body})\n  ; {p} <- {print} {n} {p}p"
         ));
-        if let Some(len) = &a.run_len {
+        if let Some(dims) = &a.run_dims {
+            // then the extents, on a line of their own: the host keeps their product of
+            // elements, in that shape
+            let q = self.fresh.name("p");
+            let texts: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+            self.stmt(format!(
+                "-- the extents of an array computed on the device\n    \
+                 {q}p <- tabulate {n} (fn i => {})\n  ; {q} <- forceAndPrint {n} {q}p",
+                super::value::select("i", &texts),
+                n = dims.len()
+            ));
+        } else if let Some(len) = &a.run_len {
             // then the length, on a line of its own: the host keeps that many elements (after
             // the elements, so that a program failing in them prints neither line)
             let q = self.fresh.name("p");
@@ -439,6 +450,7 @@ impl Lowerer {
         out.known = a.known.clone();
         out.range = a.range;
         out.run_len = a.run_len.clone();
+        out.run_dims = a.run_dims.clone();
         out
     }
 
@@ -449,6 +461,9 @@ impl Lowerer {
         let Some(len) = &a.run_len else {
             return Ok(a.clone());
         };
+        if let Some(dims) = &a.run_dims {
+            return self.settle_dims(a, dims, what);
+        }
         let why = format!("the length of a vector computed on the device, used by {what}");
         if self.kernel || self.in_loop {
             return unsupported(why);

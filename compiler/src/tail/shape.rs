@@ -27,6 +27,14 @@ impl Lowerer {
                 let n = extent(known_int(n, "an iota count")?)?;
                 Ok(Arr::new(Ty::Int, vec![n], |i| format!("({i} + 1)")))
             }
+            // extents computed on the device
+            (P::Shape, [a]) if a.run_dims.is_some() => {
+                let dims = a.run_dims.clone().unwrap_or_default();
+                Ok(Arr::new(Ty::Int, vec![dims.len()], move |i| {
+                    let texts: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+                    select(i, &texts)
+                }))
+            }
             // a length computed on the device is the vector's one extent
             (P::Shape, [a]) if a.is_dynamic() => {
                 let len = a.run_len.clone().unwrap_or_default();
@@ -287,6 +295,7 @@ fn with_index(a: &Arr, shape: Vec<usize>, index: Index) -> Arr {
         at: None,
         range: None,
         run_len: None,
+        run_dims: None,
     }
 }
 

@@ -107,6 +107,12 @@ pub(super) struct Arr {
     /// sizes the buffers and launches; the elements past the length are junk that no consumer
     /// reads and whose computation cannot fail (each producer masks them).
     pub run_len: Option<Rc<str>>,
+    /// For an array of rank 2 or more whose shape the device computes (a `reshape` by a
+    /// computed shape): its extents as FCL int texts. `shape` then bounds each extent,
+    /// `run_len` is their product, and the elements are row-major by these extents in the
+    /// first `run_len` positions. Only the prints, `first`, `shape` and `mem` take such an
+    /// array; every other operator reads the extents back (module `probe`).
+    pub run_dims: Option<Rc<[Rc<str>]>>,
 }
 
 /// The largest array whose elements the lowering tracks at compile time.
@@ -125,6 +131,7 @@ impl Arr {
             at: None,
             range: None,
             run_len: None,
+            run_dims: None,
         }
     }
 
@@ -153,6 +160,7 @@ impl Arr {
             transposed: None,
             at: None,
             run_len: None,
+            run_dims: None,
         }
     }
 
