@@ -77,10 +77,8 @@ fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
         }
         let mut out = Arr::dynamic(x.ty, cap, l.into(), Rc::new(pick));
         // the fill stands past the length
-        out.range = range.and_then(|r| {
-            let fill = semantics::tail::value::Scalar::fill(x.ty.base());
-            Some(r.union(super::range::Range::of_scalar(fill)?))
-        });
+        out.range = range;
+        out.range = out.range_with_fill();
         return Some(out);
     } else {
         return None;

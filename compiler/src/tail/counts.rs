@@ -1,7 +1,8 @@
 //! Shape operators whose count is computed on the device: `iota(n)`, `take(n, v)`,
-//! `drop(n, v)` and `rotate(n, a)` with `n` not known at compile time, and `take`/`drop` of a
-//! vector whose length the device computes ([`Arr::run_len`]). None of them reads its count
-//! back: the count stays FCL int text that the kernels evaluate.
+//! `drop(n, v)`, `rotate(n, a)`, `reshape(s, a)` and `formatI(n)` with `n` or `s` not known at
+//! compile time, and `take`/`drop`/`rotate` of a vector whose length the device computes
+//! ([`Arr::run_len`]). None of them reads its count back: the count stays FCL int text that
+//! the kernels evaluate.
 //!
 //! * `rotate` keeps its argument's shape: the count only moves the columns, `(c + s) mod m`
 //!   with `s = n mod m` computed in the kernel.
@@ -10,14 +11,16 @@
 //!   count fails, rule 3.35). Its capacity is the largest `|n|` that the count's range allows
 //!   (module `range`: `resi(7, x)` is at most 6, a `reduce(maxi…)` of such values too), at most
 //!   [`MAX_CAPACITY`]; a count with no such bound is read back as before (module `probe`).
+//! * `reshape` bounds each extent by the range of the shape vector: a vector of run-time
+//!   length, or an array of run-time extents ([`Arr::run_dims`]).
+//! * `formatI` has a capacity of 11 chars.
 //!
 //! Every element past the run-time length is a fill, computed by nothing that can fail.
 
 use super::check::{checked_extents, checked_iota_count};
 use super::program::Lowerer;
 use super::range::Range;
-use super::value::{known_ints, select, unsupported};
-use super::value::{share, Arr, Ty, Val, R};
+use super::value::{known_ints, select, share, unsupported, Arr, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::Expr;
 use semantics::tail::value::Scalar;
@@ -45,16 +48,9 @@ fn length_text(a: &Arr) -> Rc<str> {
     }
 }
 
-/// Whether `a`'s elements lie in its range and the fill of its type lies there too: the range
-/// of a result that holds `a`'s elements and fills.
-fn with_fill(a: &Arr) -> Option<Range> {
-    let fill = Range::of_scalar(Scalar::fill(a.ty.base()))?;
-    Some(a.range?.union(fill))
-}
-
-/// Whether `take`/`drop` of vector argument `a` (argument 1) by count `args[0]` is lowered
-/// here (so the argument may have a run-time length): a `drop` or `rotate` always, a `take` where its
-/// count is known or bounded.
+/// Whether `take`/`drop`/`rotate` by count `args[0]` is lowered here, so that its argument 1
+/// may be a vector of run-time length: a `drop` or `rotate` always, a `take` where its count
+/// is known or bounded.
 pub(super) fn counts_take_dynamic(p: Prim, args: &[Val]) -> bool {
     let Some(Val::Arr(n)) = args.first() else {
         return false;
@@ -136,7 +132,7 @@ impl Lowerer {
                         })
                     }),
                 );
-                out.range = with_fill(a);
+                out.range = a.range_with_fill();
                 Some(out)
             }
             (Prim::Take, Some(a)) if a.shape.len() == 1 => {
@@ -163,7 +159,7 @@ impl Lowerer {
                         })
                     }),
                 );
-                out.range = with_fill(a);
+                out.range = a.range_with_fill();
                 Some(out)
             }
             // rotate of a vector of run-time length L: left by n mod L
@@ -187,7 +183,7 @@ impl Lowerer {
                         })
                     }),
                 );
-                out.range = with_fill(a);
+                out.range = a.range_with_fill();
                 Some(out)
             }
             // rotate: every row along the last axis moves left by n mod m
@@ -263,7 +259,7 @@ impl Lowerer {
             m => Rc::new(move |i| index(&format!("({i} % {m})"))),
         };
         let mut out = Arr::dynamic(ty, cap, len.into(), element);
-        out.range = with_fill(a);
+        out.range = a.range_with_fill();
         if rank > 1 {
             out.shape = vec![bound; rank];
             out.run_dims = Some(dims.into_iter().map(Rc::from).collect());

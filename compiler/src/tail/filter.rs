@@ -148,10 +148,7 @@ impl Lowerer {
         };
         // the elements are the argument's, and fills (replicate's negative counts, the
         // elements of a compress result past its computed length)
-        out.range = a.range.and_then(|r| {
-            let fill = super::range::Range::of_scalar(Scalar::fill(ty.base()))?;
-            Some(r.union(fill))
-        });
+        out.range = a.range_with_fill();
         if let (Some(s), Some(x)) = (&sel.known, &a.known) {
             let r = match p {
                 Prim::Compress => select::compress(s, x),

@@ -508,8 +508,7 @@ fn dynamic_map(out: Arr, len: Option<Rc<str>>) -> Arr {
     let mut out = if super::check::has_checks(&(out.index)("i")) {
         let mut m = Arr::dynamic(out.ty, out.size(), len, out.index.clone());
         // (the junk is the fill)
-        let fill = Range::of_scalar(Scalar::fill(out.ty.base()));
-        m.range = out.range.zip(fill).map(|(r, f)| r.union(f));
+        m.range = out.range_with_fill();
         m.int_source = out.int_source;
         m
     } else {

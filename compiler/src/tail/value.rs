@@ -182,6 +182,13 @@ impl Arr {
         out
     }
 
+    /// The range of an array of `self`'s elements and fills (an operator that pads, or the
+    /// junk of a vector of run-time length).
+    pub(super) fn range_with_fill(&self) -> Option<Range> {
+        let fill = Range::of_scalar(Scalar::fill(self.ty.base()))?;
+        Some(self.range?.union(fill))
+    }
+
     /// Number of elements.
     pub(super) fn size(&self) -> usize {
         self.shape.iter().product()
