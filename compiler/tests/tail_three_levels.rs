@@ -107,7 +107,7 @@ fn features_agree_on_three_levels() {
         "let v1:[int]0 = prSclI(reduce(addi,0,each(fn x:[int]0 => mod(x,7),iota(100000)))) in \
          let v2:[int]1 = prArrI(reduce(maxi,0,reshape([2,50000],iota(100000)))) in \
          i2d(v1)",
-        // block-level scans: chunk scans, scanned chunk totals (twice for the long row)
+        // block-level scans: chunk folds, scanned work-group totals, chunks scanned again
         "let v1:[int]1 = scan(addi,0,each(fn x:[int]0 => mod(x,7),iota(100000))) in \
          let v2:[int]1 = prArrI(take(3,drop(99990,v1))) in \
          let v3:[int]2 = scan(maxi,0,reshape([3,5000],each(fn x:[int]0 => mod(muli(x,79),1009),iota(15000)))) in \
@@ -369,7 +369,7 @@ fn long_reductions_record_their_strategy() {
     let scan = lower_tail("scan(addi,0,iota(100000))").unwrap();
     assert!(
         scan.fcl
-            .contains("-- scan: block-level Sklansky scans, rows=1 len=100000"),
+            .contains("-- scan: block-level reduce-then-scan, rows=1 len=100000"),
         "{}",
         scan.fcl
     );
