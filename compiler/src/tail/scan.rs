@@ -10,8 +10,8 @@
 //!   a work-group as loops over its work-items, one loop per barrier) then pays one work-group's
 //!   barriers per 256·s elements, where the Sklansky scan of every 256-element chunk that this
 //!   replaced paid 8 barriers per 256 elements, and 3 launches instead of 5. Measured on PoCL
-//!   (2 cores): a 2M-element scan about 7 ms instead of 80, and no shape measured slower (rows
-//!   of 256 with few rows, the shortest that take it, cost the same either way).
+//!   (2 cores): a 2M-element scan about 7-11 ms instead of 70, and no shape measured slower
+//!   (rows of 256 with few rows, the shortest that take it, cost the same either way).
 //!
 //! A long `scan(addi, …)` of the program, which fails on overflow, scans exact doubles
 //! (`scan_checked_addi`).
@@ -42,10 +42,10 @@ fun sklansky lgn op arr =
 /// more than [`SCAN_MAX_PER_THREAD`]): enough to fill a GPU. Rows shorter than 256·128·1024
 /// elements use fewer, as [`SCAN_PER_THREAD`] decides.
 const SCAN_GROUPS: usize = 1024;
-/// The fewest elements a thread of a reduce-then-scan owns. Measured on PoCL (2 cores, a
-/// filter's scan of 2M ints, 40 times): 8 per thread (977 work-groups) took 840 ms, 16 655,
-/// 32 573, 64 523, 128 486, 256 506: longer chunks pay fewer work-groups' barriers, and past
-/// 128 the second kernel's private array of s cells costs what they save.
+/// The fewest elements a thread of a reduce-then-scan owns. Measured on PoCL (2 cores,
+/// `filter_power`'s kernel time, 2M ints, 40 trips): 8 per thread (977 work-groups) took
+/// 840 ms, 16 655, 32 573, 64 523, 128 486, 256 506: longer chunks pay fewer work-groups'
+/// barriers, and past 128 the second kernel's private array of s cells costs what they save.
 const SCAN_PER_THREAD: usize = 128;
 /// The most elements a thread of a reduce-then-scan owns: its second kernel keeps them in a
 /// private array (`seqfor`, at most 4096 cells), which a CPU device keeps per work-item.
