@@ -107,7 +107,7 @@ fn features_agree_on_three_levels() {
         "let v1:[int]0 = prSclI(reduce(addi,0,each(fn x:[int]0 => mod(x,7),iota(100000)))) in \
          let v2:[int]1 = prArrI(reduce(maxi,0,reshape([2,50000],iota(100000)))) in \
          i2d(v1)",
-        // block-level scans: chunk scans, scanned chunk totals (twice for the long row)
+        // block-level scans: chunk folds, scanned work-group totals, chunks scanned again
         "let v1:[int]1 = scan(addi,0,each(fn x:[int]0 => mod(x,7),iota(100000))) in \
          let v2:[int]1 = prArrI(take(3,drop(99990,v1))) in \
          let v3:[int]2 = scan(maxi,0,reshape([3,5000],each(fn x:[int]0 => mod(muli(x,79),1009),iota(15000)))) in \
@@ -115,6 +115,14 @@ fn features_agree_on_three_levels() {
          let v5:[int]1 = scan(addi,0,each(fn x:[int]0 => mod(x,3),iota(600000))) in \
          let v6:[int]1 = prArrI(take(-3,v5)) in \
          i2d(reduce(maxi,0,v1))",
+        // block-level scans of several rows of several work-groups each (a row padded to the
+        // work-groups' width), and a prefix of -0.0s that a chunk's fold from the identity 0.0
+        // would turn into 0.0
+        "let v1:[int]2 = scan(maxi,0,reshape([2,70000],each(fn x:[int]0 => resi(100003,muli(x,7919)),iota(140000)))) in \
+         let v2:[int]1 = prArrI(take(3,drop(69998,reshape([140000],v1)))) in \
+         let v3:[double]1 = scan(addd,0.0,each(fn x:[int]0 => negd(0.0),iota(40000))) in \
+         let v4:[double]0 = prSclD(divd(1.0,first(drop(39999,v3)))) in \
+         i2d(reduce(addi,0,reduce(maxi,0,v1)))",
         // power over an array, powerScl, condScl, idxassign twice
         "let v1:[int]1 = prArrI(power(fn v:[int]1 => each(fn x:[int]0 => addi(x,1),rotate(1,v)),3,iota(5))) in \
          let v2:[int]0 = prSclI(powerScl(fn x:[int]0 => muli(x,3),4,2)) in \
@@ -369,7 +377,7 @@ fn long_reductions_record_their_strategy() {
     let scan = lower_tail("scan(addi,0,iota(100000))").unwrap();
     assert!(
         scan.fcl
-            .contains("-- scan: block-level Sklansky scans, rows=1 len=100000"),
+            .contains("-- scan: block-level reduce-then-scan, rows=1 len=100000"),
         "{}",
         scan.fcl
     );

@@ -21,8 +21,8 @@
 //!
 //! `reduce`/`scan` along the last axis are unrolled for short rows and otherwise become
 //! thread-level sequential folds/scans per row or, for long rows of an associative operator,
-//! block-level tree reductions and Sklansky scans (module `reduce`; the choice is an FCL
-//! comment in the output). `power`/`powerScl` iterate FCL's grid-level `power` over one buffer
+//! block-level tree reductions and reduce-then-scans over a contiguous chunk per thread
+//! (modules `reduce` and `scan`; the choice is an FCL comment in the output). `power`/`powerScl` iterate FCL's grid-level `power` over one buffer
 //! holding the state (scalars and tuple states included, module `higher`); `idxassign` tracks
 //! the store: the updated variable reads a materialized copy from then on.
 //!
@@ -85,6 +85,7 @@ mod range;
 mod reduce;
 mod roll;
 mod scalar;
+mod scan;
 mod shape;
 mod sort;
 mod value;

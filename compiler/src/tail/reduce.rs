@@ -14,13 +14,12 @@
 //!   work-group folding 256·S elements with 256 threads (coalesced reads; S ≥ 8, larger where
 //!   the rows would need more than [`TARGET_GROUPS`] work-groups) and combining them in a
 //!   `while<block>` tree, repeated over the partial results until one per row is left; a long
-//!   scan becomes block-level Sklansky scans of 256-element chunks (examples/fcl/scan.fcl), a
-//!   scan of the chunk totals (recursively) and a kernel adding each chunk's prefix. For
+//!   scan becomes a reduce-then-scan over a contiguous chunk per thread (module `scan`). For
 //!   doubles the order of operations then differs from apltail's. The program's `addi` and
 //!   `muli`, which fail on overflow in apltail's order, are not taken as associative (module
 //!   `check`): they fold sequentially, and a long `scan(addi, …)` scans exact doubles.
 
-use super::check::{checks_at, int_prefix};
+use super::check::checks_at;
 use super::fault::LoweringFault;
 use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
 use super::program::Lowerer;
@@ -82,19 +81,6 @@ sig treeReduce : forall 'a. ('a -> 'a -> 'a) -> ['a] -> Program <block> ['a]<blo
 fun treeReduce f arr =
   do<block> { a <- while<block> (fn a => 1 != lengthPull a) (treeStep f) (treeStep f arr)
             ; return<block> (push<block> a) }
-";
-
-/// The work-group scan of the block-level scan (thesis §5.4.3, examples/fcl/scan.fcl).
-const SKLANSKY: &str = "sig sklanskyStep : forall 'a. int -> ('a -> 'a -> 'a) -> ['a] -> ['a]
-fun sklanskyStep i op a =
-  generate (lengthPull a) (fn j => if (j & (1 << i)) == 0 then index a j
-                                   else op (index a (((j >> i) << i) - 1)) (index a j))
-
-sig sklansky : forall 'a. int -> ('a -> 'a -> 'a) -> ['a] -> Program <block> ['a]<block>
-fun sklansky lgn op arr =
-  do<block> { r <- power<block> lgn (fn i => fn a => return<block> (push<block> (sklanskyStep i op a)))
-                                    (return<block> (push<block> arr))
-            ; return<block> (push<block> r) }
 ";
 
 /// The place of `f` where it is the program's `addi` on ints (a scan that checks overflow).
@@ -307,24 +293,6 @@ impl Lowerer {
         })))
     }
 
-    /// A long `scan(addi, …)` of the program: the prefix sums in doubles by the block-level
-    /// scans, exact (a sum of fewer than 2^22 ints stays below 2^53 whatever the order of the
-    /// additions), each prefix checked against the int range: the scan fails exactly when a
-    /// prefix in the oracle's order leaves it.
-    fn scan_checked_addi(&mut self, r: &str, a: &Arr, k: usize, m: usize, span: Span) -> Arr {
-        let ints = a.clone();
-        let doubles = Arr::new(Ty::Double, a.shape.clone(), move |i| {
-            format!("(i2d {})", (ints.index)(i))
-        });
-        let addd = Val::Fun(Rc::new(Fun::Op(Prim::Addd, Span::DUMMY)));
-        self.scan_blocks(r, &addd, "0.0", &doubles, k, m);
-        let (fresh, r) = (self.fresh.clone(), r.to_string());
-        Arr::new(Ty::Int, a.shape.clone(), move |i| {
-            let d = Ty::Double.load(&format!("(index {r} {i})"));
-            int_prefix(&fresh, Prim::Addi, span, &d)
-        })
-    }
-
     /// `(fn acc => fn x => f(x, acc))` on stored elements (bools are stored as ints).
     pub(super) fn step_fn(&self, f: &Val, ty: Ty) -> String {
         let (acc, x) = (self.fresh.name("acc"), self.fresh.name("y"));
@@ -348,30 +316,6 @@ impl Lowerer {
              (foldl {step} {first} (generate {} (fn {j} => {rest}))))))))",
             k - 1,
             m - 1
-        ));
-    }
-
-    /// One thread per row scans the row sequentially into a private buffer.
-    fn scan_rows(&mut self, r: &str, f: &Val, a: &Arr, k: usize, m: usize) {
-        let (row, j, read) = (
-            self.fresh.name("row"),
-            self.fresh.name("j"),
-            self.fresh.name("read"),
-        );
-        let ty = a.ty;
-        let x = row_element(&self.fresh, a, &row, &j);
-        let prev = ty.load(&format!("({read} ({j} - 1))"));
-        let next = ty.store(&apply_scalar(&self.fresh, f, &[(ty, x), (ty, prev)]));
-        let first = ty.store(&row_element(&self.fresh, a, &row, "0"));
-        // fewer rows than a block: as many threads as rows (the oracle simulates every thread)
-        let (nb, t) = (k.div_ceil(256), k.min(256));
-        self.stmt(format!(
-            "-- scan: thread-level per row, rows={k} len={m}\n    \
-             {r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {m} \
-             (generate {t} (fn t => let {row} = mini (b * {t} + t) {} in return<thread> \
-             (seqfor {m} {m} (fn {read} => fn {j} => ({j}, if {j} == 0 then {first} else {next}))))))))",
-            t * m,
-            k - 1
         ));
     }
 
@@ -420,70 +364,6 @@ impl Lowerer {
             len = q;
             pass += 1;
         }
-    }
-
-    /// A long scan: Sklansky scans of 256-element chunks, a scan of each row's chunk totals,
-    /// and a kernel combining every element with the total of the chunks before it.
-    fn scan_blocks(&mut self, r: &str, f: &Val, id: &str, a: &Arr, k: usize, m: usize) -> Arr {
-        self.helpers.insert(SKLANSKY);
-        let ty = a.ty;
-        let step = self.step_fn(f, ty);
-        let q = m.div_ceil(256);
-        let (row, c, j) = (
-            self.fresh.name("row"),
-            self.fresh.name("c"),
-            self.fresh.name("j"),
-        );
-        let chunks = format!("{r}_chunks");
-        let x = ty.store(&row_element(&self.fresh, a, &row, &j));
-        self.stmt(format!(
-            "-- scan: block-level Sklansky scans, rows={k} len={m} ({q} chunks of 256 per row)\n    \
-             {chunks} <- forceM<grid> (concat<block> 256 (generate {} (fn g => let {row} = g / {q} in \
-             let {c} = g % {q} in sklansky 8 {step} (generate 256 (fn t => let {j} = {c} * 256 + t in \
-             if lti {j} {m} then {x} else {id})))))",
-            k * q
-        ));
-        let before = if q == 1 {
-            None
-        } else {
-            // the chunk totals, scanned along each row (recursively for very long rows)
-            let totals = {
-                let chunks = chunks.clone();
-                Arr::new(ty, vec![k, q], move |i| {
-                    format!("(index {chunks} ({i} * 256 + 255))")
-                })
-            };
-            let p = self.fresh.name("r");
-            Some(if q >= TREE_MIN_LEN {
-                self.scan_blocks(&p, f, id, &totals, k, q)
-            } else {
-                self.scan_rows(&p, f, &totals, k, q);
-                Arr::new(ty, vec![k, q], move |i| format!("(index {p} {i})"))
-            })
-        };
-        let (row, jj, cc, v) = (
-            self.fresh.name("row"),
-            self.fresh.name("j"),
-            self.fresh.name("c"),
-            self.fresh.name("v"),
-        );
-        let mine = format!("(index {chunks} (({row} * {q} + {cc}) * 256 + {jj} % 256))");
-        let body = match &before {
-            None => mine,
-            Some(p) => {
-                let prev = (p.index)(&format!("({row} * {q} + {cc} - 1)"));
-                let both = apply_scalar(&self.fresh, f, &[(ty, v.clone()), (ty, prev)]);
-                format!("(let {v} = {mine} in if {cc} == 0 then {v} else {both})")
-            }
-        };
-        self.helpers.insert(super::program::TABULATE);
-        self.stmt(format!(
-            "{r} <- forceM<grid> (tabulate {} (fn i => let {row} = i / {m} in let {jj} = i % {m} in \
-             let {cc} = {jj} / 256 in {body}))",
-            k * m
-        ));
-        let r = r.to_string();
-        Arr::new(ty, a.shape.clone(), move |i| format!("(index {r} {i})"))
     }
 
     /// A reduce or scan of a small known array whose result is known (apltail computes sizes

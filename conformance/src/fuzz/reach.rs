@@ -8,10 +8,10 @@ use compiler::kir::{Expr, HostStep, Module, Stmt};
 use semantics::fcl::core::ScalarOp;
 
 /// The lowering's choices for reductions and scans, as the comments of the lowered FCL name
-/// them (`compiler::tail`'s module `reduce`), with the construct each counts as.
+/// them (`compiler::tail`'s modules `reduce` and `scan`), with the construct each counts as.
 const LOWERED: [(&str, &str); 4] = [
     ("-- reduce: block-level tree", "block-level reduce"),
-    ("-- scan: block-level Sklansky", "block-level scan"),
+    ("-- scan: block-level reduce-then-scan", "block-level scan"),
     ("-- reduce: thread-level fold", "thread-level fold"),
     ("-- scan: thread-level", "thread-level scan"),
 ];

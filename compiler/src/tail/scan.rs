@@ -1,0 +1,242 @@
+//! Scans of rows too long to unroll (module `reduce` picks the strategy by row length, row
+//! count and operator):
+//! * one thread per row scans the row sequentially (`scan_rows`), which keeps apltail's order;
+//! * a long row and an associative, commutative operator with an identity: reduce-then-scan
+//!   (`scan_blocks`). Up to [`SCAN_GROUPS`] work-groups of 256 threads, each thread owning a
+//!   *contiguous* chunk of s elements: a first kernel folds every chunk sequentially and scans
+//!   the 256 thread totals of each work-group (Sklansky, in local memory), the work-groups'
+//!   totals are scanned (one thread per row, or recursively), and a second kernel scans every
+//!   chunk again sequentially from the prefix of everything before it. A CPU device (PoCL runs
+//!   a work-group as loops over its work-items, one loop per barrier) then pays one work-group's
+//!   barriers per 256·s elements, where the Sklansky scan of every 256-element chunk that this
+//!   replaced paid 8 barriers per 256 elements, and 3 launches instead of 5. Measured on PoCL
+//!   (2 cores): a 2M-element scan about 7-11 ms instead of 70, and no shape measured slower
+//!   (rows of 256 with few rows, the shortest that take it, cost the same either way).
+//!
+//! A long `scan(addi, …)` of the program, which fails on overflow, scans exact doubles
+//! (`scan_checked_addi`).
+
+use super::check::int_prefix;
+use super::higher::apply_scalar;
+use super::program::Lowerer;
+use super::reduce::{row_element, TREE_MIN_LEN};
+use super::value::{Arr, Fun, Ty, Val};
+use semantics::tail::ops::prim::Prim;
+use semantics::Span;
+use std::rc::Rc;
+
+/// The work-group scan of the block-level scan (thesis §5.4.3, examples/fcl/scan.fcl).
+const SKLANSKY: &str = "sig sklanskyStep : forall 'a. int -> ('a -> 'a -> 'a) -> ['a] -> ['a]
+fun sklanskyStep i op a =
+  generate (lengthPull a) (fn j => if (j & (1 << i)) == 0 then index a j
+                                   else op (index a (((j >> i) << i) - 1)) (index a j))
+
+sig sklansky : forall 'a. int -> ('a -> 'a -> 'a) -> ['a] -> Program <block> ['a]<block>
+fun sklansky lgn op arr =
+  do<block> { r <- power<block> lgn (fn i => fn a => return<block> (push<block> (sklanskyStep i op a)))
+                                    (return<block> (push<block> arr))
+            ; return<block> (push<block> r) }
+";
+
+/// The most work-groups a reduce-then-scan uses over all rows (unless a thread would then own
+/// more than [`SCAN_MAX_PER_THREAD`]): enough to fill a GPU. Rows shorter than 256·128·1024
+/// elements use fewer, as [`SCAN_PER_THREAD`] decides.
+const SCAN_GROUPS: usize = 1024;
+/// The fewest elements a thread of a reduce-then-scan owns. Measured on PoCL (2 cores,
+/// `filter_power`'s kernel time, 2M ints, 40 trips): 8 per thread (977 work-groups) took
+/// 840 ms, 16 655, 32 573, 64 523, 128 486, 256 506: longer chunks pay fewer work-groups'
+/// barriers, and past 128 the second kernel's private array of s cells costs what they save.
+const SCAN_PER_THREAD: usize = 128;
+/// The most elements a thread of a reduce-then-scan owns: its second kernel keeps them in a
+/// private array (`seqfor`, at most 4096 cells), which a CPU device keeps per work-item.
+const SCAN_MAX_PER_THREAD: usize = 256;
+
+/// The work-groups per row (q) and elements per thread (s) of a reduce-then-scan over `k` rows
+/// of `m`: [`SCAN_PER_THREAD`] per thread where the rows are long enough, no more than
+/// [`SCAN_GROUPS`] work-groups over all rows unless a thread would then own more than
+/// [`SCAN_MAX_PER_THREAD`].
+fn scan_shape(k: usize, m: usize) -> (usize, usize) {
+    let q = m
+        .div_ceil(256 * SCAN_PER_THREAD)
+        .min(SCAN_GROUPS.div_ceil(k))
+        .max(m.div_ceil(256 * SCAN_MAX_PER_THREAD))
+        .max(1);
+    let s = m.div_ceil(256 * q);
+    (m.div_ceil(256 * s), s)
+}
+
+impl Lowerer {
+    /// A long `scan(addi, …)` of the program: the prefix sums in doubles by the block-level
+    /// scans, exact (a sum of fewer than 2^22 ints stays below 2^53 whatever the order of the
+    /// additions), each prefix checked against the int range: the scan fails exactly when a
+    /// prefix in the oracle's order leaves it.
+    pub(super) fn scan_checked_addi(
+        &mut self,
+        r: &str,
+        a: &Arr,
+        k: usize,
+        m: usize,
+        span: Span,
+    ) -> Arr {
+        let ints = a.clone();
+        let doubles = Arr::new(Ty::Double, a.shape.clone(), move |i| {
+            format!("(i2d {})", (ints.index)(i))
+        });
+        let addd = Val::Fun(Rc::new(Fun::Op(Prim::Addd, Span::DUMMY)));
+        let sums = self.scan_blocks(r, &addd, "0.0", &doubles, k, m);
+        let fresh = self.fresh.clone();
+        Arr::new(Ty::Int, a.shape.clone(), move |i| {
+            int_prefix(&fresh, Prim::Addi, span, &(sums.index)(i))
+        })
+    }
+
+    /// One thread per row scans the row sequentially into a private buffer.
+    pub(super) fn scan_rows(&mut self, r: &str, f: &Val, a: &Arr, k: usize, m: usize) {
+        let (row, j, read) = (
+            self.fresh.name("row"),
+            self.fresh.name("j"),
+            self.fresh.name("read"),
+        );
+        let ty = a.ty;
+        let x = row_element(&self.fresh, a, &row, &j);
+        let prev = ty.load(&format!("({read} ({j} - 1))"));
+        let next = ty.store(&apply_scalar(&self.fresh, f, &[(ty, x), (ty, prev)]));
+        let first = ty.store(&row_element(&self.fresh, a, &row, "0"));
+        // fewer rows than a block: as many threads as rows (the oracle simulates every thread)
+        let (nb, t) = (k.div_ceil(256), k.min(256));
+        self.stmt(format!(
+            "-- scan: thread-level per row, rows={k} len={m}\n    \
+             {r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {m} \
+             (generate {t} (fn t => let {row} = mini (b * {t} + t) {} in return<thread> \
+             (seqfor {m} {m} (fn {read} => fn {j} => ({j}, if {j} == 0 then {first} else {next}))))))))",
+            t * m,
+            k - 1
+        ));
+    }
+
+    /// The scan of `k` rows of `q` work-group totals (`total(i)` the FCL text of total i,
+    /// numbered row by row), or None for one work-group per row: recursively for long rows,
+    /// else one thread per row.
+    fn scan_totals(
+        &mut self,
+        f: &Val,
+        id: &str,
+        ty: Ty,
+        k: usize,
+        q: usize,
+        total: impl Fn(&str) -> String + 'static,
+    ) -> Option<Arr> {
+        if q == 1 {
+            return None;
+        }
+        let totals = Arr::new(ty, vec![k, q], total);
+        let p = self.fresh.name("r");
+        Some(if q >= TREE_MIN_LEN {
+            self.scan_blocks(&p, f, id, &totals, k, q)
+        } else {
+            self.scan_rows(&p, f, &totals, k, q);
+            Arr::new(ty, vec![k, q], move |i| {
+                ty.load(&format!("(index {p} {i})"))
+            })
+        })
+    }
+
+    /// A long scan by an associative, commutative `f` with identity `id` (FCL text) of `k` rows
+    /// of `m`, into buffer `r`: reduce-then-scan (module comment), q work-groups per row, each
+    /// of its 256 threads owning s contiguous elements (past the row's end, `id`).
+    /// Every prefix combines real elements only, never `id` (`addd`'s 0.0 would turn a −0.0
+    /// prefix into 0.0): a chunk's fold starts at its first element, and the first thread of a
+    /// row starts from nothing.
+    pub(super) fn scan_blocks(
+        &mut self,
+        r: &str,
+        f: &Val,
+        id: &str,
+        a: &Arr,
+        k: usize,
+        m: usize,
+    ) -> Arr {
+        self.helpers.insert(SKLANSKY);
+        let ty = a.ty;
+        let step = self.step_fn(f, ty);
+        let (q, s) = scan_shape(k, m);
+        let (chunk, fresh) = (256 * s, self.fresh.clone());
+        let element = |row: &str, j: &str| {
+            let x = row_element(&fresh, a, row, j);
+            format!("(if lti {j} {m} then {x} else {id})")
+        };
+        // 1. each thread folds its chunk; the work-group scans the 256 thread totals
+        let parts = format!("{r}_parts");
+        let (row, c, b, j0, j) = (
+            self.fresh.name("row"),
+            self.fresh.name("c"),
+            self.fresh.name("b"),
+            self.fresh.name("j"),
+            self.fresh.name("j"),
+        );
+        let (first, rest) = (ty.store(&element(&row, &j0)), ty.store(&element(&row, &j)));
+        self.stmt(format!(
+            "-- scan: block-level reduce-then-scan, rows={k} len={m} ({q} work-groups of 256 \
+             threads x {s} contiguous per row): chunk totals, scanned per work-group\n    \
+             {parts} <- forceM<grid> (concat<block> 256 (generate {} (fn g => let {row} = g / {q} \
+             in let {c} = g % {q} in do<block> {{ tp <- concat<thread> 1 (generate 256 (fn t => \
+             let {b} = {c} * {chunk} + t * {s} in return<thread> (foldl {step} (let {j0} = {b} in \
+             {first}) (generate {} (fn i => let {j} = {b} + 1 + i in {rest}))))) ; \
+             tq <- force<block> tp ; sklansky 8 {step} tq }})))",
+            k * q,
+            s - 1
+        ));
+        // 2. the work-groups' totals, scanned along each row
+        let before = {
+            let parts = parts.clone();
+            self.scan_totals(f, id, ty, k, q, move |i| {
+                ty.load(&format!("(index {parts} ({i} * 256 + 255))"))
+            })
+        };
+        // 3. each thread scans its chunk again from the prefix before it
+        let (row, c, b, j, read, x) = (
+            self.fresh.name("row"),
+            self.fresh.name("c"),
+            self.fresh.name("b"),
+            self.fresh.name("j"),
+            self.fresh.name("read"),
+            self.fresh.name("x"),
+        );
+        let apply =
+            |x: &str, acc: String| apply_scalar(&self.fresh, f, &[(ty, x.into()), (ty, acc)]);
+        let mine = ty.load(&format!("(index {parts} (g * 256 + t - 1))"));
+        let start = match &before {
+            None => format!("if t == 0 then {x} else {}", apply(&x, mine)),
+            Some(p) => {
+                let group = (p.index)(&format!("({row} * {q} + {c} - 1)"));
+                let both = apply(&mine, group.clone());
+                format!(
+                    "if {c} == 0 then (if t == 0 then {x} else {}) else {}",
+                    apply(&x, mine),
+                    apply(&x, format!("(if t == 0 then {group} else {both})"))
+                )
+            }
+        };
+        let next = apply(&x, ty.load(&format!("({read} (i - 1))")));
+        let elem = element(&row, &j);
+        self.stmt(format!(
+            "-- scan: block-level reduce-then-scan, rows={k} len={m}: each chunk scanned from \
+             the prefix before it\n    \
+             {r} <- forceM<grid> (concat<block> {chunk} (generate {} (fn g => let {row} = g / {q} \
+             in let {c} = g % {q} in concat<thread> {s} (generate 256 (fn t => let {b} = {c} * \
+             {chunk} + t * {s} in return<thread> (seqfor {s} {s} (fn {read} => fn i => (i, \
+             let {j} = {b} + i in let {x} = {elem} in {}))))))))",
+            k * q,
+            ty.store(&format!("(if i == 0 then ({start}) else {next})"))
+        ));
+        // a row takes q·256·s ≥ m positions in `r`
+        let (r, width) = (r.to_string(), q * chunk);
+        Arr::new(ty, a.shape.clone(), move |i| {
+            let at = match (k, width == m) {
+                (1, _) | (_, true) => i.to_string(),
+                _ => format!("({i} / {m} * {width} + {i} % {m})"),
+            };
+            ty.load(&format!("(index {r} {at})"))
+        })
+    }
+}
