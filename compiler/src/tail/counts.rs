@@ -20,7 +20,7 @@
 use super::check::{checked_extents, checked_iota_count};
 use super::program::Lowerer;
 use super::range::Range;
-use super::value::{known_ints, select, share, unsupported, Arr, Ty, Val, R};
+use super::value::{share, Arr, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::Expr;
 use semantics::tail::value::Scalar;
@@ -265,39 +265,6 @@ impl Lowerer {
             out.run_dims = Some(dims.into_iter().map(Rc::from).collect());
         }
         Ok(Some(out))
-    }
-
-    /// `a`, an array whose extents the device computes ([`Arr::run_dims`]), with them read
-    /// back (module `probe`) where an operator (`what`) needs its shape static.
-    pub(super) fn settle_dims(&mut self, a: &Arr, dims: &[Rc<str>], what: &str) -> R<Arr> {
-        let why = format!("the shape of an array computed on the device, used by {what}");
-        if self.kernel || self.in_loop {
-            return unsupported(why);
-        }
-        let texts: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
-        let shape = Arr::new(Ty::Int, vec![dims.len()], move |i| select(i, &texts));
-        let known = self.probe(&shape, &why)?;
-        let extents = known.known.as_deref().and_then(known_ints).and_then(|ks| {
-            ks.into_iter()
-                .map(|k| usize::try_from(k).ok())
-                .collect::<Option<Vec<usize>>>()
-        });
-        match extents {
-            Some(ks)
-                if ks.len() == a.shape.len() && ks.iter().zip(&a.shape).all(|(k, c)| k <= c) =>
-            {
-                Ok(Arr {
-                    shape: ks,
-                    run_len: None,
-                    run_dims: None,
-                    known: None,
-                    at: None,
-                    transposed: None,
-                    ..a.clone()
-                })
-            }
-            _ => unsupported(format!("{why}: the device computed another shape")),
-        }
     }
 }
 

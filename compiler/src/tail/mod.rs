@@ -88,6 +88,7 @@ mod scalar;
 mod scan;
 mod shape;
 mod sort;
+mod store;
 mod value;
 
 pub use check::{failed_at, format_until_failure, set_checks};

@@ -1,13 +1,12 @@
 //! The lowering of a whole program: TAIL expressions evaluated symbolically (call by value,
-//! left to right, spec §4.3), the statements of FCL `main`'s `do<grid>` block that force and
-//! print values or materialize arrays, and the final FCL text.
+//! left to right, spec §4.3) into the statements of FCL `main`'s `do<grid>` block (module
+//! `store` makes those that store values), and the final FCL text.
 
-use super::complex::{read_pair, stored_slot};
 use super::fault::LoweringFault;
 use super::value::{
-    check_declared, declared_ty, is_atomic, unsupported, Arr, Fresh, Fun, Index, Ty, Val, R,
+    check_declared, declared_ty, is_atomic, unsupported, Arr, Fresh, Fun, Ty, Val, R,
 };
-use super::{LowerTailError, Lowered, Output, ResultKind, RunFailure, MAX_TEXT};
+use super::{LowerTailError, Lowered, Output, RunFailure, MAX_TEXT};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::{Expr, ExprKind};
 use semantics::tail::value::Array;
@@ -339,167 +338,10 @@ impl Lowerer {
         }
     }
 
-    /// Forces an array into a global buffer (a statement of `main`) and returns the array that
-    /// reads it; inside a kernel, the array itself.
-    pub(super) fn materialize(&mut self, a: &Arr, why: &str) -> Arr {
-        let n = a.size().max(1) * a.ty.slots();
-        if self.kernel || a.size() == 0 || reads_a_buffer(&(a.index)("i")) {
-            return a.clone();
-        }
-        let m = self.fresh.name("m");
-        let body = stored_slot(&self.fresh, a, "i");
-        self.helpers.insert(TABULATE);
-        self.stmts.push(format!(
-            "-- materialize {why}: {n} elements\n    {m} <- forceM<grid> (tabulate {n} (fn i => {body}))"
-        ));
-        self.read_back(a, m)
-    }
-
-    /// Forces, prints and returns a value (the `pr*` operators and the program's result).
-    /// `bare_chars`: `prArrC`'s layout (spec §6.3).
-    pub(super) fn print(&mut self, a: &Arr, bare_chars: bool) -> R<Arr> {
-        if self.kernel {
-            return unsupported("printing inside a function");
-        }
-        if self.in_loop {
-            return unsupported("printing inside the function of a power");
-        }
-        let (kind, body_of): (ResultKind, Index) = match (&a.int_source, a.ty) {
-            (Some(ints), Ty::Double) => (ResultKind::IntAsDouble, ints.clone()),
-            (_, Ty::Double) => (ResultKind::Double, a.index.clone()),
-            (_, Ty::Int) => (ResultKind::Int, a.index.clone()),
-            (_, Ty::Bool) => (ResultKind::Bool, a.index.clone()),
-            (_, Ty::Char) if bare_chars => (ResultKind::CharText, a.index.clone()),
-            (_, Ty::Char) => (ResultKind::Char, a.index.clone()),
-            (_, Ty::Complex) => (ResultKind::Complex, a.index.clone()),
-        };
-        self.outputs.push(Output {
-            shape: a.shape.clone(),
-            kind,
-            dynamic: a.is_dynamic(),
-        });
-        if a.size() == 0 && !a.shape.is_empty() {
-            // nothing to compute: the host prints the empty array from its shape
-            return Ok(a.clone());
-        }
-        let n = a.size().max(1) * a.ty.slots();
-        let body = match kind {
-            ResultKind::Bool => format!("b2i {}", body_of("i")),
-            ResultKind::Complex => stored_slot(&self.fresh, a, "i"),
-            _ => body_of("i"),
-        };
-        let print = match kind {
-            ResultKind::Double | ResultKind::Complex => "forceAndPrintDoubleExact",
-            _ => "forceAndPrint",
-        };
-        let p = self.fresh.name("p");
-        self.helpers.insert(TABULATE);
-        self.stmts.push(format!(
-            "{p}p <- tabulate {n} (fn i => {body})\n  ; {p} <- {print} {n} {p}p"
-        ));
-        if let Some(dims) = &a.run_dims {
-            // then the extents, on a line of their own: the host keeps their product of
-            // elements, in that shape
-            let q = self.fresh.name("p");
-            let texts: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
-            self.stmt(format!(
-                "-- the extents of an array computed on the device\n    \
-                 {q}p <- tabulate {n} (fn i => {})\n  ; {q} <- forceAndPrint {n} {q}p",
-                super::value::select("i", &texts),
-                n = dims.len()
-            ));
-        } else if let Some(len) = &a.run_len {
-            // then the length, on a line of its own: the host keeps that many elements (after
-            // the elements, so that a program failing in them prints neither line)
-            let q = self.fresh.name("p");
-            self.stmt(format!(
-                "-- the length of a vector computed on the device\n    \
-                 {q}p <- tabulate 1 (fn i => {len})\n  ; {q} <- forceAndPrint 1 {q}p"
-            ));
-        }
-        Ok(match kind {
-            ResultKind::IntAsDouble => {
-                let mut ints = Arr::new(Ty::Int, a.shape.clone(), move |_| String::new());
-                ints.run_len = a.run_len.clone();
-                let ints = self.read_back(&ints, p.clone());
-                let mut out = Arr::new(Ty::Double, a.shape.clone(), {
-                    let ix = ints.index.clone();
-                    move |i| format!("(i2d {})", ix(i))
-                });
-                out.known = a.known.clone();
-                out.run_len = a.run_len.clone();
-                out.int_source = Some(ints.index);
-                out
-            }
-            _ => self.read_back(a, p),
-        })
-    }
-
-    /// The array reading buffer `m` (bools are stored as ints, complex numbers as two
-    /// blocks of doubles).
-    fn read_back(&self, a: &Arr, m: String) -> Arr {
-        let ty = a.ty;
-        let mut out = if ty == Ty::Complex {
-            let (fresh, n) = (self.fresh.clone(), a.size().max(1));
-            Arr::new(ty, a.shape.clone(), move |i| read_pair(&fresh, &m, 0, n, i))
-        } else {
-            Arr::new(ty, a.shape.clone(), move |i| {
-                ty.load(&format!("(index {m} {i})"))
-            })
-        };
-        out.known = a.known.clone();
-        out.range = a.range;
-        out.run_len = a.run_len.clone();
-        out.run_dims = a.run_dims.clone();
-        out
-    }
-
-    /// `a` with a length known at compile time: a vector whose length the device computes
-    /// ([`Arr::run_len`]) has it read back (module `probe`) where an operator (`what`) needs
-    /// it static; inside a function body or a `power` step that is the refusal.
-    pub(super) fn settle(&mut self, a: &Arr, what: &str) -> R<Arr> {
-        let Some(len) = &a.run_len else {
-            return Ok(a.clone());
-        };
-        if let Some(dims) = &a.run_dims {
-            return self.settle_dims(a, dims, what);
-        }
-        let why = format!("the length of a vector computed on the device, used by {what}");
-        if self.kernel || self.in_loop {
-            return unsupported(why);
-        }
-        let known = self.probe(&Arr::scalar(Ty::Int, len.to_string()), &why)?;
-        let n = match known.known_scalar() {
-            Some(semantics::tail::value::Scalar::Int(n)) => n,
-            _ => return unsupported(why),
-        };
-        match usize::try_from(n) {
-            Ok(n) if n <= a.size() => Ok(Arr {
-                shape: vec![n],
-                run_len: None,
-                known: None,
-                at: None,
-                transposed: None,
-                ..a.clone()
-            }),
-            _ => unsupported(format!("{why}: the device computed {n}")),
-        }
-    }
-
     /// A statement of `main` (a comment line may precede it).
     pub(super) fn stmt(&mut self, s: String) {
         self.stmts.push(s);
     }
-}
-
-/// Whether an element text is a plain read of a buffer at the index (`(index m5 i)`): the
-/// array is stored already, and storing it again would only copy it.
-fn reads_a_buffer(text: &str) -> bool {
-    text.strip_prefix("(index ")
-        .and_then(|t| t.strip_suffix(" i)"))
-        .is_some_and(|name| {
-            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        })
 }
 
 /// Whether an index text is long or deep enough to be materialized.
