@@ -3,7 +3,6 @@
 //! Element functions are lowered per element inside the consumer's kernel (fusion); `power`
 //! iterates with FCL's grid-level `power` over a materialized array.
 
-use super::check::checked_power_count;
 use super::loops::Trips;
 use super::ops::{known_int, known_vec};
 use super::program::{fails, Lowerer};
@@ -280,120 +279,6 @@ impl Lowerer {
     /// holds the state (a scalar is one element; the arrays of a tuple state lie one after
     /// another, ints as doubles when a component is double), each step one kernel computing
     /// `f` of the state.
-    /// `power(f, n, x)` with a count `n` the device computes: one FCL loop whose count the
-    /// host reads when the program runs (a negative count fails there, rule 3.60); `None`
-    /// where the step has no loop lowering (trip by trip needs the count: it is read back).
-    fn power_computed(
-        &mut self,
-        name: &str,
-        e: &Expr,
-        f: &Val,
-        count: &Arr,
-        x: &Val,
-    ) -> R<Option<Val>> {
-        let saved = (
-            self.stmts.len(),
-            self.outputs.len(),
-            self.helpers.clone(),
-            self.probed,
-        );
-        let c = self.fresh.name("trips");
-        let checked = checked_power_count(&self.fresh, e.span, name, &count.text());
-        self.stmt(format!("{c} <- return<grid> ({checked})"));
-        let trips = Trips {
-            text: c,
-            known: None,
-        };
-        match self.power(f, &trips, x) {
-            Err(LowerTailError::Unsupported(_)) => {
-                self.stmts.truncate(saved.0);
-                self.outputs.truncate(saved.1);
-                self.helpers = saved.2;
-                self.probed = saved.3;
-                Ok(None)
-            }
-            r => r.map(Some),
-        }
-    }
-
-    fn power(&mut self, f: &Val, n: &Trips, x: &Val) -> R<Val> {
-        if n.known == Some(0) {
-            return Ok(x.clone());
-        }
-        if self.kernel {
-            return unsupported("power inside a function");
-        }
-        let parts = components(x)?;
-        if parts.iter().any(Arr::is_dynamic) {
-            let why = "power whose state's length is computed on the device";
-            return self.power_loop_or_unrolled(f, n, x, why.into());
-        }
-        let doubles = parts
-            .iter()
-            .any(|a| matches!(a.ty, Ty::Double | Ty::Complex));
-        let mut offsets = Vec::new();
-        let mut size = 0;
-        for a in &parts {
-            offsets.push(size);
-            size += a.size().max(1) * a.ty.slots();
-        }
-        let s = self.fresh.name("s");
-        // the initial state's ranges hold on every trip where one trip keeps the state in them
-        // (then its checks that cannot fail are left out); otherwise the state has no range
-        let step = |ranges: &[Option<Range>]| {
-            let read = reading(&self.fresh, &s, &parts, &offsets, doubles, ranges);
-            let mut k = Lowerer::kernel(&self.fresh);
-            k.apply_fun(f, vec![rebuild(x, &read)?])
-                .and_then(|step| components(&step))
-        };
-        let mut ranges: Vec<Option<Range>> = parts.iter().map(|a| a.range).collect();
-        let mut next = step(&ranges);
-        let kept = |next: &[Arr]| {
-            next.iter()
-                .zip(&ranges)
-                .all(|(a, r)| r.is_none_or(|r| a.range.is_some_and(|a| a.within(r))))
-        };
-        if matches!(&next, Ok(n) if n.len() == parts.len() && !kept(n)) {
-            ranges = vec![None; parts.len()];
-            next = step(&ranges);
-        }
-        let next = match next {
-            Ok(next)
-                if next.len() == parts.len()
-                    && next
-                        .iter()
-                        .zip(&parts)
-                        .all(|(a, b)| a.shape == b.shape && a.ty == b.ty) =>
-            {
-                next
-            }
-            // a step that changes the state's shape, or that has statements (prints, sorts,
-            // filters): the trips run one after another at the top level
-            Ok(_) => {
-                let why = "power whose function changes the shape or type of its state";
-                return self.power_loop_or_unrolled(f, n, x, why.into());
-            }
-            Err(LowerTailError::Unsupported(why)) => {
-                return self.power_loop_or_unrolled(f, n, x, why)
-            }
-            Err(e) => return Err(e),
-        };
-        let w = self.fresh.name("w");
-        self.helpers.insert(super::program::TABULATE);
-        self.stmt(format!(
-            "-- power: {n} iterations of one kernel over {size} elements\n    \
-             {w} <- power<grid> {n} (fn it => fn {s} => tabulate {size} (fn i => {})) \
-             (tabulate {size} (fn i => {}))",
-            packed(&self.fresh, &next, &offsets, doubles, "i"),
-            packed(&self.fresh, &parts, &offsets, doubles, "i"),
-            n = n.text,
-        ));
-        rebuild(
-            x,
-            &reading(&self.fresh, &w, &parts, &offsets, doubles, &ranges),
-        )
-    }
-
     /// (3.57)/(3.58) `idxassign(is, mv, v)`: the variable's array becomes a materialized copy
     /// with element `is` replaced; later uses of the variable read the copy.
     pub(super) fn idxassign(&mut self, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
@@ -420,32 +305,10 @@ impl Lowerer {
     }
 }
 
-/// The most `power` trips run one after another at the top level.
-const MAX_TRIPS: i64 = 4096;
 /// The most elements of an `each`/`zipWith` whose function runs element by element.
 const MAX_UNROLLED_ELEMENTS: usize = 1024;
 
 impl Lowerer {
-    /// `power(f, n, x)` trip by trip at the top level of `main`: each trip's statements (its
-    /// prints, sorts and filters) in order, its state materialized, so its shape may change
-    /// from trip to trip. `why`: why the step has no kernel of its own, the refusal inside a
-    /// function body or beyond [`MAX_TRIPS`].
-    pub(super) fn power_unrolled(&mut self, f: &Val, n: i64, x: &Val, why: String) -> R<Val> {
-        if self.kernel || n > MAX_TRIPS {
-            return unsupported(why);
-        }
-        let mut state = x.clone();
-        for trip in 1..=n {
-            let next = self.apply_fun(f, vec![state])?;
-            let parts = components(&next)?
-                .iter()
-                .map(|a| self.materialize(a, &format!("power state after trip {trip} of {n}")))
-                .collect::<Vec<Arr>>();
-            state = rebuild(&next, &parts)?;
-        }
-        Ok(state)
-    }
-
     /// `each`/`zipWith` of `f` over `args` (equal shapes) element by element at the top level,
     /// for a function whose body has statements (a print, a sort, a filter): its applications
     /// run in element order, as the oracle runs them. `why`: why `f` has no scalar lowering.

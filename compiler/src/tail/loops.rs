@@ -1,5 +1,8 @@
-//! `power` as one FCL loop whose step has statements (a filter's prefix sums, a sort, a
-//! reduction's passes) or whose state's length changes from trip to trip.
+//! `power(f, n, x)` (3.59/3.60): one kernel per trip where the step is a map of its state
+//! (`power`), one FCL loop whose step has statements (a filter's prefix sums, a sort, a
+//! reduction's passes) or whose state's length changes from trip to trip (`power_loop`), a
+//! count the device computes read by the host when the program runs (`power_computed`), and
+//! trip by trip at the top level where none of these applies (`power_unrolled`).
 //!
 //! The step is lowered once, with statements going into the step's own `do<grid>` block,
 //! which FCL's grid-level `power` runs once per trip (the FCL compiler makes it a host loop of
@@ -11,10 +14,13 @@
 //! (print, read a value back for the lowering, draw from `roll`, `idxassign`): such a
 //! `power` runs trip by trip at the top level instead.
 
+use super::check::checked_power_count;
 use super::higher::{components, packed, reading, rebuild};
 use super::program::{Lowerer, TABULATE};
+use super::range::Range;
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::LowerTailError;
+use semantics::tail::syntax::Expr;
 use std::rc::Rc;
 
 /// The layout of a loop's state buffer: the components at their capacities, one after
@@ -229,4 +235,141 @@ impl Lowerer {
         let body = std::mem::replace(&mut self.stmts, outer);
         Ok((components(&next?)?, body))
     }
+
+    /// `power(f, n, x)` with a count `n` the device computes: one FCL loop whose count the
+    /// host reads when the program runs (a negative count fails there, rule 3.60); `None`
+    /// where the step has no loop lowering (trip by trip needs the count: it is read back).
+    pub(super) fn power_computed(
+        &mut self,
+        name: &str,
+        e: &Expr,
+        f: &Val,
+        count: &Arr,
+        x: &Val,
+    ) -> R<Option<Val>> {
+        let saved = (
+            self.stmts.len(),
+            self.outputs.len(),
+            self.helpers.clone(),
+            self.probed,
+        );
+        let c = self.fresh.name("trips");
+        let checked = checked_power_count(&self.fresh, e.span, name, &count.text());
+        self.stmt(format!("{c} <- return<grid> ({checked})"));
+        let trips = Trips {
+            text: c,
+            known: None,
+        };
+        match self.power(f, &trips, x) {
+            Err(LowerTailError::Unsupported(_)) => {
+                self.stmts.truncate(saved.0);
+                self.outputs.truncate(saved.1);
+                self.helpers = saved.2;
+                self.probed = saved.3;
+                Ok(None)
+            }
+            r => r.map(Some),
+        }
+    }
+
+    pub(super) fn power(&mut self, f: &Val, n: &Trips, x: &Val) -> R<Val> {
+        if n.known == Some(0) {
+            return Ok(x.clone());
+        }
+        if self.kernel {
+            return unsupported("power inside a function");
+        }
+        let parts = components(x)?;
+        if parts.iter().any(Arr::is_dynamic) {
+            let why = "power whose state's length is computed on the device";
+            return self.power_loop_or_unrolled(f, n, x, why.into());
+        }
+        let doubles = parts
+            .iter()
+            .any(|a| matches!(a.ty, Ty::Double | Ty::Complex));
+        let mut offsets = Vec::new();
+        let mut size = 0;
+        for a in &parts {
+            offsets.push(size);
+            size += a.size().max(1) * a.ty.slots();
+        }
+        let s = self.fresh.name("s");
+        // the initial state's ranges hold on every trip where one trip keeps the state in them
+        // (then its checks that cannot fail are left out); otherwise the state has no range
+        let step = |ranges: &[Option<Range>]| {
+            let read = reading(&self.fresh, &s, &parts, &offsets, doubles, ranges);
+            let mut k = Lowerer::kernel(&self.fresh);
+            k.apply_fun(f, vec![rebuild(x, &read)?])
+                .and_then(|step| components(&step))
+        };
+        let mut ranges: Vec<Option<Range>> = parts.iter().map(|a| a.range).collect();
+        let mut next = step(&ranges);
+        let kept = |next: &[Arr]| {
+            next.iter()
+                .zip(&ranges)
+                .all(|(a, r)| r.is_none_or(|r| a.range.is_some_and(|a| a.within(r))))
+        };
+        if matches!(&next, Ok(n) if n.len() == parts.len() && !kept(n)) {
+            ranges = vec![None; parts.len()];
+            next = step(&ranges);
+        }
+        let next = match next {
+            Ok(next)
+                if next.len() == parts.len()
+                    && next
+                        .iter()
+                        .zip(&parts)
+                        .all(|(a, b)| a.shape == b.shape && a.ty == b.ty) =>
+            {
+                next
+            }
+            // a step that changes the state's shape, or that has statements (prints, sorts,
+            // filters): the trips run one after another at the top level
+            Ok(_) => {
+                let why = "power whose function changes the shape or type of its state";
+                return self.power_loop_or_unrolled(f, n, x, why.into());
+            }
+            Err(LowerTailError::Unsupported(why)) => {
+                return self.power_loop_or_unrolled(f, n, x, why)
+            }
+            Err(e) => return Err(e),
+        };
+        let w = self.fresh.name("w");
+        self.helpers.insert(super::program::TABULATE);
+        self.stmt(format!(
+            "-- power: {n} iterations of one kernel over {size} elements\n    \
+             {w} <- power<grid> {n} (fn it => fn {s} => tabulate {size} (fn i => {})) \
+             (tabulate {size} (fn i => {}))",
+            packed(&self.fresh, &next, &offsets, doubles, "i"),
+            packed(&self.fresh, &parts, &offsets, doubles, "i"),
+            n = n.text,
+        ));
+        rebuild(
+            x,
+            &reading(&self.fresh, &w, &parts, &offsets, doubles, &ranges),
+        )
+    }
+
+    /// `power(f, n, x)` trip by trip at the top level of `main`: each trip's statements (its
+    /// prints, sorts and filters) in order, its state materialized, so its shape may change
+    /// from trip to trip. `why`: why the step has no kernel of its own, the refusal inside a
+    /// function body or beyond [`MAX_TRIPS`].
+    pub(super) fn power_unrolled(&mut self, f: &Val, n: i64, x: &Val, why: String) -> R<Val> {
+        if self.kernel || n > MAX_TRIPS {
+            return unsupported(why);
+        }
+        let mut state = x.clone();
+        for trip in 1..=n {
+            let next = self.apply_fun(f, vec![state])?;
+            let parts = components(&next)?
+                .iter()
+                .map(|a| self.materialize(a, &format!("power state after trip {trip} of {n}")))
+                .collect::<Vec<Arr>>();
+            state = rebuild(&next, &parts)?;
+        }
+        Ok(state)
+    }
 }
+
+/// The most `power` trips run one after another at the top level.
+const MAX_TRIPS: i64 = 4096;
