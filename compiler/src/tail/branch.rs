@@ -1,6 +1,6 @@
 //! `if c then a else b` (3.79) with array branches and a condition the device computes: where
-//! both branches are pure arrays (no statements, prints or reads back, no check that could
-//! fail, so computing the branch the oracle skips changes nothing), the result selects
+//! both branches are pure arrays (no statements, prints, draws from `roll` or reads back, no
+//! check that could fail, so computing the branch the oracle skips changes nothing), the result selects
 //! element by element, `if c then a_i else b_i`. Vectors may differ in length: the result is
 //! a vector of run-time length (`if c then |a| else |b|`, module `dynamic`) whose capacity is
 //! the larger of the two. Anything else reads the condition back (module `probe`).
@@ -25,25 +25,14 @@ impl Lowerer {
         if self.kernel {
             return Ok(None);
         }
-        let saved = (
-            self.stmts.len(),
-            self.outputs.len(),
-            self.helpers.clone(),
-            self.probed,
-            self.store.clone(),
-        );
+        let saved = self.checkpoint();
         let branches = self.eval(a, env).and_then(|x| Ok((x, self.eval(b, env)?)));
-        let pure = self.stmts.len() == saved.0 && self.outputs.len() == saved.1;
-        let selected = match (branches, pure) {
+        let selected = match (branches, self.added_nothing_since(&saved)) {
             (Ok((Val::Arr(x), Val::Arr(y))), true) => select(cond, &x, &y),
             _ => None,
         };
         if selected.is_none() {
-            self.stmts.truncate(saved.0);
-            self.outputs.truncate(saved.1);
-            self.helpers = saved.2;
-            self.probed = saved.3;
-            self.store = saved.4;
+            self.restore(saved);
         }
         Ok(selected.map(Val::Arr))
     }

@@ -48,6 +48,24 @@ fn length_text(a: &Arr) -> Rc<str> {
     }
 }
 
+/// A vector of `a`'s elements or fills, of capacity `cap` and run-time length `len`: element
+/// i is `element(s, i)`, with `shared` (a count, or a shift from it) bound to the name `s`
+/// where i is below the length. Its range holds `a`'s elements and the fill.
+fn counted(
+    f: &super::value::Fresh,
+    a: &Arr,
+    cap: usize,
+    len: String,
+    shared: String,
+    element: impl Fn(&str, &str) -> String + 'static,
+) -> Arr {
+    let g = f.clone();
+    let index = move |i: &str| share(&g, &shared, |s| element(s, i));
+    let mut out = Arr::dynamic(a.ty, cap, len.into(), Rc::new(index));
+    out.range = a.range_with_fill();
+    out
+}
+
 /// Whether `take`/`drop`/`rotate` by count `args[0]` is lowered here, so that its argument 1
 /// may be a vector of run-time length: a `drop` or `rotate` always, a `take` where its count
 /// is known or bounded.
@@ -121,19 +139,9 @@ impl Lowerer {
                     )
                 });
                 let index = a.index.clone();
-                let g = f.clone();
-                let mut out = Arr::dynamic(
-                    a.ty,
-                    cap,
-                    len.into(),
-                    Rc::new(move |i| {
-                        share(&g, &nt, |n| {
-                            index(&format!("({i} + (if lti {n} 0 then 0 else {n}))"))
-                        })
-                    }),
-                );
-                out.range = a.range_with_fill();
-                Some(out)
+                Some(counted(&f, a, cap, len, nt, move |n, i| {
+                    index(&format!("({i} + (if lti {n} 0 then 0 else {n}))"))
+                }))
             }
             (Prim::Take, Some(a)) if a.shape.len() == 1 => {
                 let Some(cap) = count_bound(n).filter(|&b| b > 0) else {
@@ -143,48 +151,38 @@ impl Lowerer {
                 let len = share(&f, &nt, |n| format!("(if lti {n} 0 then 0 - {n} else {n})"));
                 let (index, fill, g) = (a.index.clone(), a.ty.fill(), f.clone());
                 // element i: a_i (n ≥ 0) or a_(L + n + i) (n < 0), a fill outside 0…L−1
-                let mut out = Arr::dynamic(
-                    a.ty,
-                    cap,
-                    len.into(),
-                    Rc::new(move |i| {
-                        share(&g, &nt, |n| {
-                            let j = format!("(if lti {n} 0 then {l} + {n} + {i} else {i})");
-                            share(&g, &j, |j| {
-                                format!(
-                                    "(if andb (lti {j} {l}) (lti (0 - 1) {j}) then {} else {fill})",
-                                    index(j)
-                                )
-                            })
-                        })
-                    }),
-                );
-                out.range = a.range_with_fill();
-                Some(out)
+                Some(counted(&f, a, cap, len, nt, move |n, i| {
+                    let j = format!("(if lti {n} 0 then {l} + {n} + {i} else {i})");
+                    share(&g, &j, |j| {
+                        format!(
+                            "(if andb (lti {j} {l}) (lti (0 - 1) {j}) then {} else {fill})",
+                            index(j)
+                        )
+                    })
+                }))
             }
             // rotate of a vector of run-time length L: left by n mod L
             (Prim::Rotate, Some(a)) if dynamic => {
                 let (l, index, g) = (length_text(a), a.index.clone(), f.clone());
-                let mut out = Arr::dynamic(
-                    a.ty,
+                // (the shift is computed only for i < L, so L > 0 there)
+                let shift = format!("(({nt}) % {l} + {l}) % {l}");
+                Some(counted(
+                    &f,
+                    a,
                     a.shape[0],
-                    l.clone(),
-                    Rc::new(move |i| {
-                        // (only for i < L, so L > 0 here)
-                        share(&g, &format!("(({nt}) % {l} + {l}) % {l}"), |s| {
-                            let j = format!("({i} + {s})");
-                            share(&g, &j, |j| {
-                                format!(
-                                    "(if lti {j} {l} then {} else {})",
-                                    index(j),
-                                    index(&format!("({j} - {l})"))
-                                )
-                            })
+                    l.to_string(),
+                    shift,
+                    move |s, i| {
+                        let j = format!("({i} + {s})");
+                        share(&g, &j, |j| {
+                            format!(
+                                "(if lti {j} {l} then {} else {})",
+                                index(j),
+                                index(&format!("({j} - {l})"))
+                            )
                         })
-                    }),
-                );
-                out.range = a.range_with_fill();
-                Some(out)
+                    },
+                ))
             }
             // rotate: every row along the last axis moves left by n mod m
             (Prim::Rotate, Some(a)) if computed => {

@@ -169,11 +169,10 @@ impl Lowerer {
         x: &Val,
         why: String,
     ) -> R<Val> {
-        let (stmts, helpers) = (self.stmts.len(), self.helpers.clone());
+        let saved = self.checkpoint();
         match self.power_loop(f, n, x) {
             Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
-                self.stmts.truncate(stmts);
-                self.helpers = helpers;
+                self.restore(saved);
                 match n.known {
                     Some(n) => self.power_unrolled(f, n, x, why),
                     None => unsupported(why),
@@ -247,12 +246,7 @@ impl Lowerer {
         count: &Arr,
         x: &Val,
     ) -> R<Option<Val>> {
-        let saved = (
-            self.stmts.len(),
-            self.outputs.len(),
-            self.helpers.clone(),
-            self.probed,
-        );
+        let saved = self.checkpoint();
         let c = self.fresh.name("trips");
         let checked = checked_power_count(&self.fresh, e.span, name, &count.text());
         self.stmt(format!("{c} <- return<grid> ({checked})"));
@@ -262,10 +256,7 @@ impl Lowerer {
         };
         match self.power(f, &trips, x) {
             Err(LowerTailError::Unsupported(_)) => {
-                self.stmts.truncate(saved.0);
-                self.outputs.truncate(saved.1);
-                self.helpers = saved.2;
-                self.probed = saved.3;
+                self.restore(saved);
                 Ok(None)
             }
             r => r.map(Some),

@@ -51,9 +51,26 @@ impl Lowerer {
 
 /// Whether operator `p` takes argument `k` of `args` as a vector whose length the device
 /// computes ([`Arr::run_len`]): maps, reductions, filters by a computed mask, `shape`,
-/// `first` and the prints; every other operator needs its arguments' shapes static.
+/// `first`, the prints, and `take`/`drop`/`rotate` (module `counts`); of an array of run-time
+/// extents, only `first`, `shape`, `mem` and the prints. Every other operator needs its
+/// arguments' shapes static.
 fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
     use Prim as P;
+    // an array of run-time extents ([`Arr::run_dims`]): only what reads it in flat order
+    if matches!(&args[k], Val::Arr(a) if a.run_dims.is_some()) {
+        return matches!(
+            p,
+            P::First
+                | P::Shape
+                | P::Mem
+                | P::MemScl
+                | P::PrArrI
+                | P::PrArrB
+                | P::PrArrD
+                | P::PrArrC
+                | P::PrArrX
+        );
+    }
     match p {
         P::Each | P::Reduce | P::Scan | P::Shape | P::First | P::Mem | P::MemScl => true,
         P::PrArrI | P::PrArrB | P::PrArrD | P::PrArrC | P::PrArrX => true,
@@ -80,21 +97,7 @@ impl Lowerer {
         // it as it is; any other reads its length back first
         for k in 0..args.len() {
             if let Val::Arr(a) = &args[k] {
-                let any_rank = matches!(
-                    p,
-                    P::First
-                        | P::Shape
-                        | P::Mem
-                        | P::MemScl
-                        | P::PrArrI
-                        | P::PrArrB
-                        | P::PrArrD
-                        | P::PrArrC
-                        | P::PrArrX
-                );
-                if a.is_dynamic()
-                    && (!takes_dynamic(p, k, &args) || (a.run_dims.is_some() && !any_rank))
-                {
+                if a.is_dynamic() && !takes_dynamic(p, k, &args) {
                     args[k] = Val::Arr(self.settle(a, name)?);
                 }
             }

@@ -164,14 +164,11 @@ impl Lowerer {
         });
         // the program so far, printing `a` last; the statements go again (the request ends
         // this lowering, and the next one makes them anew)
-        let (stmts, outputs, helpers) =
-            (self.stmts.len(), self.outputs.len(), self.helpers.clone());
+        let saved = self.checkpoint();
         self.print(a, false)?;
         let output = self.outputs.pop();
         let fcl = self.program_text(None);
-        self.stmts.truncate(stmts);
-        self.outputs.truncate(outputs);
-        self.helpers = helpers;
+        self.restore(saved);
         let (Some(output), fcl) = (output, fcl?) else {
             return super::value::unsupported(why);
         };

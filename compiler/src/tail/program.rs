@@ -342,6 +342,51 @@ impl Lowerer {
     pub(super) fn stmt(&mut self, s: String) {
         self.stmts.push(s);
     }
+
+    /// The lowering's state now, to go back to where an attempt is abandoned.
+    pub(super) fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            stmts: self.stmts.len(),
+            outputs: self.outputs.len(),
+            drawn: self.drawn.len(),
+            helpers: self.helpers.clone(),
+            probed: self.probed,
+            store: self.store.clone(),
+            rolls: self.rolls.clone(),
+        }
+    }
+
+    /// Back to `c`: what was lowered since is dropped.
+    pub(super) fn restore(&mut self, c: Checkpoint) {
+        self.stmts.truncate(c.stmts);
+        self.outputs.truncate(c.outputs);
+        self.drawn.truncate(c.drawn);
+        self.helpers = c.helpers;
+        self.probed = c.probed;
+        self.store = c.store;
+        self.rolls = c.rolls;
+    }
+
+    /// Whether nothing that runs once per program (a statement, a print, a draw from `roll`)
+    /// was lowered since `c`.
+    pub(super) fn added_nothing_since(&self, c: &Checkpoint) -> bool {
+        self.stmts.len() == c.stmts
+            && self.outputs.len() == c.outputs
+            && self.drawn.len() == c.drawn
+    }
+}
+
+/// The lowering's state at one point ([`Lowerer::checkpoint`]): an attempt that is abandoned
+/// (an `if` that does not select, a `power` that does not loop, a probe's print) leaves nothing
+/// of itself behind.
+pub(super) struct Checkpoint {
+    stmts: usize,
+    outputs: usize,
+    drawn: usize,
+    helpers: BTreeSet<&'static str>,
+    probed: usize,
+    store: HashMap<String, Val>,
+    rolls: semantics::tail::ops::io::Rolls,
 }
 
 /// Whether an index text is long or deep enough to be materialized.
