@@ -215,6 +215,19 @@ fn counts_computed_on_the_device_are_not_read_back() {
         format!("let v:[int]1 = {v} in let s:[int]0 = reduce(addi,0,v) in let a:[int]1 = prArrI(if gti(s,100) then iota(maxi(0,first(v))) else take(2,v)) in let b:[int]1 = prArrI(if lti(s,100) then iota(maxi(0,first(v))) else take(2,v)) in prArrI(if lti(s,100) then reshape([2,3],v) else reshape([2,3],iota(6)))"),
         // formatI of computed ints, the smallest int too
         format!("let v:[int]1 = {v} in let s:[int]0 = reduce(addi,0,v) in let a:[char]1 = prArrC(formatI(s)) in let b:[char]1 = prArrC(formatI(subi(0,s))) in let c:[char]1 = prArrC(formatI(subi(s,s))) in let d:[char]1 = prArrC(formatI(subi(subi(0,2147483647),first(iota({k}))))) in reduce(addi,0,each(fn x:[char]0 => b2i(eqc(x,'0')),formatI(muli(s,1000))))"),
+        // formatD of computed ints made doubles: the int's text and `.0`
+        format!("let v:[int]1 = {v} in let s:[int]0 = reduce(addi,0,v) in let a:[char]1 = prArrC(formatD(i2d(s))) in let b:[char]1 = prArrC(formatD(i2d(subi(0,s)))) in let c:[char]1 = prArrC(formatD(i2d(subi(s,s)))) in let d:[char]1 = prArrC(formatD(first(each(i2d,drop({k},v))))) in shape(formatD(i2d(subi(subi(0,2147483647),1))))"),
+        // cat, cons and snoc of vectors of run-time length, with each other, a static vector
+        // and an empty one
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(cat(w,iota(3))) in let b:[int]1 = prArrI(cat(zilde(),w)) in let c:[int]1 = prArrI(cons({k},snoc(w,7))) in let d:[int]1 = prArrI(cat(w,drop({k},w))) in reduce(addi,0,cat(take(2,v),w))"),
+        // maps of an array of run-time extents keep them
+        format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let d:[int]2 = reshape([maxi(0,first(drop(2,v))),k],v) in let e:[int]2 = prArrI(each(fn x:[int]0 => muli(x,2),d)) in prArrI(zipWith(addi,d,each(fn x:[int]0 => subi(x,1),d)))"),
+        // a loop whose state grows: held at its longest length for the most trips a bounded
+        // count can be; with a known count its length after the trips is static (reshape
+        // reads no length back)
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(power(fn s:[int]1 => snoc(s,first(s)),maxi(0,mini(5,{k})),v)) in let b:[int]1 = prArrI(power(fn s:[int]1 => cat(s,take(2,s)),resi(4,first(v)),w)) in let g:[int]1 = power(fn s:[int]1 => snoc(s,addi(first(s),1)),4,each(fn x:[int]0 => addi(x,first(w)),v)) in prArrI(reshape([4,31],g))"),
+        // vrotate of a vector of run-time length
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in prArrI(vrotate(subi(0,{k}),w))"),
         // in a loop: the state shortened by a computed count each trip
         format!("let v:[int]1 = {v} in power(fn s:[int]1 => drop(resi(3,first(s)),rotate(first(s),each(fn x:[int]0 => addi(x,1),s))),12,v)"),
     ];

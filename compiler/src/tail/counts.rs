@@ -13,7 +13,10 @@
 //!   [`MAX_CAPACITY`]; a count with no such bound is read back as before (module `probe`).
 //! * `reshape` bounds each extent by the range of the shape vector: a vector of run-time
 //!   length, or an array of run-time extents ([`Arr::run_dims`]).
-//! * `formatI` has a capacity of 11 chars.
+//! * `formatI` has a capacity of 11 chars; `formatD` of an int made a double (`i2d`), whose
+//!   text is the int's and `.0` (spec §6.1: fewer than 12 digits, no exponent), 13.
+//! * `cat`, `cons` and `snoc` of vectors of which one has a run-time length: the lengths
+//!   add, and so do the capacities.
 //!
 //! Every element past the run-time length is a fill, computed by nothing that can fail.
 
@@ -77,6 +80,8 @@ pub(super) fn counts_take_dynamic(p: Prim, args: &[Val]) -> bool {
         && n.ty == Ty::Int
         && match p {
             Prim::Drop | Prim::Rotate => true,
+            // of a vector, vrotate is rotate
+            Prim::Vrotate => matches!(args.get(1), Some(Val::Arr(a)) if a.shape.len() == 1),
             Prim::Take => count_bound(n).is_some_and(|b| b > 0),
             _ => false,
         }
@@ -90,6 +95,9 @@ impl Lowerer {
         if p == Prim::Reshape {
             return self.reshape_computed(e, args);
         }
+        if matches!(p, Prim::Cat | Prim::Cons | Prim::Snoc) {
+            return Ok(joined(&self.fresh, p, args));
+        }
         let (Some(Val::Arr(n)), rest) = (args.first(), &args[1.min(args.len())..]) else {
             return Ok(None);
         };
@@ -97,6 +105,13 @@ impl Lowerer {
             Some(Val::Arr(a)) => Some(a),
             _ => None,
         };
+        if p == Prim::FormatD {
+            return Ok(n
+                .known
+                .is_none()
+                .then(|| format_int_double(&self.fresh, n))
+                .flatten());
+        }
         let computed = n.known.is_none() && n.shape.is_empty() && n.ty == Ty::Int;
         let dynamic = a.is_some_and(Arr::is_dynamic);
         if self.kernel || !(computed || dynamic) {
@@ -161,8 +176,8 @@ impl Lowerer {
                     })
                 }))
             }
-            // rotate of a vector of run-time length L: left by n mod L
-            (Prim::Rotate, Some(a)) if dynamic => {
+            // rotate (or vrotate) of a vector of run-time length L: left by n mod L
+            (Prim::Rotate | Prim::Vrotate, Some(a)) if dynamic => {
                 let (l, index, g) = (length_text(a), a.index.clone(), f.clone());
                 // (the shift is computed only for i < L, so L > 0 there)
                 let shift = format!("(({nt}) % {l} + {l}) % {l}");
@@ -311,4 +326,87 @@ fn format_int(f: &super::value::Fresh, x: &str) -> Arr {
             })
         }),
     )
+}
+
+/// `formatD(x)` of a double `x` made from an int (`i2d`, [`Arr::int_source`]): the int's
+/// text (`formatI`) then `.0`, 13 chars at most. Such a double has at most 10 digits, so its
+/// value text is fixed-point with nothing rounded (spec §6.1); any other double's is `None`
+/// (read back).
+fn format_int_double(f: &super::value::Fresh, x: &Arr) -> Option<Arr> {
+    let ints = x.int_source.as_ref().filter(|_| x.shape.is_empty())?;
+    let digits = format_int(f, &ints("0"));
+    let len = digits.run_len.clone()?;
+    let index = digits.index.clone();
+    let l = len.clone();
+    let mut out = Arr::dynamic(
+        Ty::Char,
+        13,
+        format!("({len} + 2)").into(),
+        Rc::new(move |i| {
+            // 46 is '.', 48 '0'
+            format!(
+                "(if lti {i} {l} then {} else (if {i} == {l} then 46 else 48))",
+                index(i)
+            )
+        }),
+    );
+    out.range = Range::new(0.0, 57.0);
+    Some(out)
+}
+
+/// Whether `cat`, `cons` or `snoc` of these arguments is lowered by [`joined`]: vectors (and
+/// a scalar for `cons`/`snoc`), one of them of run-time length.
+pub(super) fn joins_dynamic(p: Prim, args: &[Val]) -> bool {
+    let ranks: &[usize] = match p {
+        Prim::Cat => &[1, 1],
+        Prim::Cons => &[0, 1],
+        Prim::Snoc => &[1, 0],
+        _ => return false,
+    };
+    args.len() == 2
+        && args
+            .iter()
+            .zip(ranks)
+            .all(|(v, &r)| matches!(v, Val::Arr(a) if a.shape.len() == r && a.run_dims.is_none()))
+        && args
+            .iter()
+            .any(|v| matches!(v, Val::Arr(a) if a.is_dynamic()))
+}
+
+/// `cat(a, b)`, `cons(x, b)` or `snoc(a, x)` with a vector of run-time length
+/// ([`joins_dynamic`]): element i is a's below a's length, then b's; the capacities add.
+fn joined(f: &super::value::Fresh, p: Prim, args: &[Val]) -> Option<Arr> {
+    if !joins_dynamic(p, args) {
+        return None;
+    }
+    let [Val::Arr(a), Val::Arr(b)] = args else {
+        return None;
+    };
+    let part = |v: &Arr| match v.shape.len() {
+        0 => (Rc::<str>::from("1"), 1),
+        _ => (length_text(v), v.shape[0]),
+    };
+    let ((la, ca), (lb, cb)) = (part(a), part(b));
+    let (ia, ib) = (a.index.clone(), b.index.clone());
+    let g = f.clone();
+    let l = la.clone();
+    let mut out = Arr::dynamic(
+        a.ty,
+        ca + cb,
+        format!("({la} + {lb})").into(),
+        Rc::new(move |i| {
+            share(&g, i, |i| {
+                format!(
+                    "(if lti {i} {l} then {} else {})",
+                    ia(i),
+                    ib(&format!("({i} - {l})"))
+                )
+            })
+        }),
+    );
+    out.range = a
+        .range_with_fill()
+        .zip(b.range_with_fill())
+        .map(|(x, y)| x.union(y));
+    Some(out)
 }

@@ -134,7 +134,7 @@ impl Lowerer {
                 if a.is_dynamic() && !maps_per_element(&fresh, &f, &[a.ty]) {
                     a = self.settle(&a, name)?;
                 }
-                let len = a.run_len.clone();
+                let like = a.clone();
                 let (ty, bases) = match self.element_draws(&f, &[a.ty], a.size()) {
                     Ok(r) => r,
                     // a function with statements (a print, a sort, a filter) runs element by
@@ -160,20 +160,21 @@ impl Lowerer {
                     out.index = index_by_coords(&self.fresh, &out.shape, at.clone());
                     out.at = Some(at);
                 }
-                Ok(Val::Arr(dynamic_map(out, len)))
+                Ok(Val::Arr(dynamic_map(out, &like)))
             }
             // (3.68) zipWith: identical shapes, element i is f(a_i)(b_i)
             Prim::ZipWith => {
                 let (mut a, mut b) = (args[1].arr()?.clone(), args[2].arr()?.clone());
                 if (a.is_dynamic() || b.is_dynamic())
                     && (a.run_len != b.run_len
+                        || a.run_dims != b.run_dims
                         || a.shape != b.shape
                         || !maps_per_element(&fresh, &f, &[a.ty, b.ty]))
                 {
                     a = self.settle(&a, name)?;
                     b = self.settle(&b, name)?;
                 }
-                let len = a.run_len.clone();
+                let like = a.clone();
                 if a.shape != b.shape {
                     let reason = format!("zipWith of shapes {:?} and {:?}", a.shape, b.shape);
                     if self.kernel {
@@ -206,7 +207,7 @@ impl Lowerer {
                     out.index = index_by_coords(&fresh, &shape, at.clone());
                     out.at = Some(at);
                 }
-                Ok(Val::Arr(dynamic_map(out, len)))
+                Ok(Val::Arr(dynamic_map(out, &like)))
             }
             // (3.59)/(3.60) power: f applied n times
             Prim::Power | Prim::PowerScl | Prim::Bench => {
@@ -296,9 +297,10 @@ impl Lowerer {
         let j = update_position(&is, &a.shape)
             .map_err(|reason| fails(Prim::Idxassign, name, e, reason))?;
         let (index, vt) = (a.index.clone(), v.text());
-        let updated = Arr::new(a.ty, a.shape.clone(), move |i| {
+        let mut updated = Arr::new(a.ty, a.shape.clone(), move |i| {
             format!("(if {i} == {j} then {vt} else {})", index(i))
         });
+        updated.range = a.range.zip(v.range).map(|(a, v)| a.union(v));
         let stored = self.materialize(&updated, &format!("{var} after idxassign"));
         self.store.insert(var.clone(), Val::Arr(stored));
         Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))))
@@ -362,10 +364,10 @@ fn maps_per_element(fresh: &Fresh, f: &Val, tys: &[Ty]) -> bool {
     matches!(scalar_draws(fresh, f, tys, Some(Draws::placeholder())), Ok((_, d)) if d.is_empty())
 }
 
-/// `out`, a map: of length `len` where that is computed on the device, its elements past the
-/// length fills where computing them could fail a check.
-fn dynamic_map(out: Arr, len: Option<Rc<str>>) -> Arr {
-    let Some(len) = len else {
+/// `out`, a map over `like`: of `like`'s length (and extents) where the device computes them,
+/// its elements past the length fills where computing them could fail a check.
+fn dynamic_map(out: Arr, like: &Arr) -> Arr {
+    let Some(len) = like.run_len.clone() else {
         return out;
     };
     let mut out = if super::check::has_checks(&(out.index)("i")) {
@@ -380,6 +382,7 @@ fn dynamic_map(out: Arr, len: Option<Rc<str>>) -> Arr {
             ..out
         }
     };
+    out.run_dims = like.run_dims.clone();
     out.at = None;
     out.transposed = None;
     out.known = None;

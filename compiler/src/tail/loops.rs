@@ -2,19 +2,24 @@
 //! (`power`), one FCL loop whose step has statements (a filter's prefix sums, a sort, a
 //! reduction's passes) or whose state's length changes from trip to trip (`power_loop`), a
 //! count the device computes read by the host when the program runs (`power_computed`), and
-//! trip by trip at the top level where none of these applies (`power_unrolled`).
+//! trip by trip at the top level where none of these applies, or where the state and the
+//! count are known (`power_unrolled`).
 //!
 //! The step is lowered once, with statements going into the step's own `do<grid>` block,
 //! which FCL's grid-level `power` runs once per trip (the FCL compiler makes it a host loop of
 //! launches whose kernels are built once). A state component that is a vector whose length
-//! the step may change is held at a fixed capacity, its first trip's length, with its current
-//! length in a slot of the state buffer after the components: the step reads it there (a
-//! vector whose length the device computes, module `dynamic`) and writes the next one. The
-//! state may not grow past its capacity, and the step may not do what runs once per program
-//! (print, read a value back for the lowering, draw from `roll`, `idxassign`): such a
+//! the step may change is held at a fixed capacity, with its current length in a slot of the
+//! state buffer after the components: the step reads it there (a vector whose length the
+//! device computes, module `dynamic`) and writes the next one. The capacity is the first
+//! trip's length, or, for a vector the step lengthens by d elements, that length plus d for
+//! each of the most trips the count can be (its value, or its range's bound); with a known
+//! count, a vector that the step lengthens from a static length to a static one has that
+//! capacity as its static length after the loop. The step may not do what runs once per
+//! program (print, read a value back for the lowering, draw from `roll`, `idxassign`): such a
 //! `power` runs trip by trip at the top level instead.
 
 use super::check::checked_power_count;
+use super::counts::MAX_CAPACITY;
 use super::higher::{components, packed, reading, rebuild};
 use super::program::{Lowerer, TABULATE};
 use super::range::Range;
@@ -37,10 +42,16 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(parts: &[Arr], dynamic: Vec<bool>) -> Layout {
+    /// The layout of state `parts`, whose vectors marked in `dynamic` are held at capacity
+    /// `caps` (their own size where `None`).
+    fn new(parts: &[Arr], dynamic: Vec<bool>, caps: &[Option<usize>]) -> Layout {
         let mut slots: Vec<Arr> = parts
             .iter()
-            .map(|a| Arr::new(a.ty, a.shape.clone(), |_| String::new()))
+            .zip(caps)
+            .map(|(a, cap)| {
+                let shape = cap.map_or(a.shape.clone(), |c| vec![c]);
+                Arr::new(a.ty, shape, |_| String::new())
+            })
             .collect();
         for _ in dynamic.iter().filter(|&&d| d) {
             slots.push(Arr::scalar(Ty::Int, String::new()));
@@ -102,7 +113,9 @@ impl Layout {
                 a.run_len.as_deref().map_or(m.to_string(), str::to_string),
             ));
             let (index, ty) = (a.index.clone(), a.ty);
-            slots.push(if m == cap {
+            // (a vector of more elements than the capacity is longer only in its junk: a
+            // growing state's capacity holds its longest length, see `power_loop`)
+            slots.push(if m >= cap {
                 Arr::new(ty, vec![cap], move |i| index(i))
             } else {
                 // a shorter vector: the slots past it are fills
@@ -116,8 +129,9 @@ impl Layout {
     }
 
     /// Whether `next` (a step's result) fits this layout; else, where it would fit with more
-    /// components' lengths changing, that layout's `dynamic`.
-    fn fits(&self, parts: &[Arr], next: &[Arr]) -> R<Option<Vec<bool>>> {
+    /// components' lengths changing, that layout's `dynamic`. A vector that grows fits where
+    /// its capacity was made for its growth (`caps`, see `power_loop`).
+    fn fits(&self, parts: &[Arr], next: &[Arr], caps: &[Option<usize>]) -> R<Option<Vec<bool>>> {
         if next.len() != parts.len() {
             return unsupported("a power whose function changes the form of its state");
         }
@@ -130,7 +144,8 @@ impl Layout {
                 continue;
             }
             let vectors = a.shape.len() == 1 && b.shape.len() == 1;
-            if !vectors || b.size() > a.size() || a.ty == Ty::Complex {
+            let grows = b.size() > self.slots[c].size() && caps[c].is_none();
+            if !vectors || grows || a.ty == Ty::Complex {
                 return unsupported(
                     "a power whose function grows its state, or changes a shape that is not a \
                      vector's length",
@@ -143,10 +158,12 @@ impl Layout {
 }
 
 /// A `power` count: FCL int text (a literal, or the name the program binds a count the
-/// device computes to) and its value where the lowering knows it.
+/// device computes to), its value where the lowering knows it, and the most trips it can be
+/// (from its range, module `range`) where that is bounded.
 pub(super) struct Trips {
     pub text: String,
     pub known: Option<i64>,
+    pub most: Option<usize>,
 }
 
 impl Trips {
@@ -155,6 +172,7 @@ impl Trips {
         Trips {
             text: n.to_string(),
             known: Some(n),
+            most: usize::try_from(n).ok(),
         }
     }
 }
@@ -169,6 +187,13 @@ impl Lowerer {
         x: &Val,
         why: String,
     ) -> R<Val> {
+        // a known state and count: the trips' values are known too, as the lowering computes
+        // them one after another
+        if let Some(k) = n.known.filter(|&k| k <= MAX_TRIPS) {
+            if components(x)?.iter().all(|a| a.known.is_some()) {
+                return self.power_unrolled(f, k, x, why);
+            }
+        }
         let saved = self.checkpoint();
         match self.power_loop(f, n, x) {
             Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
@@ -184,16 +209,70 @@ impl Lowerer {
 
     fn power_loop(&mut self, f: &Val, n: &Trips, x: &Val) -> R<Val> {
         let parts = components(x)?;
-        let mut layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect());
+        let mut caps = vec![None; parts.len()];
+        let mut layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect(), &caps);
         let s = self.fresh.name("s");
         let (mut next, mut body) = self.loop_step(f, x, &layout, &s)?;
-        // a component the step shortens is dynamic from the first trip on: lowered again so
-        if let Some(dynamic) = layout.fits(&parts, &next)? {
-            layout = Layout::new(&parts, dynamic);
+        // a vector the step lengthens by d elements is held at the capacity of its longest
+        // length, d per trip for the most trips the count can be
+        let growth: Vec<Option<usize>> = parts
+            .iter()
+            .zip(&next)
+            .map(|(a, b)| {
+                let vectors = a.shape.len() == 1 && b.shape.len() == 1;
+                (vectors && b.size() > a.size()).then(|| b.size() - a.size())
+            })
+            .collect();
+        let grown = growth.iter().any(Option::is_some);
+        // (a static vector the step lengthens to a static one, see `exact_lengths`)
+        let statically: Vec<bool> = parts
+            .iter()
+            .zip(&next)
+            .map(|(a, b)| !a.is_dynamic() && !b.is_dynamic())
+            .collect();
+        if grown {
+            let Some(most) = n.most else {
+                return unsupported("a power whose state grows, by a count with no bound");
+            };
+            for (c, d) in growth.iter().enumerate() {
+                if let Some(d) = d {
+                    let cap = d
+                        .checked_mul(most)
+                        .and_then(|g| g.checked_add(parts[c].size()));
+                    match cap {
+                        Some(cap) if cap <= MAX_CAPACITY => caps[c] = Some(cap),
+                        _ => return unsupported("a power whose state grows past the capacity"),
+                    }
+                }
+            }
+            let dynamic = parts
+                .iter()
+                .zip(&caps)
+                .map(|(a, c)| a.is_dynamic() || c.is_some())
+                .collect();
+            layout = Layout::new(&parts, dynamic, &caps);
             (next, body) = self.loop_step(f, x, &layout, &s)?;
-            if layout.fits(&parts, &next)?.is_some() {
+        }
+        // a component the step shortens is dynamic from the first trip on: lowered again so
+        if let Some(dynamic) = layout.fits(&parts, &next, &caps)? {
+            layout = Layout::new(&parts, dynamic, &caps);
+            (next, body) = self.loop_step(f, x, &layout, &s)?;
+            if layout.fits(&parts, &next, &caps)?.is_some() {
                 return unsupported("a power state whose lengths do not settle");
             }
+        }
+        // each trip adds the same d to the capacity (at the first length and at the longest),
+        // so the capacity holds the state's length after any number of trips up to the most
+        let steady = caps
+            .iter()
+            .zip(&growth)
+            .zip(&next)
+            .all(|((cap, d), b)| match cap {
+                Some(cap) => b.size() == cap + d.unwrap_or(0),
+                None => true,
+            });
+        if !steady {
+            return unsupported("a power whose state grows by more on each trip");
         }
         let step = layout.write(self, &next, "i");
         let init = layout.write(self, &parts, "i");
@@ -214,7 +293,55 @@ impl Lowerer {
              {w} <- power<grid> {n} (fn it => fn {s} => {step}) (tabulate {size} (fn i => {init}))",
             n = n.text
         ));
-        rebuild(x, &layout.read(self, &w))
+        let mut state = layout.read(self, &w);
+        for c in self.exact_lengths(f, x, n, &layout, &caps, &growth, statically) {
+            // its capacity, the most trips' growth, is its length
+            state[c].run_len = None;
+        }
+        rebuild(x, &state)
+    }
+
+    /// The growing components (`caps`) whose length after a known number of trips is known:
+    /// those the step lengthens from a static length to a static one, both at their first
+    /// length (`statically`) and at their capacity, which is then their length.
+    #[allow(clippy::too_many_arguments)]
+    fn exact_lengths(
+        &mut self,
+        f: &Val,
+        x: &Val,
+        n: &Trips,
+        layout: &Layout,
+        caps: &[Option<usize>],
+        growth: &[Option<usize>],
+        statically: Vec<bool>,
+    ) -> Vec<usize> {
+        let exact: Vec<usize> = (0..caps.len())
+            .filter(|&c| caps[c].is_some() && statically[c])
+            .collect();
+        if n.known.is_none() || exact.is_empty() {
+            return Vec::new();
+        }
+        let mut dynamic = layout.dynamic.clone();
+        for &c in &exact {
+            dynamic[c] = false;
+        }
+        let parts = layout.read(self, "");
+        let at_capacity = Layout::new(&parts, dynamic, caps);
+        let s = self.fresh.name("s");
+        let saved = self.checkpoint();
+        let next = self.loop_step(f, x, &at_capacity, &s);
+        self.restore(saved);
+        match next {
+            Ok((next, _))
+                if exact.iter().all(|&c| {
+                    !next[c].is_dynamic()
+                        && Some(next[c].size()) == caps[c].zip(growth[c]).map(|(k, d)| k + d)
+                }) =>
+            {
+                exact
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// The step applied to the state read from buffer `s` in `layout`: its result's
@@ -250,9 +377,14 @@ impl Lowerer {
         let c = self.fresh.name("trips");
         let checked = checked_power_count(&self.fresh, e.span, name, &count.text());
         self.stmt(format!("{c} <- return<grid> ({checked})"));
+        let most = count
+            .range
+            .filter(|r| r.hi < MAX_CAPACITY as f64)
+            .map(|r| r.hi.max(0.0) as usize);
         let trips = Trips {
             text: c,
             known: None,
+            most,
         };
         match self.power(f, &trips, x) {
             Err(LowerTailError::Unsupported(_)) => {

@@ -61,6 +61,8 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         return matches!(
             p,
             P::First
+                | P::Each
+                | P::ZipWith
                 | P::Shape
                 | P::Mem
                 | P::MemScl
@@ -79,7 +81,10 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         // by a computed mask (module `filter`)
         P::Compress => matches!(&args[0], Val::Arr(s) if s.known.is_none()),
         // a drop, or a take whose count bounds its length (module `counts`)
-        P::Take | P::Drop | P::Rotate => k == 1 && super::counts::counts_take_dynamic(p, args),
+        P::Take | P::Drop | P::Rotate | P::Vrotate => {
+            k == 1 && super::counts::counts_take_dynamic(p, args)
+        }
+        P::Cat | P::Cons | P::Snoc => super::counts::joins_dynamic(p, args),
         P::Power | P::PowerScl => k == 2,
         _ => false,
     }
@@ -360,8 +365,11 @@ fn structural_range(p: Prim, args: &[&Arr], out: &Arr) -> Option<Range> {
         P::Iota => return Range::new(1.0, out.size() as f64),
         // a permutation of 1…n
         P::GradeUp | P::GradeDown => return Range::new(1.0, out.size().max(1) as f64),
-        P::Transp | P::Rav | P::Vreverse | P::First | P::Cat | P::Cons | P::Snoc => args,
-        P::Reshape | P::Take | P::Drop | P::Rotate | P::Vrotate | P::Transp2 => &args[1..],
+        // permutations of their argument's elements, with no fill
+        P::Transp | P::Rav | P::Vreverse => return args[0].range,
+        P::Rotate | P::Vrotate | P::Transp2 => return args[1].range,
+        P::First | P::Cat | P::Cons | P::Snoc => args,
+        P::Reshape | P::Take | P::Drop => &args[1..],
         P::IdxS => &args[2..],
         _ => return None,
     };

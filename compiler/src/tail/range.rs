@@ -200,7 +200,12 @@ pub(super) fn scalar_range(p: Prim, xs: &[Option<Range>]) -> Option<Range> {
         }
         _ => {}
     }
-    let xs: Vec<Range> = xs.iter().copied().collect::<Option<Vec<Range>>>()?;
+    // an int with no range is any int: a bound of maxi or mini holds whatever the other is
+    let any_int = |x: &Option<Range>| x.or(Some(INT));
+    let xs: Vec<Range> = match p {
+        P::Maxi | P::Mini => xs.iter().map(any_int).collect::<Option<Vec<Range>>>()?,
+        _ => xs.iter().copied().collect::<Option<Vec<Range>>>()?,
+    };
     match (p, xs.as_slice()) {
         (P::Addi | P::Subi | P::Muli | P::Negi | P::Absi | P::Divi, _) => {
             Some(int_exact(p, &xs).filter(|r| r.fits_int()).unwrap_or(INT))

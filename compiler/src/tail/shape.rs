@@ -73,17 +73,23 @@ impl Lowerer {
             (P::Cons, [x, a]) => cat(&f, &column(x, a)?, a),
             (P::Snoc, [a, x]) => cat(&f, a, &column(x, a)?),
             // (3.45)/(3.46) first: the fill of an empty array
-            (P::First, [a]) if a.is_dynamic() => {
-                let len = a.run_len.as_deref().unwrap_or_default();
-                let t = format!(
-                    "(if lti 0 {len} then {} else {})",
-                    (a.index)("0"),
-                    a.ty.fill()
-                );
-                Ok(Arr::scalar(a.ty, t))
+            // (3.45)/(3.46) first: the fill of an empty array (an int made a double stays
+            // one, for formatD)
+            (P::First, [a]) => {
+                let first = |ty: Ty, index: &Index| match (&a.run_len, a.size()) {
+                    (Some(len), _) => {
+                        format!("(if lti 0 {len} then {} else {})", index("0"), ty.fill())
+                    }
+                    (None, 0) => ty.fill(),
+                    (None, _) => index("0"),
+                };
+                let mut out = Arr::scalar(a.ty, first(a.ty, &a.index));
+                if let Some(ints) = &a.int_source {
+                    let t = first(Ty::Int, ints);
+                    out.int_source = Some(Rc::new(move |_| t.clone()));
+                }
+                Ok(out)
             }
-            (P::First, [a]) if a.size() == 0 => Ok(Arr::scalar(a.ty, a.ty.fill())),
-            (P::First, [a]) => Ok(Arr::scalar(a.ty, (a.index)("0"))),
             // rotate: every row along the last axis moves left by n mod m
             (P::Rotate, [n, a]) => {
                 let k = known_int(n, "a rotate count")?;
