@@ -193,6 +193,7 @@ fn counts_computed_on_the_device_are_not_read_back() {
     let v = data(120);
     let k = "reduce(maxi,0,v)";
     let w = "compress(each(fn x:[int]0 => gti(x,0),v),v)";
+    let big = data(5000);
     let programs = [
         // take, drop, rotate and iota by computed counts, from either end, beyond the length
         format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(take({k},v)) in let b:[int]1 = prArrI(take(subi(0,muli({k},30)),v)) in prArrI(take(muli({k},30),v))"),
@@ -228,6 +229,14 @@ fn counts_computed_on_the_device_are_not_read_back() {
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(power(fn s:[int]1 => snoc(s,first(s)),maxi(0,mini(5,{k})),v)) in let b:[int]1 = prArrI(power(fn s:[int]1 => cat(s,take(2,s)),resi(4,first(v)),w)) in let g:[int]1 = power(fn s:[int]1 => snoc(s,addi(first(s),1)),4,each(fn x:[int]0 => addi(x,first(w)),v)) in prArrI(reshape([4,31],g))"),
         // vrotate of a vector of run-time length
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in prArrI(vrotate(subi(0,{k}),w))"),
+        // grades of vectors of run-time length (the network, and the radix sort from 4096
+        // elements on; stable), and the permutation they give read back through idxS
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(gradeUp(w)) in let b:[int]1 = prArrI(gradeDown(w)) in let c:[int]1 = prArrI(each(fn x:[int]0 => idxS(1,x,w),gradeUp(w))) in prArrI(gradeDown(each(fn x:[int]0 => divd(i2d(x),4.0),w)))"),
+        format!("let u:[int]1 = {big} in let w:[int]1 = compress(each(fn x:[int]0 => gti(x,0),u),u) in let a:[int]1 = prArrI(take(40,gradeUp(w))) in let b:[int]1 = prArrI(take(40,gradeDown(w))) in reduce(addi,0,each(fn x:[int]0 => muli(x,idxS(1,x,w)),gradeUp(w)))"),
+        // an index computed on the device, outside the vector: the oracle's 3.71, on a vector
+        // of static length and on one of run-time length
+        format!("let v:[int]1 = {v} in idxS(1,addi(121,mini(0,nowi(0))),v)"),
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]0 = prSclI(idxS(1,addi(3,mini(0,nowi(0))),w)) in idxS(1,addi(120,mini(0,nowi(0))),w)"),
         // in a loop: the state shortened by a computed count each trip
         format!("let v:[int]1 = {v} in power(fn s:[int]1 => drop(resi(3,first(s)),rotate(first(s),each(fn x:[int]0 => addi(x,1),s))),12,v)"),
     ];

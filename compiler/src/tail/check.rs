@@ -223,6 +223,34 @@ pub(super) fn checked_power_count(fresh: &Fresh, span: Span, name: &str, n: &str
     share(fresh, n, |n| format!("(checki {site} (lti {n} 0) {n})"))
 }
 
+/// `idxS`'s index `i` (FCL int text) on an axis of `extent` elements (FCL int text, a
+/// length the device computes where `computed`), checked: an index outside 1…extent fails as
+/// the oracle's `idxS` does (rule 3.71), whose reason names the index, which the check site
+/// cannot carry. The index read is 1 where the check fails, so no kernel reads out of bounds.
+pub(super) fn checked_index(
+    fresh: &Fresh,
+    span: Span,
+    i: &str,
+    extent: &str,
+    computed: bool,
+) -> String {
+    let why = match computed {
+        true => "idxS: an index outside the vector (computed on the device)".to_string(),
+        false => format!("idxS: an index out of bounds 1..{extent} (computed on the device)"),
+    };
+    share(fresh, i, |i| {
+        let bad = format!("(orb (lti {i} 1) (lti {extent} {i}))");
+        checked(
+            fresh,
+            Prim::IdxS,
+            span,
+            why,
+            &bad,
+            &format!("(if {bad} then 1 else {i})"),
+        )
+    })
+}
+
 /// The product of `reshape`'s extents (FCL int texts) that the device computes, checked: a
 /// negative extent fails as the oracle's `reshape` does (rule 3.38), whose reason names the
 /// extent, which the check site cannot carry.

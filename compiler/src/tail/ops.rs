@@ -6,7 +6,7 @@
 
 use super::program::{fails, Lowerer};
 use super::range::{self, Range};
-use super::value::{known_ints, share, unsupported, Arr, Val, MAX_KNOWN, R};
+use super::value::{known_ints, share, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
 use super::LowerTailError;
 use semantics::tail::ops::apply::{apply, is_scalar_op, scalar_op as fold_scalar, OpEnv, Outcome};
 use semantics::tail::ops::prim::Prim;
@@ -85,6 +85,10 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
             k == 1 && super::counts::counts_take_dynamic(p, args)
         }
         P::Cat | P::Cons | P::Snoc => super::counts::joins_dynamic(p, args),
+        // an element of a vector, its index checked against the length (`check_slice_index`)
+        P::IdxS => k == 2 && matches!(&args[2], Val::Arr(a) if a.shape.len() == 1),
+        // sorted at their capacity (module `sort`)
+        P::GradeUp | P::GradeDown => true,
         P::Power | P::PowerScl => k == 2,
         _ => false,
     }
@@ -122,6 +126,9 @@ impl Lowerer {
         }
         if p == P::Reshape {
             self.compute_repeated_once(&mut args);
+        }
+        if p == P::IdxS {
+            self.check_slice_index(e, &mut args);
         }
         match p {
             P::Each | P::ZipWith | P::Power | P::PowerScl | P::Bench | P::CondScl => {
@@ -346,6 +353,37 @@ impl Lowerer {
             out.int_source = Some(args[0].index.clone());
         }
         Ok(out)
+    }
+}
+
+impl Lowerer {
+    /// `idxS(d, i, a)` with index `i` computed: checked at run time against the extent of
+    /// axis d (a vector's length where the device computes it), unless `i`'s range lies within
+    /// it (rule 3.71).
+    fn check_slice_index(&self, e: &Expr, args: &mut [Val]) {
+        let [Val::Arr(d), Val::Arr(i), Val::Arr(a)] = &*args else {
+            return;
+        };
+        let d = match known_int(d, "") {
+            Ok(d) if d >= 1 && d as usize <= a.shape.len() => d as usize - 1,
+            _ => return,
+        };
+        let extent = a.shape[d];
+        let within = i
+            .range
+            .is_some_and(|r| r.lo >= 1.0 && r.hi <= extent as f64);
+        if i.known.is_some() || (within && !a.is_dynamic()) {
+            return;
+        }
+        let text = match &a.run_len {
+            Some(len) => len.to_string(),
+            None => extent.to_string(),
+        };
+        let checked =
+            super::check::checked_index(&self.fresh, e.span, &i.text(), &text, a.is_dynamic());
+        let mut c = Arr::scalar(Ty::Int, checked);
+        c.range = Range::new(1.0, extent.max(1) as f64);
+        args[1] = Val::Arr(c);
     }
 }
 

@@ -188,6 +188,8 @@ impl Lowerer {
         let plan = Plan::new(a.shape[0]);
         let (n, total) = (plan.n, plan.padded());
         let stored = super::program::element_text(a, "i");
+        // the real elements: past a run-time length, positions pad (ints only, see `grade`)
+        let real = a.run_len.as_deref().map_or(n.to_string(), str::to_string);
         // doubles are stored as they are (the padding's value is never read) and 64 bits wide
         let (key, pad, passes) = match a.ty {
             Ty::Double => (stored, "0.0".to_string(), 8),
@@ -201,7 +203,7 @@ impl Lowerer {
         self.stmt(format!(
             "-- {name}: the sort keys of {n} elements, padded to {total} ({} threads of {CHUNK}), \
              for a radix sort of {passes} passes\n    \
-             {keys} <- forceM<grid> (tabulate {total} (fn i => if lti i {n} then {key} else {pad}))",
+             {keys} <- forceM<grid> (tabulate {total} (fn i => if lti i {real} then {key} else {pad}))",
             plan.threads
         ));
         let digits = match a.ty {
@@ -246,9 +248,10 @@ impl Lowerer {
             }
         }
         let g = idx.unwrap_or_default();
-        Ok(Arr::new(Ty::Int, vec![n], move |i| {
-            format!("((index {g} {i}) + 1)")
-        }))
+        Ok(super::sort::grade_of(
+            a,
+            Rc::new(move |i| format!("((index {g} {i}) + 1)")),
+        ))
     }
 
     /// FCL text of `max xor min` over the `n` keys (the sort keys in `keys` mapped back: the

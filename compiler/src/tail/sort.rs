@@ -35,8 +35,8 @@ const MAX_SORT: usize = 1 << 30;
 
 /// A sort being lowered: where its keys are and which order it sorts by.
 struct Network {
-    /// Number of real elements.
-    n: usize,
+    /// Number of real elements: FCL int text, a literal or a length computed on the device.
+    n: String,
     /// The buffer of the keys as stored (bools and chars as ints).
     keys: String,
     /// Doubles compare with `ltd`, everything else as ints.
@@ -49,7 +49,7 @@ impl Network {
     /// FCL text: whether index `a` comes strictly before index `b` (both atomic names of
     /// indices in `0..P`).
     fn before(&self, a: &str, b: &str) -> String {
-        let (n, keys) = (self.n, &self.keys);
+        let (n, keys) = (&self.n, &self.keys);
         let (ka, kb) = (format!("(index {keys} {a})"), format!("(index {keys} {b})"));
         // the keys in the order that puts the first index first
         let (lo, hi) = if self.down {
@@ -74,7 +74,8 @@ impl Lowerer {
     /// `gradeUp(a)` (`down` false) or `gradeDown(a)`: the 1-based stable permutation sorting
     /// vector `a`. A known argument gives its known result (a table); otherwise a bitonic
     /// network on the device, which needs statements of `main` (refused inside a function
-    /// applied per element).
+    /// applied per element). A vector whose length the device computes is sorted at its
+    /// capacity, the positions past its length last, and so is its grade.
     pub(super) fn grade(&mut self, down: bool, a: &Arr) -> R<Arr> {
         let name = if down { "gradeDown" } else { "gradeUp" };
         if a.shape.len() != 1 {
@@ -96,9 +97,11 @@ impl Lowerer {
         if n > MAX_SORT {
             return unsupported(format!("{name} of more than {MAX_SORT} elements"));
         }
-        if super::radix::radix_sorts(a.ty, n) {
+        // (the radix sort's doubles have no place for a run-time length)
+        if super::radix::radix_sorts(a.ty, n) && !(a.is_dynamic() && a.ty == Ty::Double) {
             return self.radix_grade(down, a);
         }
+        let real = a.run_len.as_deref().map_or(n.to_string(), str::to_string);
         let p = n.next_power_of_two();
         let keys = self.fresh.name("keys");
         self.helpers.insert(TABULATE);
@@ -108,13 +111,13 @@ impl Lowerer {
             element_text(a, "i")
         ));
         let net = Network {
-            n,
+            n: real,
             keys,
             double: a.ty == Ty::Double,
             down,
         };
         if p == 1 {
-            return Ok(Arr::new(Ty::Int, vec![1], |_| "1".into()));
+            return Ok(grade_of(a, Rc::new(|_| "1".into())));
         }
         let table = self.stage_table(p);
         let bits = p.trailing_zeros();
@@ -123,9 +126,10 @@ impl Lowerer {
         } else {
             self.blocked_network(&net, &table, p)
         };
-        Ok(Arr::new(Ty::Int, vec![n], move |i| {
-            format!("((index {g} {i}) + 1)")
-        }))
+        Ok(grade_of(
+            a,
+            Rc::new(move |i| format!("((index {g} {i}) + 1)")),
+        ))
     }
 
     /// The network over `p` ≥ 2·[`BLOCK`] positions: every work-group sorts its block of
@@ -197,6 +201,19 @@ impl Lowerer {
             exchange(net, table, from, "i", "u", |u| format!("index a {u}"))
         ));
         g
+    }
+}
+
+/// The grade of vector `a`, the positions of its elements read by `index`: of `a`'s length,
+/// static or run-time.
+pub(super) fn grade_of(a: &Arr, index: super::value::Index) -> Arr {
+    match &a.run_len {
+        Some(len) => Arr::dynamic(Ty::Int, a.shape[0], len.clone(), index),
+        None => {
+            let mut out = Arr::new(Ty::Int, a.shape.clone(), |_| String::new());
+            out.index = index;
+            out
+        }
     }
 }
 
