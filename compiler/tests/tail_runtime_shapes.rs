@@ -227,8 +227,9 @@ fn counts_computed_on_the_device_are_not_read_back() {
         // count can be; with a known count its length after the trips is static (reshape
         // reads no length back)
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(power(fn s:[int]1 => snoc(s,first(s)),maxi(0,mini(5,{k})),v)) in let b:[int]1 = prArrI(power(fn s:[int]1 => cat(s,take(2,s)),resi(4,first(v)),w)) in let g:[int]1 = power(fn s:[int]1 => snoc(s,addi(first(s),1)),4,each(fn x:[int]0 => addi(x,first(w)),v)) in prArrI(reshape([4,31],g))"),
-        // vrotate of a vector of run-time length
-        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in prArrI(vrotate(subi(0,{k}),w))"),
+        // vrotate, vreverse and rav of a vector of run-time length, rav of an array of
+        // run-time extents
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(vreverse(w)) in let b:[int]1 = prArrI(rav(drop({k},w))) in let c:[int]1 = prArrI(rav(reshape([maxi(0,first(drop(2,v))),{k}],v))) in prArrI(vrotate(subi(0,{k}),w))"),
         // grades of vectors of run-time length (the network, and the radix sort from 4096
         // elements on; stable), and the permutation they give read back through idxS
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(gradeUp(w)) in let b:[int]1 = prArrI(gradeDown(w)) in let c:[int]1 = prArrI(each(fn x:[int]0 => idxS(1,x,w),gradeUp(w))) in prArrI(gradeDown(each(fn x:[int]0 => divd(i2d(x),4.0),w)))"),

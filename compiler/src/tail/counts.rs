@@ -16,7 +16,8 @@
 //! * `formatI` has a capacity of 11 chars; `formatD` of an int made a double (`i2d`), whose
 //!   text is the int's and `.0` (spec §6.1: fewer than 12 digits, no exponent), 13.
 //! * `cat`, `cons` and `snoc` of vectors of which one has a run-time length: the lengths
-//!   add, and so do the capacities.
+//!   add, and so do the capacities. `vreverse` of such a vector reads from its end, and its
+//!   `rav` is itself.
 //!
 //! Every element past the run-time length is a fill, computed by nothing that can fail.
 
@@ -97,6 +98,9 @@ impl Lowerer {
         }
         if matches!(p, Prim::Cat | Prim::Cons | Prim::Snoc) {
             return Ok(joined(&self.fresh, p, args));
+        }
+        if let (Prim::Vreverse | Prim::Rav, [Val::Arr(a)]) = (p, args) {
+            return Ok(reversed(&self.fresh, p, a));
         }
         let (Some(Val::Arr(n)), rest) = (args.first(), &args[1.min(args.len())..]) else {
             return Ok(None);
@@ -408,5 +412,30 @@ fn joined(f: &super::value::Fresh, p: Prim, args: &[Val]) -> Option<Arr> {
         .range_with_fill()
         .zip(b.range_with_fill())
         .map(|(x, y)| x.union(y));
+    Some(out)
+}
+
+/// `vreverse(a)` or `rav(a)` of a vector `a` of run-time length L: element i is a's L−1−i, or
+/// a itself; the `rav` of an array of run-time extents is its elements in flat order, a vector
+/// of run-time length. `None` for anything else.
+fn reversed(f: &super::value::Fresh, p: Prim, a: &Arr) -> Option<Arr> {
+    if p == Prim::Rav && a.is_dynamic() {
+        return Some(Arr {
+            shape: vec![a.size()],
+            run_dims: None,
+            at: None,
+            transposed: None,
+            ..a.clone()
+        });
+    }
+    let len = a.run_len.clone().filter(|_| a.shape.len() == 1)?;
+    let (index, g, l) = (a.index.clone(), f.clone(), len.clone());
+    let mut out = Arr::dynamic(
+        a.ty,
+        a.shape[0],
+        len,
+        Rc::new(move |i| share(&g, &format!("({l} - 1 - {i})"), |j| index(j))),
+    );
+    out.range = a.range_with_fill();
     Some(out)
 }

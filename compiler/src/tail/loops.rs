@@ -20,7 +20,7 @@
 
 use super::check::checked_power_count;
 use super::counts::MAX_CAPACITY;
-use super::higher::{components, packed, reading, rebuild};
+use super::higher::{components, packed, reading, rebuild, MAX_FOLD};
 use super::program::{Lowerer, TABULATE};
 use super::range::Range;
 use super::value::{unsupported, Arr, Ty, Val, R};
@@ -187,10 +187,12 @@ impl Lowerer {
         x: &Val,
         why: String,
     ) -> R<Val> {
-        // a known state and count: the trips' values are known too, as the lowering computes
-        // them one after another
-        if let Some(k) = n.known.filter(|&k| k <= MAX_TRIPS) {
-            if components(x)?.iter().all(|a| a.known.is_some()) {
+        // a small known state and count: the trips' values are known too, as the lowering
+        // computes them one after another
+        if let Some(k) = n.known {
+            let parts = components(x)?;
+            let work = parts.iter().map(Arr::size).sum::<usize>().max(1) as i64 * k;
+            if work <= MAX_FOLD as i64 && parts.iter().all(|a| a.known.is_some()) {
                 return self.power_unrolled(f, k, x, why);
             }
         }

@@ -61,6 +61,7 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         return matches!(
             p,
             P::First
+                | P::Rav
                 | P::Each
                 | P::ZipWith
                 | P::Shape
@@ -87,6 +88,8 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         P::Cat | P::Cons | P::Snoc => super::counts::joins_dynamic(p, args),
         // an element of a vector, its index checked against the length (`check_slice_index`)
         P::IdxS => k == 2 && matches!(&args[2], Val::Arr(a) if a.shape.len() == 1),
+        // a vector read from its end, or as it is (module `counts`)
+        P::Vreverse | P::Rav => matches!(&args[0], Val::Arr(a) if a.shape.len() == 1),
         // sorted at their capacity (module `sort`)
         P::GradeUp | P::GradeDown => true,
         P::Power | P::PowerScl => k == 2,
@@ -301,8 +304,7 @@ impl Lowerer {
             ),
         };
         let picked = match f(&[mask, &positions]) {
-            Ok(r) if r.size() <= MAX_SELECT => known_ints(&r).unwrap_or_default(),
-            Ok(_) => return unsupported(format!("{name} with a large static result")),
+            Ok(r) => known_ints(&r).unwrap_or_default(),
             Err(reason) if !self.kernel => return Err(fails(p, name, e, reason)),
             Err(reason) => {
                 return unsupported(format!("{name} failing inside a function: {reason}"))
@@ -311,10 +313,16 @@ impl Lowerer {
         let n = picked.len();
         let fills = picked.contains(&0);
         let texts: Vec<String> = picked.iter().map(|&k| (k - 1).to_string()).collect();
+        // the positions picked: a choice in the element's text, or a table where there are many
+        let table =
+            (n > MAX_SELECT).then(|| self.fresh.table(Ty::Int, std::rc::Rc::new(texts.clone())));
         let (ty, index, fresh) = (a.ty, a.index.clone(), self.fresh.clone());
         let mut out = Arr::new(ty, vec![n], move |i| {
             share(&fresh, i, |i| {
-                let at = super::value::select(i, &texts);
+                let at = match &table {
+                    Some(t) => format!("(index {t} {i})"),
+                    None => super::value::select(i, &texts),
+                };
                 if !fills {
                     return index(&at);
                 }
@@ -393,6 +401,10 @@ fn structural_range(p: Prim, args: &[&Arr], out: &Arr) -> Option<Range> {
     use Prim as P;
     if out.known.is_some() {
         return out.range;
+    }
+    // the extents of an array of run-time shape are at most its capacity's
+    if p == P::Shape {
+        return Range::new(0.0, args[0].shape.iter().copied().max().unwrap_or(0) as f64);
     }
     // `first` of a vector that may be empty at run time may be the fill
     if args.iter().any(|a| a.is_dynamic()) {
