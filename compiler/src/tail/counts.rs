@@ -13,8 +13,7 @@
 //!   [`MAX_CAPACITY`]; a count with no such bound is read back as before (module `probe`).
 //! * `reshape` bounds each extent by the range of the shape vector: a vector of run-time
 //!   length, or an array of run-time extents ([`Arr::run_dims`]).
-//! * `formatI` has a capacity of 11 chars; `formatD` of an int made a double (`i2d`), whose
-//!   text is the int's and `.0` (spec §6.1: fewer than 12 digits, no exponent), 13.
+//! * `formatI` and `formatD` give their text, of run-time length (module `format`).
 //! * `cat`, `cons` and `snoc` of vectors of which one has a run-time length: the lengths
 //!   add, and so do the capacities. `vreverse` of such a vector reads from its end, and its
 //!   `rav` is itself.
@@ -110,11 +109,10 @@ impl Lowerer {
             _ => None,
         };
         if p == Prim::FormatD {
-            return Ok(n
-                .known
-                .is_none()
-                .then(|| format_int_double(&self.fresh, n))
-                .flatten());
+            return Ok(match n.known {
+                None => self.format_double(n),
+                Some(_) => None,
+            });
         }
         let computed = n.known.is_none() && n.shape.is_empty() && n.ty == Ty::Int;
         let dynamic = a.is_some_and(Arr::is_dynamic);
@@ -144,7 +142,7 @@ impl Lowerer {
                 Some(out)
             }
             // formatI: the int's decimal text, as Rust and the oracle write it
-            (Prim::FormatI, None) if computed => Some(format_int(&f, &nt)),
+            (Prim::FormatI, None) if computed => Some(super::format::format_int(&f, &nt)),
             (Prim::Drop, Some(a)) if a.shape.len() == 1 => {
                 let (l, cap) = (length_text(a), a.shape[0]);
                 if cap == 0 {
@@ -283,79 +281,6 @@ impl Lowerer {
         }
         Ok(Some(out))
     }
-}
-
-/// `formatI(x)` of int text `x`: at most 11 chars (`-2147483648`), a minus sign then the
-/// digits of |x|, as the oracle (Rust's `i32::to_string`) writes them. The digits are computed
-/// in doubles, where |x| is exact for every int (no negation overflows): digit p is
-/// `⌊(|x| mod 10^(p+1)) / 10^p⌋`, each step exact for integers below 2^53, and every floor
-/// fits an int.
-fn format_int(f: &super::value::Fresh, x: &str) -> Arr {
-    let pow10 = |p: &str| {
-        (1..=10).rev().fold("1.0".to_string(), |rest, k| {
-            format!("(if {p} == {k} then {}.0 else {rest})", 10i64.pow(k))
-        })
-    };
-    let abs = |x: &str| format!("(if lti {x} 0 then negd (i2d {x}) else i2d {x})");
-    let digits = |ad: &str| {
-        let more: Vec<String> = (1..=9)
-            .map(|k| format!("b2i (ged {ad} {}.0)", 10i64.pow(k)))
-            .collect();
-        format!("(1 + {})", more.join(" + "))
-    };
-    let len = share(f, x, |x| {
-        share(f, &abs(x), |ad| {
-            format!("(b2i (lti {x} 0) + {})", digits(ad))
-        })
-    });
-    let (g, xt) = (f.clone(), x.to_string());
-    Arr::dynamic(
-        Ty::Char,
-        11,
-        len.into(),
-        Rc::new(move |i| {
-            share(&g, &xt, |x| {
-                share(&g, &abs(x), |ad| {
-                    let p = format!("(b2i (lti {x} 0) + {} - 1 - {i})", digits(ad));
-                    share(&g, &p, |p| {
-                        let hi = format!("(floord (divd {ad} {}))", pow10(&format!("({p} + 1)")));
-                        let rest = format!(
-                            "(subd {ad} (muld {} (i2d {hi})))",
-                            pow10(&format!("({p} + 1)"))
-                        );
-                        let digit = format!("(floord (divd {rest} {}))", pow10(p));
-                        format!("(if andb (lti {x} 0) ({i} == 0) then 45 else 48 + {digit})")
-                    })
-                })
-            })
-        }),
-    )
-}
-
-/// `formatD(x)` of a double `x` made from an int (`i2d`, [`Arr::int_source`]): the int's
-/// text (`formatI`) then `.0`, 13 chars at most. Such a double has at most 10 digits, so its
-/// value text is fixed-point with nothing rounded (spec §6.1); any other double's is `None`
-/// (read back).
-fn format_int_double(f: &super::value::Fresh, x: &Arr) -> Option<Arr> {
-    let ints = x.int_source.as_ref().filter(|_| x.shape.is_empty())?;
-    let digits = format_int(f, &ints("0"));
-    let len = digits.run_len.clone()?;
-    let index = digits.index.clone();
-    let l = len.clone();
-    let mut out = Arr::dynamic(
-        Ty::Char,
-        13,
-        format!("({len} + 2)").into(),
-        Rc::new(move |i| {
-            // 46 is '.', 48 '0'
-            format!(
-                "(if lti {i} {l} then {} else (if {i} == {l} then 46 else 48))",
-                index(i)
-            )
-        }),
-    );
-    out.range = Range::new(0.0, 57.0);
-    Some(out)
 }
 
 /// Whether `cat`, `cons` or `snoc` of these arguments is lowered by [`joined`]: vectors (and

@@ -503,4 +503,4 @@ fn known_map(fresh: &Fresh, f: &Val, ty: Ty, args: &[&Arr]) -> Option<Rc<Array>>
 }
 
 /// The largest `each`/`zipWith`/`reduce` evaluated at compile time.
-pub(super) const MAX_FOLD: usize = 1024;
+pub(super) const MAX_FOLD: usize = 64;

@@ -74,6 +74,7 @@ mod counts;
 mod dynamic;
 pub mod fault;
 mod filter;
+mod format;
 mod higher;
 mod input;
 mod loops;

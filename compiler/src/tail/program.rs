@@ -62,6 +62,8 @@ pub(super) struct Lowerer {
     pub drawn: Vec<u32>,
     /// The table of a sort network's stages, by its number of positions (module `sort`).
     pub sort_stages: HashMap<usize, String>,
+    /// The table of powers of ten `formatD` reads (module `format`), once made.
+    pub decimal_scales: Option<String>,
 }
 
 impl Lowerer {
@@ -88,6 +90,7 @@ impl Lowerer {
             draws: None,
             drawn: Vec::new(),
             sort_stages: HashMap::new(),
+            decimal_scales: None,
         })
     }
 
@@ -108,6 +111,7 @@ impl Lowerer {
             draws: None,
             drawn: Vec::new(),
             sort_stages: HashMap::new(),
+            decimal_scales: None,
         }
     }
 
@@ -543,7 +547,7 @@ impl Lowerer {
 
 /// The element of `texts` at index `i` (in range) by bisection: `if`s nested only
 /// 2·log2(n) deep, so that a table of a large file stays within FCL's nesting limit.
-fn bisect(i: &str, texts: &[String]) -> String {
+pub(super) fn bisect(i: &str, texts: &[String]) -> String {
     bisect_from(i, 0, texts)
 }
 
