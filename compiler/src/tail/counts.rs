@@ -16,7 +16,7 @@
 //! * `formatI` and `formatD` give their text, of run-time length (module `format`).
 //! * `cat`, `cons` and `snoc` of vectors of which one has a run-time length: the lengths
 //!   add, and so do the capacities. `vreverse` of such a vector reads from its end, and its
-//!   `rav` is itself.
+//!   `rav` is itself; `transp` of an array of run-time extents reverses them.
 //!
 //! Every element past the run-time length is a fill, computed by nothing that can fail.
 
@@ -100,6 +100,9 @@ impl Lowerer {
         }
         if let (Prim::Vreverse | Prim::Rav, [Val::Arr(a)]) = (p, args) {
             return Ok(reversed(&self.fresh, p, a));
+        }
+        if let (Prim::Transp, [Val::Arr(a)]) = (p, args) {
+            return Ok(transposed(&self.fresh, a));
         }
         let (Some(Val::Arr(n)), rest) = (args.first(), &args[1.min(args.len())..]) else {
             return Ok(None);
@@ -362,5 +365,47 @@ fn reversed(f: &super::value::Fresh, p: Prim, a: &Arr) -> Option<Arr> {
         Rc::new(move |i| share(&g, &format!("({l} - 1 - {i})"), |j| index(j))),
     );
     out.range = a.range_with_fill();
+    Some(out)
+}
+
+/// (3.40) `transp(a)` of an array `a` of run-time extents d_0 … d_(r−1): extents d_(r−1) … d_0,
+/// element i at coordinates c′ (of the reversed extents) read from a's coordinates c′
+/// reversed. `None` for anything else.
+fn transposed(f: &super::value::Fresh, a: &Arr) -> Option<Arr> {
+    let dims: Vec<String> = a
+        .run_dims
+        .as_deref()?
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
+    let r = dims.len();
+    let rev: Vec<String> = dims.iter().rev().cloned().collect();
+    let product = |ds: &[String]| match ds {
+        [] => "1".to_string(),
+        ds => format!("({})", ds.join(" * ")),
+    };
+    let (index, g, d2, rev2) = (a.index.clone(), f.clone(), dims.clone(), rev.clone());
+    let element = Rc::new(move |i: &str| {
+        share(&g, i, |i| {
+            // source coordinate k is result coordinate r − 1 − k
+            let terms: Vec<String> = (0..r)
+                .map(|k| {
+                    let j = r - 1 - k;
+                    format!(
+                        "({i} / {} % {}) * {}",
+                        product(&rev2[j + 1..]),
+                        rev2[j],
+                        product(&d2[k + 1..])
+                    )
+                })
+                .collect();
+            index(&format!("({})", terms.join(" + ")))
+        })
+    });
+    let len = a.run_len.clone()?;
+    let mut out = Arr::dynamic(a.ty, a.size(), len, element);
+    out.shape = a.shape.iter().rev().copied().collect();
+    out.run_dims = Some(rev.into_iter().map(Rc::from).collect());
+    out.range = a.range;
     Some(out)
 }

@@ -62,6 +62,7 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
             p,
             P::First
                 | P::Rav
+                | P::Transp
                 | P::Each
                 | P::ZipWith
                 | P::Shape
