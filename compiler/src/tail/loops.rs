@@ -296,35 +296,38 @@ impl Lowerer {
             n = n.text
         ));
         let mut state = layout.read(self, &w);
-        for c in self.exact_lengths(f, x, n, &layout, &caps, &growth, statically) {
-            // its capacity, the most trips' growth, is its length
-            state[c].run_len = None;
+        if n.known.is_some() {
+            // each growing component the step lengthens from a static length to a static one,
+            // with the size it has after one more trip
+            let candidates: Vec<(usize, usize)> = (0..caps.len())
+                .filter(|&c| statically[c])
+                .filter_map(|c| Some((c, caps[c]? + growth[c]?)))
+                .collect();
+            for c in self.exact_lengths(f, x, &layout, &caps, candidates) {
+                // its capacity, the most trips' growth, is its length
+                state[c].run_len = None;
+            }
         }
         rebuild(x, &state)
     }
 
-    /// The growing components (`caps`) whose length after a known number of trips is known:
-    /// those the step lengthens from a static length to a static one, both at their first
-    /// length (`statically`) and at their capacity, which is then their length.
-    #[allow(clippy::too_many_arguments)]
+    /// Of the growing components `candidates` (each with the size one trip from its capacity
+    /// gives), those whose length after a known number of trips is their capacity: the step
+    /// lengthens them from a static length to a static one at their first length (checked by
+    /// the caller) and at their capacity, so their length grows by the same each trip.
     fn exact_lengths(
         &mut self,
         f: &Val,
         x: &Val,
-        n: &Trips,
         layout: &Layout,
         caps: &[Option<usize>],
-        growth: &[Option<usize>],
-        statically: Vec<bool>,
+        candidates: Vec<(usize, usize)>,
     ) -> Vec<usize> {
-        let exact: Vec<usize> = (0..caps.len())
-            .filter(|&c| caps[c].is_some() && statically[c])
-            .collect();
-        if n.known.is_none() || exact.is_empty() {
+        if candidates.is_empty() {
             return Vec::new();
         }
         let mut dynamic = layout.dynamic.clone();
-        for &c in &exact {
+        for &(c, _) in &candidates {
             dynamic[c] = false;
         }
         let parts = layout.read(self, "");
@@ -335,12 +338,11 @@ impl Lowerer {
         self.restore(saved);
         match next {
             Ok((next, _))
-                if exact.iter().all(|&c| {
-                    !next[c].is_dynamic()
-                        && Some(next[c].size()) == caps[c].zip(growth[c]).map(|(k, d)| k + d)
-                }) =>
+                if candidates
+                    .iter()
+                    .all(|&(c, size)| !next[c].is_dynamic() && next[c].size() == size) =>
             {
-                exact
+                candidates.into_iter().map(|(c, _)| c).collect()
             }
             _ => Vec::new(),
         }
