@@ -233,6 +233,10 @@ fn counts_computed_on_the_device_are_not_read_back() {
         // count can be; with a known count its length after the trips is static (reshape
         // reads no length back)
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(power(fn s:[int]1 => snoc(s,first(s)),maxi(0,mini(5,{k})),v)) in let b:[int]1 = prArrI(power(fn s:[int]1 => cat(s,take(2,s)),resi(4,first(v)),w)) in let g:[int]1 = power(fn s:[int]1 => snoc(s,addi(first(s),1)),4,each(fn x:[int]0 => addi(x,first(w)),v)) in prArrI(reshape([4,31],g))"),
+        // a loop whose step prints (the trips' count, then each trip's prints: one loop,
+        // kernels built once), growing and filtering; and one that fails in its third trip
+        format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let a:[int]1 = power(fn s:[int]1 => prArrI(cons(-1,s)),k,v) in let b:[int]1 = power(fn s:[int]1 => let t:[int]1 = prArrI(compress(each(fn x:[int]0 => gti(x,0),s),s)) in prArrI(snoc(t,first(s))),maxi(0,mini(3,k)),v) in prSclD(reduce(addd,0.0,each(i2d,a)))"),
+        format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(iota(3)) in power(fn s:[int]1 => prArrI(each(fn x:[int]0 => muli(x,1000),s)),addi({k},3),v)"),
         // vrotate, vreverse and rav of a vector of run-time length, rav of an array of
         // run-time extents
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(vreverse(w)) in let b:[int]1 = prArrI(rav(drop({k},w))) in let c:[int]1 = prArrI(rav(reshape([maxi(0,first(drop(2,v))),{k}],v))) in prArrI(vrotate(subi(0,{k}),w))"),

@@ -16,7 +16,7 @@
 //! overflow where the oracle's does not, or not where it does (module `reduce`).
 
 use super::value::{share, Fresh};
-use super::{format_result, Lowered, RunFailure};
+use super::{Lowered, RunFailure};
 use semantics::fcl::step::scalar::failed_site;
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::scalar as tail;
@@ -286,21 +286,6 @@ pub fn failed_at<'a>(l: &'a Lowered, error: &str) -> Option<&'a RunFailure> {
 /// failure: the `pr*` values whose lines are there, in order (`None` when the output is not a
 /// prefix of what the lowered program prints).
 pub fn format_until_failure(l: &Lowered, fcl_stdout: &str) -> Option<String> {
-    let lines = fcl_stdout.lines().count();
-    let mut printed = 0;
-    let mut shown = 0;
-    for o in &l.prints {
-        let needs = o.lines();
-        if printed + needs > lines {
-            break;
-        }
-        printed += needs;
-        shown += 1;
-    }
-    let prefix = Lowered {
-        prints: l.prints[..shown].to_vec(),
-        result: None,
-        ..l.clone()
-    };
-    format_result(&prefix, fcl_stdout)
+    let lines: Vec<&str> = fcl_stdout.lines().collect();
+    super::format_outputs(&l.prints, &lines, true).map(|(text, _)| text)
 }

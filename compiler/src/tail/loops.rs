@@ -24,7 +24,7 @@ use super::higher::{components, packed, reading, rebuild, MAX_FOLD};
 use super::program::{Lowerer, TABULATE};
 use super::range::Range;
 use super::value::{unsupported, Arr, Ty, Val, R};
-use super::LowerTailError;
+use super::{LowerTailError, Output, ResultKind};
 use semantics::tail::syntax::Expr;
 use std::rc::Rc;
 
@@ -157,6 +157,10 @@ impl Layout {
     }
 }
 
+/// A loop step's lowering: the next state's components, the statements of a trip and the
+/// values a trip prints.
+type Step = (Vec<Arr>, Vec<String>, Vec<Output>);
+
 /// A `power` count: FCL int text (a literal, or the name the program binds a count the
 /// device computes to), its value where the lowering knows it, and the most trips it can be
 /// (from its range, module `range`) where that is bounded.
@@ -214,7 +218,7 @@ impl Lowerer {
         let mut caps = vec![None; parts.len()];
         let mut layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect(), &caps);
         let s = self.fresh.name("s");
-        let (mut next, mut body) = self.loop_step(f, x, &layout, &s)?;
+        let (mut next, mut body, mut prints) = self.loop_step(f, x, &layout, &s)?;
         // a vector the step lengthens by d elements is held at the capacity of its longest
         // length, d per trip for the most trips the count can be
         let growth: Vec<Option<usize>> = parts
@@ -253,12 +257,12 @@ impl Lowerer {
                 .map(|(a, c)| a.is_dynamic() || c.is_some())
                 .collect();
             layout = Layout::new(&parts, dynamic, &caps);
-            (next, body) = self.loop_step(f, x, &layout, &s)?;
+            (next, body, prints) = self.loop_step(f, x, &layout, &s)?;
         }
         // a component the step shortens is dynamic from the first trip on: lowered again so
         if let Some(dynamic) = layout.fits(&parts, &next, &caps)? {
             layout = Layout::new(&parts, dynamic, &caps);
-            (next, body) = self.loop_step(f, x, &layout, &s)?;
+            (next, body, prints) = self.loop_step(f, x, &layout, &s)?;
             if layout.fits(&parts, &next, &caps)?.is_some() {
                 return unsupported("a power state whose lengths do not settle");
             }
@@ -287,6 +291,21 @@ impl Lowerer {
                 body.join("\n    ; ")
             )
         };
+        if !prints.is_empty() {
+            // the number of trips, then each trip's prints (`Output::repeats`)
+            let q = self.fresh.name("p");
+            self.stmt(format!(
+                "-- the trips of a loop that prints\n    \
+                 {q}p <- tabulate 1 (fn i => {})\n  ; {q} <- forceAndPrint 1 {q}p",
+                n.text
+            ));
+            self.outputs.push(Output {
+                shape: Vec::new(),
+                kind: ResultKind::Int,
+                dynamic: false,
+                repeats: Some(prints),
+            });
+        }
         let w = self.fresh.name("w");
         self.helpers.insert(TABULATE);
         self.stmt(format!(
@@ -337,7 +356,7 @@ impl Lowerer {
         let next = self.loop_step(f, x, &at_capacity, &s);
         self.restore(saved);
         match next {
-            Ok((next, _))
+            Ok((next, _, _))
                 if candidates
                     .iter()
                     .all(|&(c, size)| !next[c].is_dynamic() && next[c].size() == size) =>
@@ -349,21 +368,17 @@ impl Lowerer {
     }
 
     /// The step applied to the state read from buffer `s` in `layout`: its result's
-    /// components and the statements it runs.
-    fn loop_step(
-        &mut self,
-        f: &Val,
-        x: &Val,
-        layout: &Layout,
-        s: &str,
-    ) -> R<(Vec<Arr>, Vec<String>)> {
+    /// components, the statements it runs and the values it prints.
+    fn loop_step(&mut self, f: &Val, x: &Val, layout: &Layout, s: &str) -> R<Step> {
         let state = rebuild(x, &layout.read(self, s))?;
         let outer = std::mem::take(&mut self.stmts);
+        let outer_prints = std::mem::take(&mut self.outputs);
         let in_loop = std::mem::replace(&mut self.in_loop, true);
         let next = self.apply_fun(f, vec![state]);
         self.in_loop = in_loop;
         let body = std::mem::replace(&mut self.stmts, outer);
-        Ok((components(&next?)?, body))
+        let prints = std::mem::replace(&mut self.outputs, outer_prints);
+        Ok((components(&next?)?, body, prints))
     }
 
     /// `power(f, n, x)` with a count `n` the device computes: one FCL loop whose count the

@@ -184,10 +184,15 @@ pub struct Output {
     /// of the elements. For an array of rank 2 or more, the capacity is the product of
     /// `shape` (bounds on the extents) and the second line holds the extents.
     pub dynamic: bool,
+    /// The prints of a loop's step (a `power` that is one FCL loop, module `loops`): the
+    /// program prints the number of trips on a line of its own (the `Output` itself, an int),
+    /// then these values once per trip.
+    pub repeats: Option<Vec<Output>>,
 }
 
 impl Output {
-    /// How many lines the FCL program prints for it (an empty array prints nothing there).
+    /// How many lines the FCL program prints for it (an empty array prints nothing there; a
+    /// loop's count, without its trips' lines).
     pub fn lines(&self) -> usize {
         if self.dynamic {
             2
@@ -259,10 +264,45 @@ pub fn lower_tail(src: &str) -> Result<Lowered, LowerTailError> {
 /// program writes to standard output (the `pr*` output, then the result line unless it fails);
 /// `None` when the output is not what the lowered program prints.
 pub fn format_result(l: &Lowered, fcl_stdout: &str) -> Option<String> {
-    let mut lines = fcl_stdout.lines();
-    let mut out = String::new();
-    for o in l.prints.iter().chain(&l.result) {
-        let arr = o.take(&mut lines)?;
+    let lines: Vec<&str> = fcl_stdout.lines().collect();
+    let outputs: Vec<Output> = l.prints.iter().chain(&l.result).cloned().collect();
+    let (out, read) = format_outputs(&outputs, &lines, false)?;
+    (read == lines.len()).then_some(out)
+}
+
+/// The text of `outputs` read from `lines`, and how many lines that took. With `prefix`, the
+/// outputs whose lines are all there (what a program printed before it failed): reading stops
+/// at the first one whose lines are not.
+pub(crate) fn format_outputs(
+    outputs: &[Output],
+    lines: &[&str],
+    prefix: bool,
+) -> Option<(String, usize)> {
+    let (mut out, mut at) = (String::new(), 0);
+    for o in outputs {
+        if prefix && at + o.lines() > lines.len() {
+            break;
+        }
+        if let Some(body) = &o.repeats {
+            // the number of trips, then each trip's prints
+            let trips: usize = lines
+                .get(at)?
+                .trim_end()
+                .strip_prefix('[')?
+                .strip_suffix(']')?
+                .parse()
+                .ok()?;
+            at += 1;
+            for _ in 0..trips {
+                let (text, read) = format_outputs(body, &lines[at..], prefix)?;
+                out.push_str(&text);
+                at += read;
+            }
+            continue;
+        }
+        let mut rest = lines[at..].iter().copied();
+        let arr = o.take(&mut rest)?;
+        at += o.lines();
         out.push_str(&if o.kind == ResultKind::CharText {
             char_array_text(&arr)
         } else {
@@ -270,10 +310,7 @@ pub fn format_result(l: &Lowered, fcl_stdout: &str) -> Option<String> {
         });
         out.push('\n');
     }
-    if lines.next().is_some() {
-        return None;
-    }
-    Some(out)
+    Some((out, at))
 }
 
 /// One `forceAndPrint` line as the TAIL value `o` describes.

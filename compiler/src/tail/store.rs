@@ -31,9 +31,6 @@ impl Lowerer {
         if self.kernel {
             return unsupported("printing inside a function");
         }
-        if self.in_loop {
-            return unsupported("printing inside the function of a power");
-        }
         let (kind, body_of): (ResultKind, Index) = match (&a.int_source, a.ty) {
             (Some(ints), Ty::Double) => (ResultKind::IntAsDouble, ints.clone()),
             (_, Ty::Double) => (ResultKind::Double, a.index.clone()),
@@ -47,6 +44,7 @@ impl Lowerer {
             shape: a.shape.clone(),
             kind,
             dynamic: a.is_dynamic(),
+            repeats: None,
         });
         if a.size() == 0 && !a.shape.is_empty() {
             // nothing to compute: the host prints the empty array from its shape
