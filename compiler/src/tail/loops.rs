@@ -14,9 +14,11 @@
 //! trip's length, or, for a vector the step lengthens by d elements, that length plus d for
 //! each of the most trips the count can be (its value, or its range's bound); with a known
 //! count, a vector that the step lengthens from a static length to a static one has that
-//! capacity as its static length after the loop. The step may not do what runs once per
-//! program (print, read a value back for the lowering, draw from `roll`, `idxassign`): such a
-//! `power` runs trip by trip at the top level instead.
+//! capacity as its static length after the loop. A step that prints prints each trip: the
+//! program prints the number of trips first, so the host knows how many lines follow
+//! (`Output::repeats`). The step may not do what runs once per program (read a value back for
+//! the lowering, draw from `roll`, `idxassign`): such a `power` runs trip by trip at the top
+//! level instead.
 
 use super::check::checked_power_count;
 use super::counts::MAX_CAPACITY;
