@@ -14,9 +14,6 @@
 //! * `reshape` bounds each extent by the range of the shape vector: a vector of run-time
 //!   length, or an array of run-time extents ([`Arr::run_dims`]).
 //! * `formatI` and `formatD` give their text, of run-time length (module `format`).
-//! * `cat`, `cons` and `snoc` of vectors of which one has a run-time length: the lengths
-//!   add, and so do the capacities. `vreverse` of such a vector reads from its end, and its
-//!   `rav` is itself; `transp` of an array of run-time extents reverses them.
 //!
 //! Every element past the run-time length is a fill, computed by nothing that can fail.
 
@@ -44,7 +41,7 @@ fn count_bound(n: &Arr) -> Option<usize> {
 }
 
 /// A vector's length as FCL text: its run-time length, or its static one.
-fn length_text(a: &Arr) -> Rc<str> {
+pub(super) fn length_text(a: &Arr) -> Rc<str> {
     match &a.run_len {
         Some(len) => len.clone(),
         None => a.shape[0].to_string().into(),
@@ -95,14 +92,8 @@ impl Lowerer {
         if p == Prim::Reshape {
             return self.reshape_computed(e, args);
         }
-        if matches!(p, Prim::Cat | Prim::Cons | Prim::Snoc) {
-            return Ok(joined(&self.fresh, p, args));
-        }
-        if let (Prim::Vreverse | Prim::Rav, [Val::Arr(a)]) = (p, args) {
-            return Ok(reversed(&self.fresh, p, a));
-        }
-        if let (Prim::Transp, [Val::Arr(a)]) = (p, args) {
-            return Ok(transposed(&self.fresh, a));
+        if let Some(a) = super::dynamic::rearranged(&self.fresh, p, args) {
+            return Ok(Some(a));
         }
         let (Some(Val::Arr(n)), rest) = (args.first(), &args[1.min(args.len())..]) else {
             return Ok(None);
@@ -284,128 +275,4 @@ impl Lowerer {
         }
         Ok(Some(out))
     }
-}
-
-/// Whether `cat`, `cons` or `snoc` of these arguments is lowered by [`joined`]: vectors (and
-/// a scalar for `cons`/`snoc`), one of them of run-time length.
-pub(super) fn joins_dynamic(p: Prim, args: &[Val]) -> bool {
-    let ranks: &[usize] = match p {
-        Prim::Cat => &[1, 1],
-        Prim::Cons => &[0, 1],
-        Prim::Snoc => &[1, 0],
-        _ => return false,
-    };
-    args.len() == 2
-        && args
-            .iter()
-            .zip(ranks)
-            .all(|(v, &r)| matches!(v, Val::Arr(a) if a.shape.len() == r && a.run_dims.is_none()))
-        && args
-            .iter()
-            .any(|v| matches!(v, Val::Arr(a) if a.is_dynamic()))
-}
-
-/// `cat(a, b)`, `cons(x, b)` or `snoc(a, x)` with a vector of run-time length
-/// ([`joins_dynamic`]): element i is a's below a's length, then b's; the capacities add.
-fn joined(f: &super::value::Fresh, p: Prim, args: &[Val]) -> Option<Arr> {
-    if !joins_dynamic(p, args) {
-        return None;
-    }
-    let [Val::Arr(a), Val::Arr(b)] = args else {
-        return None;
-    };
-    let part = |v: &Arr| match v.shape.len() {
-        0 => (Rc::<str>::from("1"), 1),
-        _ => (length_text(v), v.shape[0]),
-    };
-    let ((la, ca), (lb, cb)) = (part(a), part(b));
-    let (ia, ib) = (a.index.clone(), b.index.clone());
-    let g = f.clone();
-    let l = la.clone();
-    let mut out = Arr::dynamic(
-        a.ty,
-        ca + cb,
-        format!("({la} + {lb})").into(),
-        Rc::new(move |i| {
-            share(&g, i, |i| {
-                format!(
-                    "(if lti {i} {l} then {} else {})",
-                    ia(i),
-                    ib(&format!("({i} - {l})"))
-                )
-            })
-        }),
-    );
-    out.range = a
-        .range_with_fill()
-        .zip(b.range_with_fill())
-        .map(|(x, y)| x.union(y));
-    Some(out)
-}
-
-/// `vreverse(a)` or `rav(a)` of a vector `a` of run-time length L: element i is a's L−1−i, or
-/// a itself; the `rav` of an array of run-time extents is its elements in flat order, a vector
-/// of run-time length. `None` for anything else.
-fn reversed(f: &super::value::Fresh, p: Prim, a: &Arr) -> Option<Arr> {
-    if p == Prim::Rav && a.is_dynamic() {
-        return Some(Arr {
-            shape: vec![a.size()],
-            run_dims: None,
-            at: None,
-            transposed: None,
-            ..a.clone()
-        });
-    }
-    let len = a.run_len.clone().filter(|_| a.shape.len() == 1)?;
-    let (index, g, l) = (a.index.clone(), f.clone(), len.clone());
-    let mut out = Arr::dynamic(
-        a.ty,
-        a.shape[0],
-        len,
-        Rc::new(move |i| share(&g, &format!("({l} - 1 - {i})"), |j| index(j))),
-    );
-    out.range = a.range_with_fill();
-    Some(out)
-}
-
-/// (3.40) `transp(a)` of an array `a` of run-time extents d_0 … d_(r−1): extents d_(r−1) … d_0,
-/// element i at coordinates c′ (of the reversed extents) read from a's coordinates c′
-/// reversed. `None` for anything else.
-fn transposed(f: &super::value::Fresh, a: &Arr) -> Option<Arr> {
-    let dims: Vec<String> = a
-        .run_dims
-        .as_deref()?
-        .iter()
-        .map(|d| d.to_string())
-        .collect();
-    let r = dims.len();
-    let rev: Vec<String> = dims.iter().rev().cloned().collect();
-    let product = |ds: &[String]| match ds {
-        [] => "1".to_string(),
-        ds => format!("({})", ds.join(" * ")),
-    };
-    let (index, g, d2, rev2) = (a.index.clone(), f.clone(), dims.clone(), rev.clone());
-    let element = Rc::new(move |i: &str| {
-        share(&g, i, |i| {
-            // source coordinate k is result coordinate r − 1 − k
-            let terms: Vec<String> = (0..r)
-                .map(|k| {
-                    let j = r - 1 - k;
-                    format!(
-                        "({i} / {} % {}) * {}",
-                        product(&rev2[j + 1..]),
-                        rev2[j],
-                        product(&d2[k + 1..])
-                    )
-                })
-                .collect();
-            index(&format!("({})", terms.join(" + ")))
-        })
-    });
-    let len = a.run_len.clone()?;
-    let mut out = Arr::dynamic(a.ty, a.size(), len, element);
-    out.shape = a.shape.iter().rev().copied().collect();
-    out.run_dims = Some(rev.into_iter().map(Rc::from).collect());
-    out.range = a.range;
-    Some(out)
 }

@@ -86,10 +86,10 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         P::Take | P::Drop | P::Rotate | P::Vrotate => {
             k == 1 && super::counts::counts_take_dynamic(p, args)
         }
-        P::Cat | P::Cons | P::Snoc => super::counts::joins_dynamic(p, args),
+        P::Cat | P::Cons | P::Snoc => super::dynamic::joins_dynamic(p, args),
         // an element of a vector, its index checked against the length (`check_slice_index`)
         P::IdxS => k == 2 && matches!(&args[2], Val::Arr(a) if a.shape.len() == 1),
-        // a vector read from its end, or as it is (module `counts`)
+        // a vector read from its end, or as it is (module `dynamic`)
         P::Vreverse | P::Rav => matches!(&args[0], Val::Arr(a) if a.shape.len() == 1),
         // sorted at their capacity (module `sort`)
         P::GradeUp | P::GradeDown => true,
