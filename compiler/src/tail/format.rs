@@ -1,16 +1,18 @@
 //! `formatI(n)` and `formatD(x)` of numbers the device computes: their text (spec §6.1) as a
-//! char vector of run-time length, every char computed in the kernels that read it.
+//! char vector of run-time length.
 //!
-//! * `formatI`: a minus sign, then the digits of |n|, at most 11 chars.
+//! * `formatI`: a minus sign, then the digits of |n|, at most 11 chars, each char computed in
+//!   the kernels that read it.
 //! * `formatD` of an int made a double (`i2d`): the int's text and `.0`.
-//! * `formatD` of any other double: its value text, at most 20 chars (`-0.00000123456789012`),
-//!   computed by the FCL helpers of [`FORMAT_DOUBLE`]. The 12 significant digits are rounded
-//!   from the exact binary value, ties to even, by comparing x·10^s with the midpoints
-//!   (k + ½) between candidate digit strings k, exactly (Dekker's two-product, no fused
-//!   multiply-add: the OpenCL C is compiled with `FP_CONTRACT OFF`) wherever 10^|s| is a double,
-//!   |s| ≤ 22, that is for every x in [1e-11, 1e34); beyond, x·10^s is a double-double from a
-//!   table of 10^s (module-built, [`decimal_scales`]) to about 2^-104, so a double within that
-//!   of a midpoint (none of the values printed in practice) could round the other way.
+//! * `formatD` of any other double: its value text, at most 20 chars (`-0.00000123456789012`).
+//!   One small kernel computes its 12 digits, its exponent and its kind (sign, zero, infinity,
+//!   NaN) into 4 ints; each char reads them (the FCL helpers of [`FORMAT_DOUBLE`]). The digits
+//!   are rounded from the exact binary value, ties to even, by comparing x·10^s with the
+//!   midpoints k + ½ between candidate digit strings k, exactly (Dekker's two-product, no fused
+//!   multiply-add: the OpenCL C is compiled with `FP_CONTRACT OFF`) wherever 10^|s| is a
+//!   double, |s| ≤ 22, that is for every x in [1e-11, 1e34); beyond, x·10^s is a double-double
+//!   from a table of 10^(22·j) ([`decimal_scales`]) to about 2^-104, so only a double that
+//!   close to a midpoint could round the other way.
 
 use super::value::{share, Arr, Fresh, Ty};
 use super::{program::Lowerer, range::Range};
