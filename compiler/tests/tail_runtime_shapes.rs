@@ -227,6 +227,8 @@ fn counts_computed_on_the_device_are_not_read_back() {
         // cat, cons and snoc of vectors of run-time length, with each other, a static vector
         // and an empty one
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(cat(w,iota(3))) in let b:[int]1 = prArrI(cat(zilde(),w)) in let c:[int]1 = prArrI(cons({k},snoc(w,7))) in let d:[int]1 = prArrI(cat(w,drop({k},w))) in reduce(addi,0,cat(take(2,v),w))"),
+        // an if whose branches are arrays of other extents selects them on the device
+        format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let s:[int]0 = reduce(addi,0,v) in let d:[int]2 = reshape([maxi(0,first(drop(2,v))),k],v) in let a:[int]2 = prArrI(if gti(s,100) then d else transp(d)) in let b:[int]2 = prArrI(if lti(s,100) then d else transp(d)) in prArrI(if lti(s,100) then reshape([2,3],v) else reshape([3,4],v))"),
         // maps of an array of run-time extents keep them; its transposition reverses them
         format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let d:[int]2 = reshape([maxi(0,first(drop(2,v))),k],v) in let e:[int]2 = prArrI(each(fn x:[int]0 => muli(x,2),d)) in let t:[int]2 = prArrI(transp(d)) in let t3:[int]3 = prArrI(transp(reshape([2,maxi(1,first(drop(3,v))),k],v))) in prArrI(zipWith(addi,d,each(fn x:[int]0 => subi(x,1),d)))"),
         // a loop whose state grows: held at its longest length for the most trips a bounded

@@ -3,7 +3,9 @@
 //! check that could fail, so computing the branch the oracle skips changes nothing), the result selects
 //! element by element, `if c then a_i else b_i`. Vectors may differ in length: the result is
 //! a vector of run-time length (`if c then |a| else |b|`, module `dynamic`) whose capacity is
-//! the larger of the two. Anything else reads the condition back (module `probe`).
+//! the larger of the two; arrays of one rank and other extents give an array of run-time
+//! extents (`Arr::run_dims`), each `if c then a's else b's`. Anything else reads the condition
+//! back (module `probe`).
 
 use super::check::has_checks;
 use super::program::{Env, Lowerer};
@@ -66,6 +68,41 @@ fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
         }
         let mut out = Arr::dynamic(x.ty, cap, l.into(), Rc::new(pick));
         // the fill stands past the length
+        out.range = range;
+        out.range = out.range_with_fill();
+        return Some(out);
+    } else if x.shape.len() == y.shape.len() {
+        // arrays of one rank and other extents: each extent chosen, the capacity the larger
+        let extents = |a: &Arr| -> Vec<String> {
+            match &a.run_dims {
+                Some(ds) => ds.iter().map(|d| d.to_string()).collect(),
+                None => a.shape.iter().map(usize::to_string).collect(),
+            }
+        };
+        let size = |a: &Arr| {
+            a.run_len
+                .as_deref()
+                .map_or(a.size().to_string(), str::to_string)
+        };
+        let dims: Vec<Rc<str>> = extents(x)
+            .iter()
+            .zip(extents(y))
+            .map(|(d, e)| Rc::from(format!("(if {c} then {d} else {e})")))
+            .collect();
+        let shape: Vec<usize> = x
+            .shape
+            .iter()
+            .zip(&y.shape)
+            .map(|(m, n)| *m.max(n))
+            .collect();
+        let cap: usize = shape.iter().product();
+        if cap == 0 {
+            return None;
+        }
+        let l = format!("(if {c} then {} else {})", size(x), size(y));
+        let mut out = Arr::dynamic(x.ty, cap, l.into(), Rc::new(pick));
+        out.shape = shape;
+        out.run_dims = Some(dims.into());
         out.range = range;
         out.range = out.range_with_fill();
         return Some(out);
