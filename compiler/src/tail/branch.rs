@@ -57,10 +57,7 @@ fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
     let mut out = if x.shape == y.shape && !x.is_dynamic() && !y.is_dynamic() {
         Arr::new(x.ty, x.shape.clone(), pick)
     } else if x.shape.len() == 1 && y.shape.len() == 1 {
-        let len = |a: &Arr| match &a.run_len {
-            Some(l) => l.to_string(),
-            None => a.shape[0].to_string(),
-        };
+        let len = super::counts::length_text;
         let l = format!("(if {c} then {} else {})", len(x), len(y));
         let cap = x.shape[0].max(y.shape[0]);
         if cap == 0 {

@@ -112,7 +112,7 @@ impl Layout {
             let (m, cap) = (a.size(), slot.size());
             lens.push(Arr::scalar(
                 Ty::Int,
-                a.run_len.as_deref().map_or(m.to_string(), str::to_string),
+                super::counts::length_text(a).to_string(),
             ));
             let (index, ty) = (a.index.clone(), a.ty);
             // (a vector of more elements than the capacity is longer only in its junk: a

@@ -189,7 +189,7 @@ impl Lowerer {
         let (n, total) = (plan.n, plan.padded());
         let stored = super::program::element_text(a, "i");
         // the real elements: past a run-time length, positions pad (ints only, see `grade`)
-        let real = a.run_len.as_deref().map_or(n.to_string(), str::to_string);
+        let real = super::counts::length_text(a);
         // doubles are stored as they are (the padding's value is never read) and 64 bits wide
         let (key, pad, passes) = match a.ty {
             Ty::Double => (stored, "0.0".to_string(), 8),

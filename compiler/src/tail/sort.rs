@@ -101,7 +101,7 @@ impl Lowerer {
         if super::radix::radix_sorts(a.ty, n) && !(a.is_dynamic() && a.ty == Ty::Double) {
             return self.radix_grade(down, a);
         }
-        let real = a.run_len.as_deref().map_or(n.to_string(), str::to_string);
+        let real = super::counts::length_text(a).to_string();
         let p = n.next_power_of_two();
         let keys = self.fresh.name("keys");
         self.helpers.insert(TABULATE);
