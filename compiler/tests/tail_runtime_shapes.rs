@@ -250,6 +250,11 @@ fn counts_computed_on_the_device_are_not_read_back() {
         // of static length and on one of run-time length
         format!("let v:[int]1 = {v} in idxS(1,addi(121,mini(0,nowi(0))),v)"),
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]0 = prSclI(idxS(1,addi(3,mini(0,nowi(0))),w)) in idxS(1,addi(120,mini(0,nowi(0))),w)"),
+        // each and zipWith whose function prints, filters or sorts: one loop of a trip per
+        // element, in element order; over no elements, nothing printed; one that fails at its
+        // fourth element, after printing the first three
+        format!("let v:[int]1 = {v} in let a:[int]1 = each(fn x:[int]0 => prSclI(muli(x,x)),v) in let b:[int]1 = each(fn x:[int]0 => reduce(addi,0,compress(each(fn y:[int]0 => lti(y,x),v),v)),v) in let c:[double]1 = zipWith(fn x:[int]0 => fn y:[double]0 => prSclD(addd(i2d(first(gradeDown(rotate(x,v)))),y)),take(70,v),each(fn z:[int]0 => divd(i2d(z),4.0),drop(50,v))) in let d:[int]1 = prArrI(each(fn x:[int]0 => prSclI(x),drop(200,v))) in addd(i2d(reduce(addi,0,b)),reduce(addd,0.0,c))"),
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in each(fn x:[int]0 => prSclI(idxS(1,addi(x,3),w)),take(80,v))"),
         // in a loop: the state shortened by a computed count each trip
         format!("let v:[int]1 = {v} in power(fn s:[int]1 => drop(resi(3,first(s)),rotate(first(s),each(fn x:[int]0 => addi(x,1),s))),12,v)"),
     ];

@@ -432,12 +432,6 @@ fn unsupported_programs_say_why() {
             "i2d(reduce(addi,0,replicate(0,each(fn x:[int]0 => muli(x,x),iota(3000)),iota(3000))))",
             "the length of a replicate result",
         ),
-        (
-            // a sort per element of more elements than run one by one at the top level
-            "i2d(reduce(addi,0,each(fn x:[int]0 => first(gradeUp(each(fn y:[int]0 => \
-             resi(x,y),iota(5)))),iota(2000))))",
-            "gradeUp of an array not known at compile time inside a function",
-        ),
     ] {
         match lower_tail(src) {
             Err(LowerTailError::Unsupported(r)) => assert!(r.contains(why), "{src}: {r}"),

@@ -139,7 +139,7 @@ impl Lowerer {
                     Ok(r) => r,
                     // a function with statements (a print, a sort, a filter) runs element by
                     // element at the top level, in order
-                    Err(why) => return self.map_unrolled(&f, &[&a], why),
+                    Err(why) => return self.map_with_statements(&f, &[&a], why),
                 };
                 let (ta, index, ra) = (a.ty, a.index.clone(), [a.range]);
                 let (g, b) = (f.clone(), bases.clone());
@@ -184,7 +184,7 @@ impl Lowerer {
                 }
                 let (ty, bases) = match self.element_draws(&f, &[a.ty, b.ty], a.size()) {
                     Ok(r) => r,
-                    Err(why) => return self.map_unrolled(&f, &[&a, &b], why),
+                    Err(why) => return self.map_with_statements(&f, &[&a, &b], why),
                 };
                 let known = known_map(&fresh, &f, ty, &[&a, &b]);
                 let (ta, tb, ia, ib) = (a.ty, b.ty, a.index.clone(), b.index.clone());
@@ -304,48 +304,6 @@ impl Lowerer {
         let stored = self.materialize(&updated, &format!("{var} after idxassign"));
         self.store.insert(var.clone(), Val::Arr(stored));
         Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))))
-    }
-}
-
-/// The most elements of an `each`/`zipWith` whose function runs element by element.
-const MAX_UNROLLED_ELEMENTS: usize = 1024;
-
-impl Lowerer {
-    /// `each`/`zipWith` of `f` over `args` (equal shapes) element by element at the top level,
-    /// for a function whose body has statements (a print, a sort, a filter): its applications
-    /// run in element order, as the oracle runs them. `why`: why `f` has no scalar lowering.
-    fn map_unrolled(&mut self, f: &Val, args: &[&Arr], why: LowerTailError) -> R<Val> {
-        let a = args[0];
-        if self.kernel || a.size() > MAX_UNROLLED_ELEMENTS || a.size() == 0 {
-            return Err(why);
-        }
-        let mut elems = Vec::new();
-        for i in 0..a.size() {
-            let xs = args
-                .iter()
-                .map(|b| {
-                    let mut x = Arr::scalar(b.ty, (b.index)(&i.to_string()));
-                    x.range = b.range;
-                    Val::Arr(x)
-                })
-                .collect();
-            match self.apply_fun(f, xs)? {
-                Val::Arr(r) if r.shape.is_empty() => elems.push(r),
-                _ => return Err(why),
-            }
-        }
-        let Val::Arr(v) = super::shape::vector(&self.fresh, elems)? else {
-            return Err(why);
-        };
-        let mut out = Arr::new(v.ty, a.shape.clone(), |_| String::new());
-        out.index = v.index;
-        out.known = v.known.map(|k| {
-            Rc::new(Array {
-                shape: a.shape.clone(),
-                elems: k.elems.clone(),
-            })
-        });
-        Ok(Val::Arr(out))
     }
 }
 

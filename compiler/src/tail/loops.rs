@@ -16,7 +16,8 @@
 //! count, a vector that the step lengthens from a static length to a static one has that
 //! capacity as its static length after the loop. A step that prints prints each trip: the
 //! program prints the number of trips first, so the host knows how many lines follow
-//! (`Output::repeats`). The step may not do what runs once per program (read a value back for
+//! (`Output::repeats`); module `each_loop` uses the same loop for maps whose function has
+//! statements. The step may not do what runs once per program (read a value back for
 //! the lowering, draw from `roll`, `idxassign`): such a `power` runs trip by trip at the top
 //! level instead.
 
@@ -32,7 +33,7 @@ use std::rc::Rc;
 
 /// The layout of a loop's state buffer: the components at their capacities, one after
 /// another, then the length of each component whose length changes.
-struct Layout {
+pub(super) struct Layout {
     /// Whether component c's length changes.
     dynamic: Vec<bool>,
     /// The components' element types and capacities (the data parts) followed by one int
@@ -46,7 +47,7 @@ struct Layout {
 impl Layout {
     /// The layout of state `parts`, whose vectors marked in `dynamic` are held at capacity
     /// `caps` (their own size where `None`).
-    fn new(parts: &[Arr], dynamic: Vec<bool>, caps: &[Option<usize>]) -> Layout {
+    pub(super) fn new(parts: &[Arr], dynamic: Vec<bool>, caps: &[Option<usize>]) -> Layout {
         let mut slots: Vec<Arr> = parts
             .iter()
             .zip(caps)
@@ -76,7 +77,7 @@ impl Layout {
     }
 
     /// The state read from buffer `buf`: the components, each dynamic one with its length.
-    fn read(&self, lw: &Lowerer, buf: &str) -> Vec<Arr> {
+    pub(super) fn read(&self, lw: &Lowerer, buf: &str) -> Vec<Arr> {
         let ranges = vec![None; self.slots.len()];
         let read = reading(
             &lw.fresh,
@@ -161,7 +162,7 @@ impl Layout {
 
 /// A loop step's lowering: the next state's components, the statements of a trip and the
 /// values a trip prints.
-type Step = (Vec<Arr>, Vec<String>, Vec<Output>);
+pub(super) type Step = (Vec<Arr>, Vec<String>, Vec<Output>);
 
 /// A `power` count: FCL int text (a literal, or the name the program binds a count the
 /// device computes to), its value where the lowering knows it, and the most trips it can be
@@ -282,40 +283,7 @@ impl Lowerer {
         if !steady {
             return unsupported("a power whose state grows by more on each trip");
         }
-        let step = layout.write(self, &next, "i");
-        let init = layout.write(self, &parts, "i");
-        let size = layout.size;
-        let step = if body.is_empty() {
-            format!("tabulate {size} (fn i => {step})")
-        } else {
-            format!(
-                "do<grid> {{ {}\n    ; tabulate {size} (fn i => {step}) }}",
-                body.join("\n    ; ")
-            )
-        };
-        if !prints.is_empty() {
-            // the number of trips, then each trip's prints (`Output::repeats`)
-            let q = self.fresh.name("p");
-            self.stmt(format!(
-                "-- the trips of a loop that prints\n    \
-                 {q}p <- tabulate 1 (fn i => {})\n  ; {q} <- forceAndPrint 1 {q}p",
-                n.text
-            ));
-            self.outputs.push(Output {
-                shape: Vec::new(),
-                kind: ResultKind::Int,
-                dynamic: false,
-                repeats: Some(prints),
-            });
-        }
-        let w = self.fresh.name("w");
-        self.helpers.insert(TABULATE);
-        self.stmt(format!(
-            "-- power: {n} trips of one loop over {size} elements (the step's statements run \
-             each trip)\n    \
-             {w} <- power<grid> {n} (fn it => fn {s} => {step}) (tabulate {size} (fn i => {init}))",
-            n = n.text
-        ));
+        let w = self.emit_loop(&n.text, "it", &s, &layout, &parts, (next, body, prints));
         let mut state = layout.read(self, &w);
         if n.known.is_some() {
             // each growing component the step lengthens from a static length to a static one,
@@ -330,6 +298,54 @@ impl Lowerer {
             }
         }
         rebuild(x, &state)
+    }
+
+    /// The FCL loop `power<grid> trips (fn it => fn s => step) init` over a state in `layout`,
+    /// from `parts` to the step's result, bound to a fresh name (returned); the step's
+    /// statements run each trip, and where it prints, the program prints the number of trips
+    /// first (`Output::repeats`).
+    pub(super) fn emit_loop(
+        &mut self,
+        trips: &str,
+        it: &str,
+        s: &str,
+        layout: &Layout,
+        parts: &[Arr],
+        (next, body, prints): Step,
+    ) -> String {
+        let step = layout.write(self, &next, "i");
+        let init = layout.write(self, parts, "i");
+        let size = layout.size;
+        let step = if body.is_empty() {
+            format!("tabulate {size} (fn i => {step})")
+        } else {
+            format!(
+                "do<grid> {{ {}\n    ; tabulate {size} (fn i => {step}) }}",
+                body.join("\n    ; ")
+            )
+        };
+        if !prints.is_empty() {
+            // the number of trips, then each trip's prints (`Output::repeats`)
+            let q = self.fresh.name("p");
+            self.stmt(format!(
+                "-- the trips of a loop that prints\n    \
+                 {q}p <- tabulate 1 (fn i => {trips})\n  ; {q} <- forceAndPrint 1 {q}p"
+            ));
+            self.outputs.push(Output {
+                shape: Vec::new(),
+                kind: ResultKind::Int,
+                dynamic: false,
+                repeats: Some(prints),
+            });
+        }
+        let w = self.fresh.name("w");
+        self.helpers.insert(TABULATE);
+        self.stmt(format!(
+            "-- loop: {trips} trips over a state of {size} elements (the step's statements run \
+             each trip)\n    \
+             {w} <- power<grid> {trips} (fn {it} => fn {s} => {step}) (tabulate {size} (fn i => {init}))"
+        ));
+        w
     }
 
     /// Of the growing components `candidates` (each with the size one trip from its capacity
@@ -373,14 +389,26 @@ impl Lowerer {
     /// components, the statements it runs and the values it prints.
     fn loop_step(&mut self, f: &Val, x: &Val, layout: &Layout, s: &str) -> R<Step> {
         let state = rebuild(x, &layout.read(self, s))?;
+        let (next, body, prints) = self.loop_body(f, vec![state]);
+        Ok((components(&next?)?, body, prints))
+    }
+
+    /// `f` applied to `args` as a loop's step: its result, and the statements it runs and the
+    /// values it prints, which go into the loop (not `main`), where nothing may run that runs
+    /// once per program (`in_loop`).
+    pub(super) fn loop_body(
+        &mut self,
+        f: &Val,
+        args: Vec<Val>,
+    ) -> (R<Val>, Vec<String>, Vec<Output>) {
         let outer = std::mem::take(&mut self.stmts);
         let outer_prints = std::mem::take(&mut self.outputs);
         let in_loop = std::mem::replace(&mut self.in_loop, true);
-        let next = self.apply_fun(f, vec![state]);
+        let result = self.apply_fun(f, args);
         self.in_loop = in_loop;
         let body = std::mem::replace(&mut self.stmts, outer);
         let prints = std::mem::replace(&mut self.outputs, outer_prints);
-        Ok((components(&next?)?, body, prints))
+        (result, body, prints)
     }
 
     /// `power(f, n, x)` with a count `n` the device computes: one FCL loop whose count the

@@ -72,6 +72,7 @@ mod check;
 mod complex;
 mod counts;
 mod dynamic;
+mod each_loop;
 pub mod fault;
 mod filter;
 mod format;

@@ -1,0 +1,135 @@
+//! `each`/`zipWith` (3.36, 3.68) of a function whose body has statements (a print, a sort, a
+//! filter, a reduction's passes), which cannot become per-element kernel code: one FCL loop of
+//! a trip per element, in element order as the oracle applies the function (`map_loop`). Trip
+//! `it` applies the function to the elements at `it`, its statements running in the trip, and
+//! writes the result at `it` of the state, the result array. The function's statements are
+//! lowered once, so the kernels are the same for any number of elements. Where the body does
+//! what runs once per program (reads a value back for the lowering, draws from `roll`), the
+//! map runs element by element at the top level instead (`map_unrolled`), each element's
+//! statements in turn.
+
+use super::loops::Layout;
+use super::program::Lowerer;
+use super::value::{unsupported, Arr, Ty, Val, R};
+use super::LowerTailError;
+use semantics::tail::value::Array;
+use std::rc::Rc;
+
+/// The most elements of an `each`/`zipWith` whose function runs element by element.
+const MAX_UNROLLED_ELEMENTS: usize = 1024;
+
+impl Lowerer {
+    /// `each`/`zipWith` of `f` over `args` (equal static shapes) for a function with
+    /// statements: one loop (see the module comment), else element by element at the top
+    /// level. `why`: why `f` has no per-element lowering, the refusal inside a kernel.
+    pub(super) fn map_with_statements(
+        &mut self,
+        f: &Val,
+        args: &[&Arr],
+        why: LowerTailError,
+    ) -> R<Val> {
+        if self.kernel {
+            return Err(why);
+        }
+        // a few known elements: the results may be known too, as the lowering computes them
+        // one after another
+        let small = (1..=super::higher::MAX_FOLD).contains(&args[0].size());
+        if small && args.iter().all(|a| a.known.is_some()) {
+            return self.map_unrolled(f, args, why);
+        }
+        let saved = self.checkpoint();
+        match self.map_loop(f, args) {
+            Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
+                self.restore(saved);
+                self.map_unrolled(f, args, why)
+            }
+            r => r,
+        }
+    }
+
+    /// The map as one FCL loop of a trip per element: the state is the result array, trip
+    /// `it` replaces its element `it` with `f` of the arguments' elements `it`.
+    fn map_loop(&mut self, f: &Val, args: &[&Arr]) -> R<Val> {
+        let shape = args[0].shape.clone();
+        let n = args[0].size();
+        let it = self.fresh.name("it");
+        let xs = args
+            .iter()
+            .map(|b| {
+                let mut x = Arr::scalar(b.ty, (b.index)(&it));
+                x.range = b.range;
+                Val::Arr(x)
+            })
+            .collect();
+        let saved = self.checkpoint();
+        let (r, body, prints) = self.loop_body(f, xs);
+        let r = match r? {
+            Val::Arr(r) if r.shape.is_empty() && !r.is_dynamic() && r.ty != Ty::Complex => r,
+            _ => return unsupported("a function with statements whose result is not a scalar"),
+        };
+        let fill = r.ty.fill();
+        let first = Arr::new(r.ty, shape.clone(), move |_| fill.clone());
+        if n == 0 {
+            // no element, no application: only the result's type was needed
+            self.restore(saved);
+            return Ok(Val::Arr(first));
+        }
+        let layout = Layout::new(std::slice::from_ref(&first), vec![false], &[None]);
+        let s = self.fresh.name("s");
+        let before = layout.read(self, &s).remove(0).index;
+        let (rt, at) = (r.text(), it.clone());
+        let next = Arr::new(r.ty, shape, move |i| {
+            format!("(if {i} == {at} then {rt} else {})", before(i))
+        });
+        let trips = n.to_string();
+        let w = self.emit_loop(
+            &trips,
+            &it,
+            &s,
+            &layout,
+            &[first],
+            (vec![next], body, prints),
+        );
+        let mut out = layout.read(self, &w).remove(0);
+        // every element is one of f's results: the fills of the first state are all replaced
+        out.range = r.range;
+        Ok(Val::Arr(out))
+    }
+
+    /// `each`/`zipWith` of `f` over `args` (equal shapes) element by element at the top level,
+    /// for a function whose body has statements (a print, a sort, a filter): its applications
+    /// run in element order, as the oracle runs them. `why`: why `f` has no scalar lowering.
+    fn map_unrolled(&mut self, f: &Val, args: &[&Arr], why: LowerTailError) -> R<Val> {
+        let a = args[0];
+        if a.size() > MAX_UNROLLED_ELEMENTS {
+            return Err(why);
+        }
+        let mut elems = Vec::new();
+        for i in 0..a.size() {
+            let xs = args
+                .iter()
+                .map(|b| {
+                    let mut x = Arr::scalar(b.ty, (b.index)(&i.to_string()));
+                    x.range = b.range;
+                    Val::Arr(x)
+                })
+                .collect();
+            match self.apply_fun(f, xs)? {
+                Val::Arr(r) if r.shape.is_empty() => elems.push(r),
+                _ => return Err(why),
+            }
+        }
+        let Val::Arr(v) = super::shape::vector(&self.fresh, elems)? else {
+            return Err(why);
+        };
+        let mut out = Arr::new(v.ty, a.shape.clone(), |_| String::new());
+        out.index = v.index;
+        out.known = v.known.map(|k| {
+            Rc::new(Array {
+                shape: a.shape.clone(),
+                elems: k.elems.clone(),
+            })
+        });
+        Ok(Val::Arr(out))
+    }
+}
