@@ -77,13 +77,43 @@ fn draws_the_lowering_cannot_count_per_element_fall_back_in_order() {
         "each(fn x:[int]0 => condScl(fn y:[double]0 => addd(y,roll(0)),tt,i2d(x)),iota(20))",
         // nested maps
         "each(fn x:[int]0 => reduce(addd,0.0,each(fn y:[int]0 => roll(y),iota(x))),iota(6))",
-        // a power whose step draws, trip by trip
+        // a power whose step draws, a few known trips: trip by trip
         "power(fn v:[double]1 => each(fn x:[double]0 => addd(x,roll(0)),v),3,[0.0,1.0])",
+        // one whose state grows, so its draws per trip do too
+        "power(fn s:[double]1 => snoc(each(fn x:[double]0 => addd(x,roll(3)),s),roll(0)),20,each(i2d,iota(5)))",
         // an operator name as the function, and top-level draws around per-element ones
         "let a:[double]0 = roll(5) in let v:[double]1 = each(roll,iota(10)) in \
          let w:[double]1 = zipWith(fn x:[int]0 => fn y:[double]0 => addd(roll(x),y),iota(10),v) in \
          addd(a,addd(roll(7),reduce(addd,0.0,w)))",
     ]);
+}
+
+/// Loops whose step draws (a `power` that is one FCL loop, an `each` whose function has
+/// statements): trip t of a step drawing d times from a site draws numbers b + t·d + j, so
+/// the kernels are built once, whatever the number of trips.
+#[test]
+fn loops_whose_steps_draw_are_loops() {
+    let programs = [
+        // a random walk: a top-level draw per trip, with draws of the same site before and
+        // after the loop's
+        "let w:[int]0 = powerScl(fn s:[int]0 => addi(s,subi(muli(2,b2i(ltd(roll(0),0.5))),1)),700,0) in \
+         addd(i2d(w),roll(0))",
+        // a draw per element per trip, and a bound per element, next to a top-level draw
+        "let v:[double]1 = power(fn s:[double]1 => each(fn x:[double]0 => addd(x,roll(0)),s),200,each(i2d,iota(300))) in \
+         let u:[double]1 = power(fn s:[double]1 => zipWith(fn x:[double]0 => fn k:[int]0 => addd(x,roll(k)),s,iota(8)),100,each(i2d,iota(8))) in \
+         addd(roll(3),addd(reduce(addd,0.0,v),reduce(addd,0.0,u)))",
+        // a loop inside a loop's step: draws of the inner trips counted in the outer's
+        "reduce(addd,0.0,power(fn s:[double]1 => power(fn t:[double]1 => each(fn x:[double]0 => maxd(x,roll(0)),t),3,s),40,[0.0,0.0,0.0]))",
+        // a map whose function filters and draws: a loop of a trip per element
+        "let v:[int]1 = each(fn x:[int]0 => muli(x,3),iota(90)) in \
+         reduce(addd,0.0,each(fn x:[int]0 => addd(roll(x),i2d(reduce(addi,0,compress(each(fn y:[int]0 => lti(y,x),v),v)))),v))",
+    ];
+    for src in programs {
+        let l = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert!(l.fcl.contains("power<grid>"), "{src}: {}", l.fcl);
+        assert!(l.fcl.len() < 20_000, "{src}: {}", l.fcl.len());
+    }
+    agree_all(&programs);
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! map runs element by element at the top level instead (`map_unrolled`), each element's
 //! statements in turn.
 
-use super::loops::Layout;
+use super::loops::{Layout, Step};
 use super::program::Lowerer;
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::LowerTailError;
@@ -62,8 +62,8 @@ impl Lowerer {
             })
             .collect();
         let saved = self.checkpoint();
-        let (r, body, prints) = self.loop_body(f, xs);
-        let r = match r? {
+        let (r, step) = self.loop_body(f, xs, &it)?;
+        let r = match r {
             Val::Arr(r) if r.shape.is_empty() && !r.is_dynamic() && r.ty != Ty::Complex => r,
             _ => return unsupported("a function with statements whose result is not a scalar"),
         };
@@ -82,13 +82,17 @@ impl Lowerer {
             format!("(if {i} == {at} then {rt} else {})", before(i))
         });
         let trips = n.to_string();
+        self.count_loop_draws(&step.draws, Some(n as i64))?;
         let w = self.emit_loop(
             &trips,
             &it,
             &s,
             &layout,
             &[first],
-            (vec![next], body, prints),
+            Step {
+                next: vec![next],
+                ..step
+            },
         );
         let mut out = layout.read(self, &w).remove(0);
         // every element is one of f's results: the fills of the first state are all replaced

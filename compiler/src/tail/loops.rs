@@ -17,9 +17,9 @@
 //! capacity as its static length after the loop. A step that prints prints each trip: the
 //! program prints the number of trips first, so the host knows how many lines follow
 //! (`Output::repeats`); module `each_loop` uses the same loop for maps whose function has
-//! statements. The step may not do what runs once per program (read a value back for
-//! the lowering, draw from `roll`, `idxassign`): such a `power` runs trip by trip at the top
-//! level instead.
+//! statements. Its draws from `roll` count from the loop's first trip (module `roll`). The
+//! step may not do what runs once per program (read a value back for the lowering,
+//! `idxassign`): such a `power` runs trip by trip at the top level instead.
 
 use super::check::checked_power_count;
 use super::counts::MAX_CAPACITY;
@@ -29,6 +29,7 @@ use super::range::Range;
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::{LowerTailError, Output, ResultKind};
 use semantics::tail::syntax::Expr;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The layout of a loop's state buffer: the components at their capacities, one after
@@ -160,9 +161,17 @@ impl Layout {
     }
 }
 
-/// A loop step's lowering: the next state's components, the statements of a trip and the
-/// values a trip prints.
-pub(super) type Step = (Vec<Arr>, Vec<String>, Vec<Output>);
+/// A loop step's lowering.
+pub(super) struct Step {
+    /// The next state's components.
+    pub next: Vec<Arr>,
+    /// The statements of a trip.
+    pub body: Vec<String>,
+    /// The values a trip prints.
+    pub prints: Vec<Output>,
+    /// The draws of each `roll` call site in a trip (module `roll`).
+    pub draws: HashMap<u32, u64>,
+}
 
 /// A `power` count: FCL int text (a literal, or the name the program binds a count the
 /// device computes to), its value where the lowering knows it, and the most trips it can be
@@ -221,12 +230,13 @@ impl Lowerer {
         let mut caps = vec![None; parts.len()];
         let mut layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect(), &caps);
         let s = self.fresh.name("s");
-        let (mut next, mut body, mut prints) = self.loop_step(f, x, &layout, &s)?;
+        let it = self.fresh.name("it");
+        let mut step = self.loop_step(f, x, &layout, &s, &it)?;
         // a vector the step lengthens by d elements is held at the capacity of its longest
         // length, d per trip for the most trips the count can be
         let growth: Vec<Option<usize>> = parts
             .iter()
-            .zip(&next)
+            .zip(&step.next)
             .map(|(a, b)| {
                 let vectors = a.shape.len() == 1 && b.shape.len() == 1;
                 (vectors && b.size() > a.size()).then(|| b.size() - a.size())
@@ -236,7 +246,7 @@ impl Lowerer {
         // (a static vector the step lengthens to a static one, see `exact_lengths`)
         let statically: Vec<bool> = parts
             .iter()
-            .zip(&next)
+            .zip(&step.next)
             .map(|(a, b)| !a.is_dynamic() && !b.is_dynamic())
             .collect();
         if grown {
@@ -260,13 +270,13 @@ impl Lowerer {
                 .map(|(a, c)| a.is_dynamic() || c.is_some())
                 .collect();
             layout = Layout::new(&parts, dynamic, &caps);
-            (next, body, prints) = self.loop_step(f, x, &layout, &s)?;
+            step = self.loop_step(f, x, &layout, &s, &it)?;
         }
         // a component the step shortens is dynamic from the first trip on: lowered again so
-        if let Some(dynamic) = layout.fits(&parts, &next, &caps)? {
+        if let Some(dynamic) = layout.fits(&parts, &step.next, &caps)? {
             layout = Layout::new(&parts, dynamic, &caps);
-            (next, body, prints) = self.loop_step(f, x, &layout, &s)?;
-            if layout.fits(&parts, &next, &caps)?.is_some() {
+            step = self.loop_step(f, x, &layout, &s, &it)?;
+            if layout.fits(&parts, &step.next, &caps)?.is_some() {
                 return unsupported("a power state whose lengths do not settle");
             }
         }
@@ -275,7 +285,7 @@ impl Lowerer {
         let steady = caps
             .iter()
             .zip(&growth)
-            .zip(&next)
+            .zip(&step.next)
             .all(|((cap, d), b)| match cap {
                 Some(cap) => b.size() == cap + d.unwrap_or(0),
                 None => true,
@@ -283,7 +293,8 @@ impl Lowerer {
         if !steady {
             return unsupported("a power whose state grows by more on each trip");
         }
-        let w = self.emit_loop(&n.text, "it", &s, &layout, &parts, (next, body, prints));
+        self.count_loop_draws(&step.draws, n.known)?;
+        let w = self.emit_loop(&n.text, &it, &s, &layout, &parts, step);
         let mut state = layout.read(self, &w);
         if n.known.is_some() {
             // each growing component the step lengthens from a static length to a static one,
@@ -311,7 +322,9 @@ impl Lowerer {
         s: &str,
         layout: &Layout,
         parts: &[Arr],
-        (next, body, prints): Step,
+        Step {
+            next, body, prints, ..
+        }: Step,
     ) -> String {
         let step = layout.write(self, &next, "i");
         let init = layout.write(self, parts, "i");
@@ -369,12 +382,12 @@ impl Lowerer {
         }
         let parts = layout.read(self, "");
         let at_capacity = Layout::new(&parts, dynamic, caps);
-        let s = self.fresh.name("s");
+        let (s, it) = (self.fresh.name("s"), self.fresh.name("it"));
         let saved = self.checkpoint();
-        let next = self.loop_step(f, x, &at_capacity, &s);
+        let next = self.loop_step(f, x, &at_capacity, &s, &it);
         self.restore(saved);
         match next {
-            Ok((next, _, _))
+            Ok(Step { next, .. })
                 if candidates
                     .iter()
                     .all(|&(c, size)| !next[c].is_dynamic() && next[c].size() == size) =>
@@ -387,20 +400,52 @@ impl Lowerer {
 
     /// The step applied to the state read from buffer `s` in `layout`: its result's
     /// components, the statements it runs and the values it prints.
-    fn loop_step(&mut self, f: &Val, x: &Val, layout: &Layout, s: &str) -> R<Step> {
+    fn loop_step(&mut self, f: &Val, x: &Val, layout: &Layout, s: &str, it: &str) -> R<Step> {
         let state = rebuild(x, &layout.read(self, s))?;
-        let (next, body, prints) = self.loop_body(f, vec![state]);
-        Ok((components(&next?)?, body, prints))
+        let (next, step) = self.loop_body(f, vec![state], it)?;
+        Ok(Step {
+            next: components(&next)?,
+            ..step
+        })
     }
 
-    /// `f` applied to `args` as a loop's step: its result, and the statements it runs and the
-    /// values it prints, which go into the loop (not `main`), where nothing may run that runs
-    /// once per program (`in_loop`).
-    pub(super) fn loop_body(
-        &mut self,
-        f: &Val,
-        args: Vec<Val>,
-    ) -> (R<Val>, Vec<String>, Vec<Output>) {
+    /// `f` applied to `args` as the step of a loop whose trip variable is `it`: its result,
+    /// and the statements it runs and the values it prints, which go into the loop (not
+    /// `main`), where nothing may run that runs once per program (`in_loop`). Its draws from
+    /// `roll` count from the loop's first trip: trip `it` of a step drawing d times from a
+    /// site draws after `it · d` draws of the loop's trips before, so a step that draws is
+    /// lowered twice, the second time knowing d. The draws' counts are left as before the
+    /// step; the caller counts the trips' draws (`count_loop_draws`).
+    pub(super) fn loop_body(&mut self, f: &Val, args: Vec<Val>, it: &str) -> R<(Val, Step)> {
+        let before = self.rolls.clone();
+        self.trip_draws
+            .push((it.to_string(), Rc::new(HashMap::new())));
+        let mut lowered = self.loop_body_once(f, args.clone());
+        let draws = self.rolls.since(&before);
+        if !draws.is_empty() {
+            self.rolls = before.clone();
+            self.trip_draws.last_mut().expect("pushed").1 = Rc::new(draws.clone());
+            lowered = self.loop_body_once(f, args);
+        }
+        let again = self.rolls.since(&before);
+        self.rolls = before;
+        self.trip_draws.pop();
+        let (result, body, prints) = lowered;
+        if again != draws {
+            return unsupported("a loop step whose draws from roll change with what they know");
+        }
+        Ok((
+            result?,
+            Step {
+                next: Vec::new(),
+                body,
+                prints,
+                draws,
+            },
+        ))
+    }
+
+    fn loop_body_once(&mut self, f: &Val, args: Vec<Val>) -> (R<Val>, Vec<String>, Vec<Output>) {
         let outer = std::mem::take(&mut self.stmts);
         let outer_prints = std::mem::take(&mut self.outputs);
         let in_loop = std::mem::replace(&mut self.in_loop, true);

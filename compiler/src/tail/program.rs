@@ -41,9 +41,10 @@ pub(super) struct Lowerer {
     /// True while lowering a function body that runs per element inside a kernel: there is
     /// no `do` block to add statements to, so nothing is materialized or printed.
     pub kernel: bool,
-    /// True while lowering the step of a `power` that becomes one FCL loop: statements go
-    /// into the step and run once per trip, so nothing is printed, read back for the lowering
-    /// (module `probe`) or drawn from `roll` at the top level there.
+    /// True while lowering the step of a loop (a `power` that becomes one FCL loop, a map
+    /// whose function has statements): statements go into the step and run once per trip, so
+    /// nothing is read back for the lowering (module `probe`) or updated in place there; its
+    /// prints and draws from `roll` repeat per trip (modules `loops`, `roll`).
     pub in_loop: bool,
     /// How often each variable is used (a use inside a lambda counts as many).
     uses: Rc<HashMap<String, usize>>,
@@ -60,6 +61,9 @@ pub(super) struct Lowerer {
     pub rolls: semantics::tail::ops::io::Rolls,
     pub draws: Option<super::roll::Draws>,
     pub drawn: Vec<u32>,
+    /// The loops (module `loops`) whose step is being lowered, outermost first: each loop's
+    /// trip variable and the draws of each `roll` call site per trip (module `roll`).
+    pub trip_draws: Vec<(String, Rc<HashMap<u32, u64>>)>,
     /// The table of a sort network's stages, by its number of positions (module `sort`).
     pub sort_stages: HashMap<usize, String>,
     /// The table of powers of ten `formatD` reads (module `format`), once made.
@@ -89,6 +93,7 @@ impl Lowerer {
             rolls: Default::default(),
             draws: None,
             drawn: Vec::new(),
+            trip_draws: Vec::new(),
             sort_stages: HashMap::new(),
             decimal_scales: None,
         })
@@ -110,6 +115,7 @@ impl Lowerer {
             rolls: Default::default(),
             draws: None,
             drawn: Vec::new(),
+            trip_draws: Vec::new(),
             sort_stages: HashMap::new(),
             decimal_scales: None,
         }

@@ -12,11 +12,16 @@
 //!   element is pure per-element code, and the count moves on by m. Whether a function draws
 //!   once per element is found on placeholders ([`Lowerer::element_draws`]): every site the
 //!   function's own lowering reaches counts; an application lowered by another lowerer (a
-//!   nested `each`, a `reduce`, `power`, a branch of an `if` or `condScl` whose condition is
+//!   nested `each`, a `reduce`, a branch of an `if` or `condScl` whose condition is
 //!   computed) has no draw context and refuses `roll`, and a site reached twice (a function
 //!   applied twice, an unrolled reduction) is refused too. A refused function runs element by
-//!   element at the top level (module `higher`, as before), where every `roll` is a top-level
+//!   element at the top level (module `each_loop`), where every `roll` is a top-level
 //!   one again.
+//! * In the step of a loop (module `loops`, and `each_loop`'s maps) with trip variable `it`,
+//!   a site the step draws from d times per trip has counted, at trip `it`, its draws before
+//!   the loop plus `it · d` ([`Lowerer::draw_count`]); the loop's step is lowered twice, the
+//!   first time to find d, and after the loop the count moves on by d per trip
+//!   ([`Lowerer::count_loop_draws`]).
 
 use super::check::checked_roll_bound;
 use super::higher::scalar_draws;
@@ -33,7 +38,7 @@ use std::rc::Rc;
 #[derive(Clone)]
 pub(super) struct Draws {
     pub index: String,
-    pub bases: Rc<HashMap<u32, u64>>,
+    pub bases: Rc<HashMap<u32, String>>,
 }
 
 impl Draws {
@@ -48,7 +53,7 @@ impl Draws {
 
 /// The counts before an `each`/`zipWith` of the sites its function draws from (`None`: it
 /// draws from none).
-pub(super) type Bases = Option<Rc<HashMap<u32, u64>>>;
+pub(super) type Bases = Option<Rc<HashMap<u32, String>>>;
 
 impl Lowerer {
     /// `roll(n)` at expression `e`.
@@ -66,13 +71,17 @@ impl Lowerer {
             };
             self.drawn.push(site);
             // the placeholder pass has no counts yet
-            let base = d.bases.get(&site).copied().unwrap_or(0);
+            let base = d.bases.get(&site).map_or("0", String::as_str);
             let k = format!("({base} + {})", d.index);
             let t = roll_text(&self.fresh, e, site, &k, n, bound);
             return Ok(Val::Arr(Arr::scalar(Ty::Double, t)));
         }
         if self.in_loop {
-            return unsupported(format!("{op} inside the function of a power"));
+            // the draw of this trip: counted from the loop's first trip, as at the top level
+            let k = self.draw_count(site);
+            self.rolls.advance(site, 1);
+            let t = roll_text(&self.fresh, e, site, &k, n, bound);
+            return Ok(Val::Arr(Arr::scalar(Ty::Double, t)));
         }
         if let Some(b) = bound {
             let x = self
@@ -99,22 +108,70 @@ impl Lowerer {
         if drawn.is_empty() {
             return Ok((ty, None));
         }
-        if self.kernel || self.in_loop {
+        if self.kernel {
             return unsupported("roll inside a function applied per element inside a function");
         }
         let mut bases = HashMap::new();
         for &site in &drawn {
-            if bases.insert(site, self.rolls.count(site)).is_some() {
+            if bases.insert(site, self.draw_count(site)).is_some() {
                 return unsupported("a function that draws more than once per element from a roll");
             }
         }
-        if bases.values().any(|&b| b + count as u64 > i32::MAX as u64) {
+        if bases
+            .keys()
+            .any(|&site| self.rolls.count(site) + count as u64 > i32::MAX as u64)
+        {
             return unsupported("more than 2^31 draws of one roll call site");
         }
         for &site in bases.keys() {
             self.rolls.advance(site, count as u64);
         }
         Ok((ty, Some(Rc::new(bases))))
+    }
+
+    /// The number of draws of `site` before its next one, as FCL int text: its count so far
+    /// and, inside loops, the draws of the trips before this one (the loop's trip variable
+    /// times the site's draws per trip, for each enclosing loop).
+    fn draw_count(&self, site: u32) -> String {
+        let k = self.rolls.count(site);
+        let trips: Vec<String> = self
+            .trip_draws
+            .iter()
+            .filter_map(|(it, per_trip)| Some(format!(" + {it} * {}", per_trip.get(&site)?)))
+            .collect();
+        if trips.is_empty() {
+            k.to_string()
+        } else {
+            format!("({k}{})", trips.concat())
+        }
+    }
+
+    /// Counts the draws of `trips` trips of a loop whose step draws `per_trip` from each site
+    /// (the step was lowered once: the counts are as before it); refused where the count is
+    /// not known or the draws pass 2^31.
+    pub(super) fn count_loop_draws(
+        &mut self,
+        per_trip: &HashMap<u32, u64>,
+        trips: Option<i64>,
+    ) -> R<()> {
+        if per_trip.is_empty() {
+            return Ok(());
+        }
+        let Some(n) = trips.and_then(|n| u64::try_from(n).ok()) else {
+            return unsupported("roll inside a loop whose count the device computes");
+        };
+        for (&site, &d) in per_trip {
+            let after = d
+                .checked_mul(n)
+                .and_then(|g| g.checked_add(self.rolls.count(site)));
+            if after.is_none_or(|a| a > i32::MAX as u64) {
+                return unsupported("more than 2^31 draws of one roll call site");
+            }
+        }
+        for (&site, &d) in per_trip {
+            self.rolls.advance(site, d * n);
+        }
+        Ok(())
     }
 }
 

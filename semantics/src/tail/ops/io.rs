@@ -171,6 +171,16 @@ impl Rolls {
     pub fn advance(&mut self, site: u32, by: u64) {
         *self.0.entry(site).or_insert(0) += by;
     }
+
+    /// The draws of each site since `before` (an earlier state of these counts), for the
+    /// sites that drew.
+    pub fn since(&self, before: &Rolls) -> std::collections::HashMap<u32, u64> {
+        self.0
+            .iter()
+            .map(|(&site, &k)| (site, k - before.count(site)))
+            .filter(|&(_, d)| d > 0)
+            .collect()
+    }
 }
 
 /// splitmix64's golden-ratio increment.
