@@ -95,6 +95,11 @@ fn a_failure_behind_a_computed_size_is_the_oracles() {
     let src = format!("let v:[int]1 = {v} in compress(each(fn x:[int]0 => lti(x,2),v),take(5,v))");
     let rt = runtime();
     assert!(check_three_levels(&src, &src, rt.as_ref()).unwrap());
+    // a value read back whose own computation fails (the extents' product checks a negative
+    // extent, 3.38): the program fails there, after its earlier prints (before, the program
+    // ran without the failing statement and printed nothing of it)
+    let src = format!("let v:[int]1 = {v} in let k:[int]0 = reduce(maxi,0,v) in let a:[int]0 = prSclI(k) in reduce(subi,0,reshape([subi(k,20),3],v))");
+    assert!(check_three_levels(&src, &src, rt.as_ref()).unwrap());
 }
 
 #[test]
@@ -255,6 +260,13 @@ fn counts_computed_on_the_device_are_not_read_back() {
         // fourth element, after printing the first three
         format!("let v:[int]1 = {v} in let a:[int]1 = each(fn x:[int]0 => prSclI(muli(x,x)),v) in let b:[int]1 = each(fn x:[int]0 => reduce(addi,0,compress(each(fn y:[int]0 => lti(y,x),v),v)),v) in let c:[double]1 = zipWith(fn x:[int]0 => fn y:[double]0 => prSclD(addd(i2d(first(gradeDown(rotate(x,v)))),y)),take(70,v),each(fn z:[int]0 => divd(i2d(z),4.0),drop(50,v))) in let d:[int]1 = prArrI(each(fn x:[int]0 => prSclI(x),drop(200,v))) in addd(i2d(reduce(addi,0,b)),reduce(addd,0.0,c))"),
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in each(fn x:[int]0 => prSclI(idxS(1,addi(x,3),w)),take(80,v))"),
+        // reshape of vectors of run-time length by static shapes (reused cyclically, fills
+        // for an empty one) and by computed ones, each extent bounded by its own range
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let e:[int]1 = compress(each(fn x:[int]0 => gti(x,100),v),v) in let k:[int]0 = {k} in let a:[int]2 = prArrI(reshape([2,5],w)) in let b:[int]2 = prArrI(reshape([3,2],e)) in let c:[int]2 = prArrI(reshape([k,3],w)) in let d:[int]1 = prArrI(reshape([7],reshape([k,2],v))) in prArrI(reshape([subi(k,2),k],reshape([k,2],w)))"),
+        // reduce and scan along the rows of an array whose first extent is computed: the
+        // rows at the capacity, junk rows neutral; a function with no neutral element reads
+        // the shape back; a negative extent fails through the reduction
+        format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let m:[int]2 = reshape([k,3],v) in let a:[int]1 = prArrI(reduce(addi,0,m)) in let b:[int]2 = prArrI(scan(maxi,-100,m)) in let c:[int]2 = prArrI(reduce(addi,0,reshape([k,2,3],v))) in let d:[double]1 = prArrD(reduce(addd,0.0,each(fn x:[int]0 => divd(1.0,i2d(x)),m))) in reduce(addi,0,reduce(addi,0,reshape([subi(k,20),3],v)))"),
         // in a loop: the state shortened by a computed count each trip
         format!("let v:[int]1 = {v} in power(fn s:[int]1 => drop(resi(3,first(s)),rotate(first(s),each(fn x:[int]0 => addi(x,1),s))),12,v)"),
     ];

@@ -229,50 +229,121 @@ const MAX_RANK: usize = 8;
 
 impl Lowerer {
     /// (3.38)/(3.39) `reshape(s, a)` with the extents `s` computed on the device, each
-    /// bounded by `s`'s range: a vector of run-time length, or an array of run-time extents
-    /// ([`Arr::run_dims`]); `None` where the range gives no bound (the shape is read back).
+    /// bounded by its range: a vector of run-time length, or an array of run-time extents
+    /// ([`Arr::run_dims`]); or with `s` known and `a` of run-time length (or extents): the
+    /// static shape, a's elements reused cyclically by its run-time length. `None` where the
+    /// ranges give no bound (the shape is read back) or everything is static.
     fn reshape_computed(&mut self, e: &Expr, args: &[Val]) -> R<Option<Arr>> {
         let [Val::Arr(s), Val::Arr(a)] = args else {
             return Ok(None);
         };
-        let rank = s.shape.first().copied().unwrap_or(0);
-        if self.kernel
-            || s.known.is_some()
-            || s.shape.len() != 1
-            || s.ty != Ty::Int
-            || !(1..=MAX_RANK).contains(&rank)
-            || a.is_dynamic()
-        {
+        let Some(target) = reshape_target(s).filter(|_| !self.kernel) else {
             return Ok(None);
-        }
-        let Some(r) = s.range else { return Ok(None) };
-        let bound = r.hi.max(0.0);
-        let cap = bound.powi(rank as i32);
-        if bound < 1.0 || cap > MAX_CAPACITY as f64 {
-            return Ok(None);
-        }
-        let (bound, cap) = (bound as usize, cap as usize);
+        };
+        let element = cyclic(a, target.size());
+        let (ty, range) = (a.ty, a.range_with_fill());
+        let (bounds, checked) = match target {
+            // a static shape of a vector of run-time length (else the static lowering)
+            ReshapeTarget::Known(shape) if a.is_dynamic() => {
+                let mut out = Arr::new(ty, shape, move |i| element(i));
+                out.range = range;
+                return Ok(Some(out));
+            }
+            ReshapeTarget::Known(_) => return Ok(None),
+            ReshapeTarget::Computed { bounds, checked } => (bounds, checked),
+        };
         let f = self.fresh.clone();
+        let rank = bounds.len();
         let dims: Vec<String> = (0..rank).map(|k| (s.index)(&k.to_string())).collect();
         let product = dims.join(" * ");
-        let len = if r.lo >= 0.0 {
-            format!("({product})")
-        } else {
+        let len = if checked {
             checked_extents(&f, e.span, &dims, &format!("({product})"))
+        } else {
+            format!("({product})")
         };
-        let (m, ty, index) = (a.size(), a.ty, a.index.clone());
-        // (3.39) the elements reused cyclically, fills for an empty argument
-        let element: super::value::Index = match m {
-            0 => Rc::new(move |_| ty.fill()),
-            m if cap <= m => index,
-            m => Rc::new(move |i| index(&format!("({i} % {m})"))),
-        };
-        let mut out = Arr::dynamic(ty, cap, len.into(), element);
-        out.range = a.range_with_fill();
+        let mut out = Arr::dynamic(ty, bounds.iter().product(), len.into(), element);
+        out.range = range;
         if rank > 1 {
-            out.shape = vec![bound; rank];
+            out.shape = bounds;
             out.run_dims = Some(dims.into_iter().map(Rc::from).collect());
         }
         Ok(Some(out))
+    }
+}
+
+/// What `reshape(s, a)` by shape vector `s` gives where this module lowers it.
+enum ReshapeTarget {
+    /// A shape known at compile time (lowered here for an `a` of run-time length).
+    Known(Vec<usize>),
+    /// A shape computed on the device: each extent at most its bound (from its range, module
+    /// `range`), and whether an extent may be negative (which fails, rule 3.38).
+    Computed { bounds: Vec<usize>, checked: bool },
+}
+
+impl ReshapeTarget {
+    /// The most elements the result can have.
+    fn size(&self) -> usize {
+        match self {
+            ReshapeTarget::Known(shape) => shape.iter().product(),
+            ReshapeTarget::Computed { bounds, .. } => bounds.iter().product(),
+        }
+    }
+}
+
+/// The shape `reshape(s, …)` gives, where this module lowers it: known, or computed with
+/// every extent bounded and at most [`MAX_CAPACITY`] elements in all; `None` where the
+/// shape is read back (module `probe`). An extent of `[n, 3]` is bounded by its own range.
+fn reshape_target(s: &Arr) -> Option<ReshapeTarget> {
+    let rank = s.shape.first().copied().unwrap_or(0);
+    if s.shape.len() != 1 || s.ty != Ty::Int || !(1..=MAX_RANK).contains(&rank) {
+        return None;
+    }
+    if let Some(k) = &s.known {
+        let shape = (0..k.size())
+            .map(|i| match k.elems.get(i) {
+                Scalar::Int(n) => usize::try_from(n).ok(),
+                _ => None,
+            })
+            .collect::<Option<Vec<usize>>>()?;
+        return Some(ReshapeTarget::Known(shape));
+    }
+    let ranges: Vec<Range> = (0..rank).map(|k| s.range_at(k)).collect::<Option<_>>()?;
+    // (an extent that is never positive has a capacity of 1: the buffers are not empty)
+    let bounds: Vec<f64> = ranges.iter().map(|r| r.hi.max(1.0).floor()).collect();
+    let cap: f64 = bounds.iter().product();
+    if cap > MAX_CAPACITY as f64 {
+        return None;
+    }
+    Some(ReshapeTarget::Computed {
+        bounds: bounds.into_iter().map(|b| b as usize).collect(),
+        checked: ranges.iter().any(|r| r.lo < 0.0),
+    })
+}
+
+/// Whether `reshape` takes argument `a` of run-time length as it is: where its shape is
+/// lowered here ([`reshape_target`]).
+pub(super) fn reshapes_dynamic(args: &[Val]) -> bool {
+    matches!(args.first(), Some(Val::Arr(s)) if reshape_target(s).is_some())
+}
+
+/// (3.39) `a`'s elements reused cyclically, by flat index below `cap`: fills for an empty `a`; of a
+/// vector of run-time length L, element i is a's `i mod L` (`mod` by at least 1, so a junk
+/// position cannot fail).
+fn cyclic(a: &Arr, cap: usize) -> super::value::Index {
+    let (m, ty, index) = (a.size(), a.ty, a.index.clone());
+    if let Some(l) = &a.run_len {
+        let l = l.clone();
+        return Rc::new(move |i| {
+            format!(
+                "(if {l} == 0 then {} else {})",
+                ty.fill(),
+                index(&format!("({i} % (maxi 1 {l}))"))
+            )
+        });
+    }
+    match m {
+        0 => Rc::new(move |_| ty.fill()),
+        m if cap <= m => index,
+        m => Rc::new(move |i| index(&format!("({i} % {m})"))),
     }
 }

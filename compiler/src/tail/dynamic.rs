@@ -58,17 +58,12 @@ impl Lowerer {
         let Some(len) = a.run_len.clone() else {
             return self.reduction(p, args);
         };
+        if let Some(dims) = a.run_dims.clone() {
+            return self.reduction_of_rows(p, f, z, a, &dims);
+        }
         let ty = a.ty;
         if let Some((n, value)) = neutral(&f, ty) {
-            let index = a.index.clone();
-            let l = len.clone();
-            let mut masked = Arr::new(ty, a.shape.clone(), move |i| {
-                format!("(if lti {i} {l} then {} else {n})", index(i))
-            });
-            masked.range = a
-                .range
-                .zip(Range::of_scalar(value))
-                .map(|(r, n)| r.union(n));
+            let masked = masked(&a, n, value);
             let r = self.reduction(p, vec![f, Val::Arr(z.clone()), Val::Arr(masked)])?;
             let r = r.arr()?.clone();
             if p == Prim::Scan {
@@ -111,6 +106,71 @@ impl Lowerer {
         );
         Ok(Val::Arr(Arr::scalar(ty, t)))
     }
+}
+
+impl Lowerer {
+    /// `reduce(f, z, a)` or `scan(f, z, a)` along the last axis of an array `a` of run-time
+    /// extents `dims` ([`Arr::run_dims`]): where only its first extent is computed
+    /// ([`rows_dynamic`]) and `f` has a neutral element, the rows at the capacity with the
+    /// junk rows' elements neutral (a junk row reduces to z, without failing); the result has
+    /// the same run-time extents, less the last for `reduce`. Otherwise the extents are read
+    /// back (module `probe`).
+    fn reduction_of_rows(&mut self, p: Prim, f: Val, z: Arr, a: Arr, dims: &[Rc<str>]) -> R<Val> {
+        // the elements of a row (and of the rows' other axes), at least 1
+        let row = a.shape.get(1..).map_or(0, |s| s.iter().product::<usize>());
+        let Some((n, value)) = neutral(&f, a.ty).filter(|_| rows_dynamic(&a) && row > 0) else {
+            let a = self.settle_dims(&a, dims, p.name())?;
+            return self.reduction(p, vec![f, Val::Arr(z), Val::Arr(a)]);
+        };
+        let masked = masked(&a, n, value);
+        let r = self.reduction(p, vec![f, Val::Arr(z), Val::Arr(masked)])?;
+        let r = r.arr()?.clone();
+        let (run_len, kept): (Rc<str>, Vec<Rc<str>>) = if p == Prim::Scan {
+            (length_text(&a), dims.to_vec())
+        } else {
+            // the rows as a's length gives them, which checks the extents (a negative one
+            // fails, rule 3.38, wherever the result's length is read)
+            let rows: Rc<str> = format!("({} / {row})", length_text(&a)).into();
+            let mut kept = vec![rows];
+            kept.extend_from_slice(&dims[1..dims.len() - 1]);
+            (format!("({})", kept.join(" * ")).into(), kept)
+        };
+        Ok(Val::Arr(Arr {
+            run_len: Some(run_len),
+            run_dims: (kept.len() > 1).then(|| kept.into()),
+            known: None,
+            at: None,
+            transposed: None,
+            ..r
+        }))
+    }
+}
+
+/// Whether `a`, of run-time extents ([`Arr::run_dims`]), has every extent but the first
+/// static: its first `run_len` positions are then its rows at the capacity's layout, and
+/// `reduce`/`scan` along the last axis take it as it is ([`Lowerer::reduction_of_rows`]).
+pub(super) fn rows_dynamic(a: &Arr) -> bool {
+    a.run_dims.as_deref().is_some_and(|dims| {
+        dims.len() >= 2
+            && dims[1..]
+                .iter()
+                .zip(&a.shape[1..])
+                .all(|(d, &c)| d.parse::<usize>() == Ok(c))
+    })
+}
+
+/// `a` (of run-time length) at its capacity, with the junk past its length replaced by the
+/// neutral element `n` (`value`).
+fn masked(a: &Arr, n: &'static str, value: Scalar) -> Arr {
+    let (index, l) = (a.index.clone(), super::counts::length_text(a));
+    let mut masked = Arr::new(a.ty, a.shape.clone(), move |i| {
+        format!("(if lti {i} {l} then {} else {n})", index(i))
+    });
+    masked.range = a
+        .range
+        .zip(Range::of_scalar(value))
+        .map(|(r, n)| r.union(n));
+    masked
 }
 
 /// Whether `cat`, `cons` or `snoc` of these arguments is lowered by [`joined`]: vectors (and

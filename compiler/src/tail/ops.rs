@@ -58,6 +58,12 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
     use Prim as P;
     // an array of run-time extents ([`Arr::run_dims`]): only what reads it in flat order
     if matches!(&args[k], Val::Arr(a) if a.run_dims.is_some()) {
+        if p == P::Reshape {
+            return k == 1 && super::counts::reshapes_dynamic(args);
+        }
+        if matches!(p, P::Reduce | P::Scan) {
+            return k == 2 && matches!(&args[2], Val::Arr(a) if super::dynamic::rows_dynamic(a));
+        }
         return matches!(
             p,
             P::First
@@ -87,6 +93,8 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
             k == 1 && super::counts::counts_take_dynamic(p, args)
         }
         P::Cat | P::Cons | P::Snoc => super::dynamic::joins_dynamic(p, args),
+        // by a static shape, or a computed one whose extents are bounded (module `counts`)
+        P::Reshape => k == 1 && super::counts::reshapes_dynamic(args),
         // an element of a vector, its index checked against the length (`check_slice_index`)
         P::IdxS => k == 2 && matches!(&args[2], Val::Arr(a) if a.shape.len() == 1),
         // a vector read from its end, or as it is (module `dynamic`)

@@ -94,9 +94,15 @@ pub(super) fn lower_staged(
                 }
                 let stdout = match probe(&req.fcl) {
                     Ok(stdout) => stdout,
-                    // the statements before the request fail: so does the program, there
+                    // the statements before the request fail, or the value's own checks (a
+                    // negative extent in a shape's product): so does the program, there. The
+                    // request is the program up to that point, printing what it prints
+                    // before; it fails before it prints the value.
                     Err(e) if super::check::failed_at(&req.before, &e).is_some() => {
-                        return Ok(*req.before)
+                        return Ok(Lowered {
+                            fcl: req.fcl,
+                            ..*req.before
+                        })
                     }
                     Err(e) => {
                         return Err(LowerTailError::Unsupported(format!(

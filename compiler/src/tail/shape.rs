@@ -262,6 +262,7 @@ pub(super) fn vector(fresh: &Fresh, elems: Vec<Arr>) -> R<Val> {
             elems: Elems::from_scalars(ty.base(), ks),
         })
     });
+    out.element_ranges = Some((out.index.clone(), elems.iter().map(|a| a.range).collect()));
     Ok(Val::Arr(out))
 }
 
@@ -302,6 +303,7 @@ fn with_index(a: &Arr, shape: Vec<usize>, index: Index) -> Arr {
         range: None,
         run_len: None,
         run_dims: None,
+        element_ranges: None,
     }
 }
 

@@ -161,11 +161,15 @@ impl Lowerer {
         if self.kernel || self.in_loop {
             return unsupported(why);
         }
-        let texts: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
-        let shape = Arr::new(Ty::Int, vec![dims.len()], move |i| select(i, &texts));
+        // the extents, then their product as `run_len` computes it, which checks them: a
+        // negative extent fails there with the oracle's rule, as the program would
+        let mut texts: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+        texts.extend(a.run_len.as_deref().map(str::to_string));
+        let shape = Arr::new(Ty::Int, vec![texts.len()], move |i| select(i, &texts));
         let known = self.probe(&shape, &why)?;
         let extents = known.known.as_deref().and_then(known_ints).and_then(|ks| {
             ks.into_iter()
+                .take(dims.len())
                 .map(|k| usize::try_from(k).ok())
                 .collect::<Option<Vec<usize>>>()
         });

@@ -113,6 +113,10 @@ pub(super) struct Arr {
     /// first `run_len` positions. Only the prints, `first`, `shape` and `mem` take such an
     /// array; every other operator reads the extents back (module `probe`).
     pub run_dims: Option<Rc<[Rc<str>]>>,
+    /// For a vector built from scalars (a vector literal such as `[n, 3]`): each element's
+    /// bounds, tighter than `range` (their union). They hold for the index function they
+    /// were made with, so [`Arr::range_at`] trusts them only while the array has it.
+    pub element_ranges: Option<(Index, Rc<[Option<Range>]>)>,
 }
 
 /// The largest array whose elements the lowering tracks at compile time.
@@ -132,6 +136,7 @@ impl Arr {
             range: None,
             run_len: None,
             run_dims: None,
+            element_ranges: None,
         }
     }
 
@@ -161,6 +166,18 @@ impl Arr {
             at: None,
             run_len: None,
             run_dims: None,
+            element_ranges: None,
+        }
+    }
+
+    /// The bounds of element k: its own where they are known ([`Arr::element_ranges`]),
+    /// else every element's.
+    pub(super) fn range_at(&self, k: usize) -> Option<Range> {
+        match &self.element_ranges {
+            Some((index, ranges)) if Rc::ptr_eq(index, &self.index) => {
+                ranges.get(k).copied().flatten().or(self.range)
+            }
+            _ => self.range,
         }
     }
 
