@@ -267,6 +267,12 @@ fn counts_computed_on_the_device_are_not_read_back() {
         // rows at the capacity, junk rows neutral; a function with no neutral element reads
         // the shape back; a negative extent fails through the reduction
         format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let m:[int]2 = reshape([k,3],v) in let a:[int]1 = prArrI(reduce(addi,0,m)) in let b:[int]2 = prArrI(scan(maxi,-100,m)) in let c:[int]2 = prArrI(reduce(addi,0,reshape([k,2,3],v))) in let d:[double]1 = prArrD(reduce(addd,0.0,each(fn x:[int]0 => divd(1.0,i2d(x)),m))) in reduce(addi,0,reduce(addi,0,reshape([subi(k,20),3],v)))"),
+        // take and rotate of an array whose first extent is computed: the rows at the
+        // capacity's layout (fills past them), from either end
+        format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let m:[int]2 = reshape([k,3],v) in let a:[int]2 = prArrI(take(2,m)) in let b:[int]2 = prArrI(take(-3,m)) in let c:[int]2 = prArrI(take(12,m)) in let d:[int]2 = prArrI(take(-10,m)) in let e:[int]3 = prArrI(take(-4,reshape([subi(k,3),2,2],v))) in let f:[int]2 = prArrI(rotate(subi(0,k),m)) in prArrI(rotate(k,reshape([subi(k,3),2,2],v)))"),
+        // compress whose mask and vector have lengths the device computes apart: checked to
+        // be the same when the program runs (3.65 where they differ)
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(compress(each(fn x:[int]0 => gti(x,-10),w),compress(each(fn x:[int]0 => gti(x,0),v),v))) in let b:[int]1 = prArrI(compress(each(fn x:[int]0 => gti(x,3),w),each(fn x:[int]0 => muli(x,10),w))) in compress(each(fn x:[int]0 => gti(x,3),w),v)"),
         // in a loop: the state shortened by a computed count each trip
         format!("let v:[int]1 = {v} in power(fn s:[int]1 => drop(resi(3,first(s)),rotate(first(s),each(fn x:[int]0 => addi(x,1),s))),12,v)"),
     ];

@@ -264,6 +264,23 @@ pub(super) fn checked_extents(fresh: &Fresh, span: Span, dims: &[String], produc
     checked(fresh, Prim::Reshape, span, why, &bad, product)
 }
 
+/// The length `la` of `compress`'s vector where the mask's, `lm`, may differ from it (either
+/// computed on the device), checked: different lengths fail as the oracle's `compress` does
+/// (rule 3.65), whose reason names the lengths, which the check site cannot carry.
+pub(super) fn checked_same_length(fresh: &Fresh, span: Span, lm: &str, la: &str) -> String {
+    let why = "compress of vectors of different lengths (computed on the device)".to_string();
+    share(fresh, la, |la| {
+        checked(
+            fresh,
+            Prim::Compress,
+            span,
+            why,
+            &format!("({lm} != {la})"),
+            la,
+        )
+    })
+}
+
 /// Whether FCL element text checks something at run time.
 pub(super) fn has_checks(text: &str) -> bool {
     [

@@ -199,8 +199,47 @@ pub(super) fn rearranged(f: &Fresh, p: Prim, args: &[Val]) -> Option<Arr> {
         (Prim::Cat | Prim::Cons | Prim::Snoc, _) => joined(f, p, args),
         (Prim::Vreverse | Prim::Rav, [Val::Arr(a)]) => reversed(f, p, a),
         (Prim::Transp, [Val::Arr(a)]) => transposed(f, a),
+        (Prim::Take, [Val::Arr(n), Val::Arr(a)]) => taken_rows(f, n, a),
         _ => None,
     }
+}
+
+/// Whether `take(n, a)` of an array `a` of run-time extents is lowered by [`taken_rows`].
+pub(super) fn takes_rows(args: &[Val]) -> bool {
+    match args {
+        [Val::Arr(n), Val::Arr(a)] => rows_dynamic(a) && n.known_scalar().is_some(),
+        _ => false,
+    }
+}
+
+/// (3.43)/(3.44) `take(n, a)`, n known, of an array `a` whose first extent d the device
+/// computes ([`rows_dynamic`]): the static shape `[|n|, …]`, its first (n ≥ 0) or last |n|
+/// rows, fills past a's rows. The rows sit at the capacity's layout, so a result position p
+/// is a's position p (n ≥ 0), or p + (d − |n|)·row.
+fn taken_rows(f: &Fresh, n: &Arr, a: &Arr) -> Option<Arr> {
+    if !takes_rows(&[Val::Arr(n.clone()), Val::Arr(a.clone())]) {
+        return None;
+    }
+    let Some(Scalar::Int(n)) = n.known_scalar() else {
+        return None;
+    };
+    let row: usize = a.shape[1..].iter().product();
+    let mut shape = a.shape.clone();
+    shape[0] = n.unsigned_abs() as usize;
+    let (index, len, ty, g) = (a.index.clone(), length_text(a), a.ty, f.clone());
+    let taken = shape[0] * row;
+    let element = move |p: &str| {
+        if n >= 0 {
+            format!("(if lti {p} {len} then {} else {})", index(p), ty.fill())
+        } else {
+            share(&g, &format!("({p} + {len} - {taken})"), |q| {
+                format!("(if lti {q} 0 then {} else {})", ty.fill(), index(q))
+            })
+        }
+    };
+    let mut out = Arr::new(ty, shape, element);
+    out.range = a.range_with_fill();
+    Some(out)
 }
 
 /// `cat(a, b)`, `cons(x, b)` or `snoc(a, x)` with a vector of run-time length

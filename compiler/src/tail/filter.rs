@@ -10,7 +10,8 @@
 //! prefix sum exceeds j, found by a binary search of ⌈log2 n⌉ steps unrolled into FCL. No
 //! element of the mask, the counts or the data leaves the device.
 
-use super::counts::MAX_CAPACITY;
+use super::check::checked_same_length;
+use super::counts::{length_text, MAX_CAPACITY};
 use super::fault::LoweringFault;
 use super::program::{fails, Lowerer};
 use super::value::{share, unsupported, Arr, Fun, Ty, Val, R};
@@ -43,7 +44,25 @@ impl Lowerer {
         // a mask and vector whose length the device computes: the same length, or read back
         let (mut sel, mut a) = (sel.clone(), a.clone());
         let same = sel.run_len == a.run_len && sel.shape == a.shape;
-        if (sel.is_dynamic() || a.is_dynamic()) && !(same && p == Prim::Compress) {
+        let vectors = sel.shape.len() == 1 && a.shape.len() == 1 && sel.size().min(a.size()) > 0;
+        let dynamic = sel.is_dynamic() || a.is_dynamic();
+        if dynamic && !same && vectors && p == Prim::Compress && sel.run_dims.is_none() {
+            // lengths that may differ: checked to be the same when the program runs, both
+            // then within the smaller capacity
+            let (lm, la) = (length_text(&sel), length_text(&a));
+            let len: Rc<str> = checked_same_length(&self.fresh, e.span, &lm, &la).into();
+            let cap = sel.shape[0].min(a.shape[0]);
+            let within = |v: &Arr| Arr {
+                shape: vec![cap],
+                run_len: Some(len.clone()),
+                run_dims: None,
+                known: None,
+                at: None,
+                transposed: None,
+                ..v.clone()
+            };
+            (sel, a) = (within(&sel), within(&a));
+        } else if dynamic && !(same && p == Prim::Compress) {
             sel = self.settle(&sel, name)?;
             a = self.settle(&a, name)?;
         }

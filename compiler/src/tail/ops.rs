@@ -61,6 +61,12 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         if p == P::Reshape {
             return k == 1 && super::counts::reshapes_dynamic(args);
         }
+        if p == P::Take {
+            return k == 1 && super::dynamic::takes_rows(args);
+        }
+        if p == P::Rotate {
+            return k == 1 && matches!(&args[1], Val::Arr(a) if super::dynamic::rows_dynamic(a));
+        }
         if matches!(p, P::Reduce | P::Scan) {
             return k == 2 && matches!(&args[2], Val::Arr(a) if super::dynamic::rows_dynamic(a));
         }
@@ -121,6 +127,24 @@ impl Lowerer {
                 if a.is_dynamic() && !takes_dynamic(p, k, &args) {
                     args[k] = Val::Arr(self.settle(a, name)?);
                 }
+            }
+        }
+        // a rotation along the static last axis of rows the device counts: the rotation of
+        // the rows at their capacity, whose junk rows stay junk, of the same extents
+        if let (P::Rotate, [n, Val::Arr(a)]) = (p, args.as_slice()) {
+            if super::dynamic::rows_dynamic(a) {
+                let rows = Arr {
+                    run_len: None,
+                    run_dims: None,
+                    ..a.clone()
+                };
+                let rotated = self.apply_op(p, name, e, vec![n.clone(), Val::Arr(rows)])?;
+                return Ok(Val::Arr(Arr {
+                    run_len: a.run_len.clone(),
+                    run_dims: a.run_dims.clone(),
+                    known: None,
+                    ..rotated.arr()?.clone()
+                }));
             }
         }
         // a count that the kernels compute (module `counts`)
