@@ -281,6 +281,15 @@ pub(super) fn checked_same_length(fresh: &Fresh, span: Span, lm: &str, la: &str)
     })
 }
 
+/// The value `x` that `idxassign` writes in row `row` (1-based, known) of an array whose
+/// number of rows `rows` the device computes, checked: a row past them fails as the oracle's
+/// `idxassign` does (rule 3.57), whose reason names the index, which the check site cannot
+/// carry.
+pub(super) fn checked_row(fresh: &Fresh, span: Span, rows: &str, row: i64, x: &str) -> String {
+    let why = "idxassign: an index past the rows (counted on the device)".to_string();
+    checked(fresh, Prim::Idxassign, span, why, &format!("(lti {rows} {row})"), x)
+}
+
 /// Whether FCL element text checks something at run time.
 pub(super) fn has_checks(text: &str) -> bool {
     [

@@ -3,6 +3,7 @@
 //! Element functions are lowered per element inside the consumer's kernel (fusion); `power`
 //! iterates with FCL's grid-level `power` over a materialized array.
 
+use super::check::checked_row;
 use super::loops::Trips;
 use super::ops::{known_int, known_vec};
 use super::program::{fails, Lowerer};
@@ -276,10 +277,6 @@ impl Lowerer {
         }
     }
 
-    /// `power(f, n, x)`: n = 0 is x; otherwise FCL's grid-level `power` over one buffer that
-    /// holds the state (a scalar is one element; the arrays of a tuple state lie one after
-    /// another, ints as doubles when a component is double), each step one kernel computing
-    /// `f` of the state.
     /// (3.57)/(3.58) `idxassign(is, mv, v)`: the variable's array becomes a materialized copy
     /// with element `is` replaced; later uses of the variable read the copy.
     pub(super) fn idxassign(&mut self, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
@@ -296,11 +293,18 @@ impl Lowerer {
         let (a, v) = (args[1].arr()?.clone(), args[2].arr()?.clone());
         let j = update_position(&is, &a.shape)
             .map_err(|reason| fails(Prim::Idxassign, name, e, reason))?;
-        let (index, vt) = (a.index.clone(), v.text());
+        let (index, mut vt) = (a.index.clone(), v.text());
+        if let Some(dims) = a.run_dims.as_deref() {
+            // rows the device counts (the only extents that may be): the row checked against
+            // their count when the program runs, the update within the capacity's layout
+            vt = checked_row(&self.fresh, e.span, &dims[0], is[0], &vt);
+        }
         let mut updated = Arr::new(a.ty, a.shape.clone(), move |i| {
             format!("(if {i} == {j} then {vt} else {})", index(i))
         });
         updated.range = a.range.zip(v.range).map(|(a, v)| a.union(v));
+        updated.run_len = a.run_len.clone();
+        updated.run_dims = a.run_dims.clone();
         let stored = self.materialize(&updated, &format!("{var} after idxassign"));
         self.store.insert(var.clone(), Val::Arr(stored));
         Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))))

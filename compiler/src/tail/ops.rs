@@ -64,7 +64,7 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         if p == P::Take {
             return k == 1 && super::dynamic::takes_rows(args);
         }
-        if p == P::Rotate {
+        if matches!(p, P::Rotate | P::Idxassign) {
             return k == 1 && matches!(&args[1], Val::Arr(a) if super::dynamic::rows_dynamic(a));
         }
         if matches!(p, P::Reduce | P::Scan) {

@@ -236,8 +236,10 @@ pub fn check_lowered(src: &str, tail_stdout: &str, fault: Option<Fault>) -> Lowe
             )
         }
     };
+    // (the lowered program may compute at its capacities, bounds on lengths the device
+    // computes, which can be a few times what the reference computed)
     let cfg = interpreter::fcl::Config {
-        max_steps: MAX_STEPS,
+        max_steps: LOWERED_STEPS_PER_REFERENCE_STEP * MAX_STEPS,
         ..Default::default()
     };
     let out = interpreter::fcl::run(&program.main, &cfg);
@@ -255,6 +257,9 @@ pub fn check_lowered(src: &str, tail_stdout: &str, fault: Option<Fault>) -> Lowe
         None => mismatch("fcl oracle (lowered)", out.stdout),
     }
 }
+
+/// The FCL oracle's steps for a lowered program, per step the TAIL oracle's reference may take.
+const LOWERED_STEPS_PER_REFERENCE_STEP: u64 = 4;
 
 /// The line a failing TAIL program's output ends with: its rule (`error: 3.32 muli`).
 pub fn failure_line(rule: &str) -> String {
