@@ -272,6 +272,11 @@ fn counts_computed_on_the_device_are_not_read_back() {
         format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let m:[int]2 = reshape([k,3],v) in let a:[int]2 = prArrI(take(2,m)) in let b:[int]2 = prArrI(take(-3,m)) in let c:[int]2 = prArrI(take(12,m)) in let d:[int]2 = prArrI(take(-10,m)) in let e:[int]3 = prArrI(take(-4,reshape([subi(k,3),2,2],v))) in let f:[int]2 = prArrI(rotate(subi(0,k),m)) in prArrI(rotate(k,reshape([subi(k,3),2,2],v)))"),
         // idxassign into rows the device counts: checked against their count (3.57 past it)
         format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let m:[int]2 = reshape([k,3],v) in let a:[bool]0 = idxassign([2,3],m,100) in let b:[int]2 = prArrI(m) in let c:[bool]0 = idxassign([7,1],m,-5) in let d:[int]1 = prArrI(reduce(addi,0,m)) in let g:[bool]0 = idxassign([8,1],m,-5) in m"),
+        // idxS of rows the device counts: a row (its index checked against their count,
+        // 3.71 past it), a slice along a static axis keeping the rows; and a known index past
+        // a vector's run-time length, within its capacity (it read the junk before)
+        format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let m:[int]2 = reshape([k,3],v) in let a:[int]1 = prArrI(idxS(1,2,m)) in let b:[int]1 = prArrI(idxS(2,3,m)) in let c:[int]2 = prArrI(idxS(3,1,reshape([k,2,2],v))) in let d:[int]2 = prArrI(idxS(2,2,reshape([k,2,2],v))) in let g:[int]1 = prArrI(idxS(1,k,m)) in idxS(1,addi(k,1),m)"),
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]0 = prSclI(idxS(1,3,w)) in idxS(1,100,w)"),
         // compress whose mask and vector have lengths the device computes apart: checked to
         // be the same when the program runs (3.65 where they differ)
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(compress(each(fn x:[int]0 => gti(x,-10),w),compress(each(fn x:[int]0 => gti(x,0),v),v))) in let b:[int]1 = prArrI(compress(each(fn x:[int]0 => gti(x,3),w),each(fn x:[int]0 => muli(x,10),w))) in compress(each(fn x:[int]0 => gti(x,3),w),v)"),

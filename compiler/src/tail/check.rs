@@ -287,7 +287,14 @@ pub(super) fn checked_same_length(fresh: &Fresh, span: Span, lm: &str, la: &str)
 /// carry.
 pub(super) fn checked_row(fresh: &Fresh, span: Span, rows: &str, row: i64, x: &str) -> String {
     let why = "idxassign: an index past the rows (counted on the device)".to_string();
-    checked(fresh, Prim::Idxassign, span, why, &format!("(lti {rows} {row})"), x)
+    checked(
+        fresh,
+        Prim::Idxassign,
+        span,
+        why,
+        &format!("(lti {rows} {row})"),
+        x,
+    )
 }
 
 /// Whether FCL element text checks something at run time.

@@ -130,8 +130,7 @@ impl Lowerer {
         } else {
             // the rows as a's length gives them, which checks the extents (a negative one
             // fails, rule 3.38, wherever the result's length is read)
-            let rows: Rc<str> = format!("({} / {row})", length_text(&a)).into();
-            let mut kept = vec![rows];
+            let mut kept = vec![rows_text(&a)];
             kept.extend_from_slice(&dims[1..dims.len() - 1]);
             (format!("({})", kept.join(" * ")).into(), kept)
         };
@@ -157,6 +156,23 @@ pub(super) fn rows_dynamic(a: &Arr) -> bool {
                 .zip(&a.shape[1..])
                 .all(|(d, &c)| d.parse::<usize>() == Ok(c))
     })
+}
+
+/// The number of rows of `a`, an array whose rows the device counts ([`rows_dynamic`]), as
+/// its length gives it, so that the check of its extents runs wherever it is read.
+pub(super) fn rows_text(a: &Arr) -> Rc<str> {
+    let row: usize = a.shape[1..].iter().product();
+    format!("({} / {})", length_text(a), row.max(1)).into()
+}
+
+/// `a`, an array whose rows the device counts, at its capacity (its junk rows fills): a
+/// static array that a per-row operator takes as it is.
+pub(super) fn at_capacity(a: &Arr) -> Arr {
+    Arr {
+        run_len: None,
+        run_dims: None,
+        ..a.clone()
+    }
 }
 
 /// `a` (of run-time length) at its capacity, with the junk past its length replaced by the

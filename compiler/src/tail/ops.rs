@@ -64,6 +64,9 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         if p == P::Take {
             return k == 1 && super::dynamic::takes_rows(args);
         }
+        if p == P::IdxS {
+            return k == 2 && matches!(&args[2], Val::Arr(a) if super::dynamic::rows_dynamic(a));
+        }
         if matches!(p, P::Rotate | P::Idxassign) {
             return k == 1 && matches!(&args[1], Val::Arr(a) if super::dynamic::rows_dynamic(a));
         }
@@ -133,17 +136,39 @@ impl Lowerer {
         // the rows at their capacity, whose junk rows stay junk, of the same extents
         if let (P::Rotate, [n, Val::Arr(a)]) = (p, args.as_slice()) {
             if super::dynamic::rows_dynamic(a) {
-                let rows = Arr {
-                    run_len: None,
-                    run_dims: None,
-                    ..a.clone()
-                };
+                let rows = super::dynamic::at_capacity(a);
                 let rotated = self.apply_op(p, name, e, vec![n.clone(), Val::Arr(rows)])?;
                 return Ok(Val::Arr(Arr {
                     run_len: a.run_len.clone(),
                     run_dims: a.run_dims.clone(),
                     known: None,
                     ..rotated.arr()?.clone()
+                }));
+            }
+        }
+        // a slice of an array whose rows the device counts: a row (its index checked
+        // against their count), or a slice along another axis, of the same rows
+        if let (P::IdxS, [Val::Arr(d), _, Val::Arr(a)]) = (p, args.as_slice()) {
+            if let (Ok(d), true) = (known_int(d, ""), super::dynamic::rows_dynamic(a)) {
+                let a = a.clone();
+                self.check_slice_index(e, &mut args);
+                args[2] = Val::Arr(super::dynamic::at_capacity(&a));
+                let r = self.apply_op(p, name, e, args)?.arr()?.clone();
+                if d == 1 {
+                    return Ok(Val::Arr(r));
+                }
+                let mut kept: Vec<std::rc::Rc<str>> = vec![super::dynamic::rows_text(&a)];
+                let dims = a.run_dims.as_deref().unwrap_or_default();
+                kept.extend(
+                    (1..dims.len())
+                        .filter(|&k| k as i64 != d - 1)
+                        .map(|k| dims[k].clone()),
+                );
+                return Ok(Val::Arr(Arr {
+                    run_len: Some(format!("({})", kept.join(" * ")).into()),
+                    run_dims: (kept.len() > 1).then(|| kept.into()),
+                    known: None,
+                    ..r
                 }));
             }
         }
@@ -410,18 +435,22 @@ impl Lowerer {
             _ => return,
         };
         let extent = a.shape[d];
+        // the axis's extent where the device computes it: a vector's length, or the number
+        // of rows of an array whose rows it counts (`dynamic::rows_dynamic`)
+        let computed = match (&a.run_len, &a.run_dims) {
+            (Some(len), None) => Some(len.to_string()),
+            (Some(_), Some(_)) if d == 0 => Some(super::dynamic::rows_text(a).to_string()),
+            _ => None,
+        };
         let within = i
             .range
             .is_some_and(|r| r.lo >= 1.0 && r.hi <= extent as f64);
-        if i.known.is_some() || (within && !a.is_dynamic()) {
+        if computed.is_none() && (i.known.is_some() || within) {
             return;
         }
-        let text = match &a.run_len {
-            Some(len) => len.to_string(),
-            None => extent.to_string(),
-        };
+        let text = computed.clone().unwrap_or_else(|| extent.to_string());
         let checked =
-            super::check::checked_index(&self.fresh, e.span, &i.text(), &text, a.is_dynamic());
+            super::check::checked_index(&self.fresh, e.span, &i.text(), &text, computed.is_some());
         let mut c = Arr::scalar(Ty::Int, checked);
         c.range = Range::new(1.0, extent.max(1) as f64);
         args[1] = Val::Arr(c);
