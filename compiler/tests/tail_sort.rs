@@ -5,7 +5,7 @@
 mod support;
 
 use compiler::exec::execute;
-use compiler::tail::{format_result, lower_tail, LowerTailError};
+use compiler::tail::{format_result, lower_tail};
 use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::lower::load_program;
 use support::runtime;
