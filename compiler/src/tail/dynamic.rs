@@ -17,10 +17,12 @@
 //!   over `generate (len - 1)`), in apltail's order.
 
 use super::counts::length_text;
+use super::ops::known_int;
 use super::program::Lowerer;
 use super::range::Range;
 use super::value::{share, unsupported, Arr, Fresh, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
+use semantics::tail::syntax::Expr;
 use semantics::tail::value::Scalar;
 use std::rc::Rc;
 
@@ -142,6 +144,61 @@ impl Lowerer {
             transposed: None,
             ..r
         }))
+    }
+}
+
+impl Lowerer {
+    /// `rotate` or `idxS` (`p`, spelled `name`, at `e`) of an array whose rows the device
+    /// counts ([`rows_dynamic`]): the operator on the rows at their capacity, whose junk rows
+    /// stay junk, with the run-time extents of the result; `None` for anything else.
+    pub(super) fn on_rows(
+        &mut self,
+        p: Prim,
+        name: &str,
+        e: &Expr,
+        args: &[Val],
+    ) -> R<Option<Val>> {
+        match (p, args) {
+            // along the static last axis: the same extents
+            (Prim::Rotate, [n, Val::Arr(a)]) if rows_dynamic(a) => {
+                let rows = at_capacity(a);
+                let rotated = self.apply_op(p, name, e, vec![n.clone(), Val::Arr(rows)])?;
+                Ok(Some(Val::Arr(Arr {
+                    run_len: a.run_len.clone(),
+                    run_dims: a.run_dims.clone(),
+                    known: None,
+                    ..rotated.arr()?.clone()
+                })))
+            }
+            // a row (its index checked against the rows' count), static; or a slice along
+            // another axis, of the same rows
+            (Prim::IdxS, [Val::Arr(d), _, Val::Arr(a)]) if rows_dynamic(a) => {
+                let Ok(d) = known_int(d, "") else {
+                    return Ok(None);
+                };
+                let mut args = args.to_vec();
+                self.check_slice_index(e, &mut args);
+                args[2] = Val::Arr(at_capacity(a));
+                let r = self.apply_op(p, name, e, args)?.arr()?.clone();
+                if d == 1 {
+                    return Ok(Some(Val::Arr(r)));
+                }
+                let dims = a.run_dims.as_deref().unwrap_or_default();
+                let mut kept = vec![rows_text(a)];
+                kept.extend(
+                    (1..dims.len())
+                        .filter(|&k| k as i64 != d - 1)
+                        .map(|k| dims[k].clone()),
+                );
+                Ok(Some(Val::Arr(Arr {
+                    run_len: Some(format!("({})", kept.join(" * ")).into()),
+                    run_dims: (kept.len() > 1).then(|| kept.into()),
+                    known: None,
+                    ..r
+                })))
+            }
+            _ => Ok(None),
+        }
     }
 }
 

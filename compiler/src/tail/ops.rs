@@ -58,20 +58,15 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
     use Prim as P;
     // an array of run-time extents ([`Arr::run_dims`]): only what reads it in flat order
     if matches!(&args[k], Val::Arr(a) if a.run_dims.is_some()) {
-        if p == P::Reshape {
-            return k == 1 && super::counts::reshapes_dynamic(args);
-        }
-        if p == P::Take {
-            return k == 1 && super::dynamic::takes_rows(args);
-        }
-        if p == P::IdxS {
-            return k == 2 && matches!(&args[2], Val::Arr(a) if super::dynamic::rows_dynamic(a));
-        }
-        if matches!(p, P::Rotate | P::Idxassign) {
-            return k == 1 && matches!(&args[1], Val::Arr(a) if super::dynamic::rows_dynamic(a));
-        }
-        if matches!(p, P::Reduce | P::Scan) {
-            return k == 2 && matches!(&args[2], Val::Arr(a) if super::dynamic::rows_dynamic(a));
+        // (rows the device counts: module `dynamic`, `rows_dynamic`)
+        let rows =
+            |j: usize| matches!(args.get(j), Some(Val::Arr(a)) if super::dynamic::rows_dynamic(a));
+        match p {
+            P::Reshape => return k == 1 && super::counts::reshapes_dynamic(args),
+            P::Take => return k == 1 && super::dynamic::takes_rows(args),
+            P::Rotate | P::Idxassign => return k == 1 && rows(1),
+            P::IdxS | P::Reduce | P::Scan => return k == 2 && rows(2),
+            _ => {}
         }
         return matches!(
             p,
@@ -132,45 +127,9 @@ impl Lowerer {
                 }
             }
         }
-        // a rotation along the static last axis of rows the device counts: the rotation of
-        // the rows at their capacity, whose junk rows stay junk, of the same extents
-        if let (P::Rotate, [n, Val::Arr(a)]) = (p, args.as_slice()) {
-            if super::dynamic::rows_dynamic(a) {
-                let rows = super::dynamic::at_capacity(a);
-                let rotated = self.apply_op(p, name, e, vec![n.clone(), Val::Arr(rows)])?;
-                return Ok(Val::Arr(Arr {
-                    run_len: a.run_len.clone(),
-                    run_dims: a.run_dims.clone(),
-                    known: None,
-                    ..rotated.arr()?.clone()
-                }));
-            }
-        }
-        // a slice of an array whose rows the device counts: a row (its index checked
-        // against their count), or a slice along another axis, of the same rows
-        if let (P::IdxS, [Val::Arr(d), _, Val::Arr(a)]) = (p, args.as_slice()) {
-            if let (Ok(d), true) = (known_int(d, ""), super::dynamic::rows_dynamic(a)) {
-                let a = a.clone();
-                self.check_slice_index(e, &mut args);
-                args[2] = Val::Arr(super::dynamic::at_capacity(&a));
-                let r = self.apply_op(p, name, e, args)?.arr()?.clone();
-                if d == 1 {
-                    return Ok(Val::Arr(r));
-                }
-                let mut kept: Vec<std::rc::Rc<str>> = vec![super::dynamic::rows_text(&a)];
-                let dims = a.run_dims.as_deref().unwrap_or_default();
-                kept.extend(
-                    (1..dims.len())
-                        .filter(|&k| k as i64 != d - 1)
-                        .map(|k| dims[k].clone()),
-                );
-                return Ok(Val::Arr(Arr {
-                    run_len: Some(format!("({})", kept.join(" * ")).into()),
-                    run_dims: (kept.len() > 1).then(|| kept.into()),
-                    known: None,
-                    ..r
-                }));
-            }
+        // an operator on rows the device counts (module `dynamic`)
+        if let Some(v) = self.on_rows(p, name, e, &args)? {
+            return Ok(v);
         }
         // a count that the kernels compute (module `counts`)
         if let Some(a) = self.computed_count(p, e, &args)? {
@@ -426,7 +385,7 @@ impl Lowerer {
     /// `idxS(d, i, a)` with index `i` computed: checked at run time against the extent of
     /// axis d (a vector's length where the device computes it), unless `i`'s range lies within
     /// it (rule 3.71).
-    fn check_slice_index(&self, e: &Expr, args: &mut [Val]) {
+    pub(super) fn check_slice_index(&self, e: &Expr, args: &mut [Val]) {
         let [Val::Arr(d), Val::Arr(i), Val::Arr(a)] = &*args else {
             return;
         };
