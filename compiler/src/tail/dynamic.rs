@@ -118,32 +118,15 @@ impl Lowerer {
     /// the same run-time extents, less the last for `reduce`. Otherwise the extents are read
     /// back (module `probe`).
     fn reduction_of_rows(&mut self, p: Prim, f: Val, z: Arr, a: Arr, dims: &[Rc<str>]) -> R<Val> {
-        // the elements of a row (and of the rows' other axes), at least 1
-        let row = a.shape.get(1..).map_or(0, |s| s.iter().product::<usize>());
-        let Some((n, value)) = neutral(&f, a.ty).filter(|_| rows_dynamic(&a) && row > 0) else {
+        let Some((n, value)) = neutral(&f, a.ty).filter(|_| rows_dynamic(&a)) else {
             let a = self.settle_dims(&a, dims, p.name())?;
             return self.reduction(p, vec![f, Val::Arr(z), Val::Arr(a)]);
         };
         let masked = masked(&a, n, value);
         let r = self.reduction(p, vec![f, Val::Arr(z), Val::Arr(masked)])?;
         let r = r.arr()?.clone();
-        let (run_len, kept): (Rc<str>, Vec<Rc<str>>) = if p == Prim::Scan {
-            (length_text(&a), dims.to_vec())
-        } else {
-            // the rows as a's length gives them, which checks the extents (a negative one
-            // fails, rule 3.38, wherever the result's length is read)
-            let mut kept = vec![rows_text(&a)];
-            kept.extend_from_slice(&dims[1..dims.len() - 1]);
-            (format!("({})", kept.join(" * ")).into(), kept)
-        };
-        Ok(Val::Arr(Arr {
-            run_len: Some(run_len),
-            run_dims: (kept.len() > 1).then(|| kept.into()),
-            known: None,
-            at: None,
-            transposed: None,
-            ..r
-        }))
+        let last = (p == Prim::Reduce).then(|| dims.len() - 1);
+        Ok(Val::Arr(with_rows_of(&a, r, last)))
     }
 }
 
@@ -163,12 +146,11 @@ impl Lowerer {
             (Prim::Rotate, [n, Val::Arr(a)]) if rows_dynamic(a) => {
                 let rows = at_capacity(a);
                 let rotated = self.apply_op(p, name, e, vec![n.clone(), Val::Arr(rows)])?;
-                Ok(Some(Val::Arr(Arr {
-                    run_len: a.run_len.clone(),
-                    run_dims: a.run_dims.clone(),
-                    known: None,
-                    ..rotated.arr()?.clone()
-                })))
+                Ok(Some(Val::Arr(with_rows_of(
+                    a,
+                    rotated.arr()?.clone(),
+                    None,
+                ))))
             }
             // a row (its index checked against the rows' count), static; or a slice along
             // another axis, of the same rows
@@ -183,19 +165,7 @@ impl Lowerer {
                 if d == 1 {
                     return Ok(Some(Val::Arr(r)));
                 }
-                let dims = a.run_dims.as_deref().unwrap_or_default();
-                let mut kept = vec![rows_text(a)];
-                kept.extend(
-                    (1..dims.len())
-                        .filter(|&k| k as i64 != d - 1)
-                        .map(|k| dims[k].clone()),
-                );
-                Ok(Some(Val::Arr(Arr {
-                    run_len: Some(format!("({})", kept.join(" * ")).into()),
-                    run_dims: (kept.len() > 1).then(|| kept.into()),
-                    known: None,
-                    ..r
-                })))
+                Ok(Some(Val::Arr(with_rows_of(a, r, Some(d as usize - 1)))))
             }
             _ => Ok(None),
         }
@@ -203,15 +173,16 @@ impl Lowerer {
 }
 
 /// Whether `a`, of run-time extents ([`Arr::run_dims`]), has every extent but the first
-/// static: its first `run_len` positions are then its rows at the capacity's layout, and
-/// `reduce`/`scan` along the last axis take it as it is ([`Lowerer::reduction_of_rows`]).
+/// static and positive: its first `run_len` positions are then its rows at the capacity's
+/// layout, and per-row operators take it as it is ([`Lowerer::reduction_of_rows`],
+/// [`Lowerer::on_rows`], [`taken_rows`], `idxassign`).
 pub(super) fn rows_dynamic(a: &Arr) -> bool {
     a.run_dims.as_deref().is_some_and(|dims| {
         dims.len() >= 2
             && dims[1..]
                 .iter()
                 .zip(&a.shape[1..])
-                .all(|(d, &c)| d.parse::<usize>() == Ok(c))
+                .all(|(d, &c)| c > 0 && d.parse::<usize>() == Ok(c))
     })
 }
 
@@ -219,7 +190,35 @@ pub(super) fn rows_dynamic(a: &Arr) -> bool {
 /// its length gives it, so that the check of its extents runs wherever it is read.
 pub(super) fn rows_text(a: &Arr) -> Rc<str> {
     let row: usize = a.shape[1..].iter().product();
-    format!("({} / {})", length_text(a), row.max(1)).into()
+    format!("({} / {row})", length_text(a)).into()
+}
+
+/// `r`, what a per-row operator made of `a` at its capacity, with `a`'s rows: `a`'s run-time
+/// extents, less axis `dropped` where the operator removed one (then the rows' count as a's
+/// length gives it, [`rows_text`]).
+fn with_rows_of(a: &Arr, r: Arr, dropped: Option<usize>) -> Arr {
+    let (run_len, run_dims) = match dropped {
+        None => (a.run_len.clone(), a.run_dims.clone()),
+        Some(axis) => {
+            let dims = a.run_dims.as_deref().unwrap_or_default();
+            let mut kept = vec![rows_text(a)];
+            kept.extend(
+                (1..dims.len())
+                    .filter(|&k| k != axis)
+                    .map(|k| dims[k].clone()),
+            );
+            let len: Rc<str> = format!("({})", kept.join(" * ")).into();
+            (Some(len), (kept.len() > 1).then(|| kept.into()))
+        }
+    };
+    Arr {
+        run_len,
+        run_dims,
+        known: None,
+        at: None,
+        transposed: None,
+        ..r
+    }
 }
 
 /// `a`, an array whose rows the device counts, at its capacity (its junk rows fills): a
@@ -235,7 +234,7 @@ pub(super) fn at_capacity(a: &Arr) -> Arr {
 /// `a` (of run-time length) at its capacity, with the junk past its length replaced by the
 /// neutral element `n` (`value`).
 fn masked(a: &Arr, n: &'static str, value: Scalar) -> Arr {
-    let (index, l) = (a.index.clone(), super::counts::length_text(a));
+    let (index, l) = (a.index.clone(), length_text(a));
     let mut masked = Arr::new(a.ty, a.shape.clone(), move |i| {
         format!("(if lti {i} {l} then {} else {n})", index(i))
     });
@@ -290,10 +289,7 @@ pub(super) fn takes_rows(args: &[Val]) -> bool {
 /// rows, fills past a's rows. The rows sit at the capacity's layout, so a result position p
 /// is a's position p (n ≥ 0), or p + (d − |n|)·row.
 fn taken_rows(f: &Fresh, n: &Arr, a: &Arr) -> Option<Arr> {
-    if !takes_rows(&[Val::Arr(n.clone()), Val::Arr(a.clone())]) {
-        return None;
-    }
-    let Some(Scalar::Int(n)) = n.known_scalar() else {
+    let (true, Some(Scalar::Int(n))) = (rows_dynamic(a), n.known_scalar()) else {
         return None;
     };
     let row: usize = a.shape[1..].iter().product();

@@ -53,14 +53,7 @@ impl Lowerer {
         let shape = args[0].shape.clone();
         let n = args[0].size();
         let it = self.fresh.name("it");
-        let xs = args
-            .iter()
-            .map(|b| {
-                let mut x = Arr::scalar(b.ty, (b.index)(&it));
-                x.range = b.range;
-                Val::Arr(x)
-            })
-            .collect();
+        let xs = elements_at(args, &it);
         let saved = self.checkpoint();
         let (r, step) = self.loop_body(f, xs, &it)?;
         let r = match r {
@@ -110,15 +103,7 @@ impl Lowerer {
         }
         let mut elems = Vec::new();
         for i in 0..a.size() {
-            let xs = args
-                .iter()
-                .map(|b| {
-                    let mut x = Arr::scalar(b.ty, (b.index)(&i.to_string()));
-                    x.range = b.range;
-                    Val::Arr(x)
-                })
-                .collect();
-            match self.apply_fun(f, xs)? {
+            match self.apply_fun(f, elements_at(args, &i.to_string()))? {
                 Val::Arr(r) if r.shape.is_empty() => elems.push(r),
                 _ => return Err(why),
             }
@@ -136,4 +121,15 @@ impl Lowerer {
         });
         Ok(Val::Arr(out))
     }
+}
+
+/// The arguments' elements at flat index `i` (FCL int text), as scalars in their ranges.
+fn elements_at(args: &[&Arr], i: &str) -> Vec<Val> {
+    args.iter()
+        .map(|b| {
+            let mut x = Arr::scalar(b.ty, (b.index)(i));
+            x.range = b.range;
+            Val::Arr(x)
+        })
+        .collect()
 }

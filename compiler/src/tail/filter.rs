@@ -46,7 +46,7 @@ impl Lowerer {
         let same = sel.run_len == a.run_len && sel.shape == a.shape;
         let vectors = sel.shape.len() == 1 && a.shape.len() == 1 && sel.size().min(a.size()) > 0;
         let dynamic = sel.is_dynamic() || a.is_dynamic();
-        if dynamic && !same && vectors && p == Prim::Compress && sel.run_dims.is_none() {
+        if dynamic && !same && vectors && p == Prim::Compress {
             // lengths that may differ: checked to be the same when the program runs, both
             // then within the smaller capacity
             let (lm, la) = (length_text(&sel), length_text(&a));

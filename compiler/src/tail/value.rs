@@ -110,8 +110,9 @@ pub(super) struct Arr {
     /// For an array of rank 2 or more whose shape the device computes (a `reshape` by a
     /// computed shape): its extents as FCL int texts. `shape` then bounds each extent,
     /// `run_len` is their product, and the elements are row-major by these extents in the
-    /// first `run_len` positions. Only the prints, `first`, `shape` and `mem` take such an
-    /// array; every other operator reads the extents back (module `probe`).
+    /// first `run_len` positions. The operators that take such an array as it is are listed
+    /// in `ops::takes_dynamic` (most only where the first extent alone is computed, module
+    /// `dynamic`); any other reads the extents back (module `probe`).
     pub run_dims: Option<Rc<[Rc<str>]>>,
     /// For a vector built from scalars (a vector literal such as `[n, 3]`): each element's
     /// bounds, tighter than `range` (their union). They hold for the index function they
