@@ -26,12 +26,12 @@
 //!    destination function reads the destinations).
 //!
 //! Four passes for ints (three for chars, whose codes are below 2^24, one for bools), eight
-//! for doubles: the low half of the sort key (`doubleLoBits`), then the high half
-//! (`doubleHiBits`). An FCL int holds only one half, so doubles stay doubles in the keys'
-//! buffer and every pass computes its digit from the double; the padding, whose value is
-//! never read, stays behind the real positions through every pass (its digits are all ones),
-//! so a position past n has the digit `RADIX - 1`. The sorted indices of the last pass are the
-//! permutation.
+//! for doubles: a double's 64-bit sort key is two int words (`doubleLoBits`, `doubleHiBits`,
+//! [`double_key`]), computed once, an FCL int holding only one; pass p reads digit `p % 4` of
+//! word `p / 4`. The passes are one FCL loop (`power<grid>`, a trip per digit) whose state is
+//! the key words and the indices, a block of T·C positions each, every block scattered by the
+//! same destinations; its kernels are built once, whatever the number of passes. The indices
+//! of the last trip are the permutation.
 
 use super::program::{Lowerer, TABULATE};
 use super::value::{Arr, Fun, Ty, Val, R};
@@ -111,54 +111,6 @@ fn sort_key(ty: Ty, down: bool, k: &str) -> (String, u32) {
     }
 }
 
-/// How the passes read the keys: the digit of a position and whether every key shares it.
-enum Digits {
-    /// Int sort keys (module comment); `spread` is FCL text of their `max xor min`.
-    Ints { spread: String },
-    /// Doubles, stored as they are and read through [`double_key`]; `n` real positions (the
-    /// padding's digits are all ones); `spread`, per half (low, high), the bits in which some
-    /// key's half differs from the first key's.
-    Doubles {
-        n: usize,
-        down: bool,
-        spread: [String; 2],
-    },
-}
-
-impl Digits {
-    /// FCL text of the digit of pass `pass` of position `e` of the keys in `keys`.
-    fn digit(&self, keys: &str, pass: u32, e: &str) -> String {
-        let key = |k: String, shift: u32| match shift {
-            0 => format!("({k} & {})", RADIX - 1),
-            _ => format!("(({k} >> {shift}) & {})", RADIX - 1),
-        };
-        match self {
-            Digits::Ints { .. } => key(format!("(index {keys} {e})"), pass * DIGIT),
-            Digits::Doubles { n, down, .. } => {
-                let half = double_key(pass >= 4, *down, &format!("(index {keys} {e})"));
-                let d = key(half, (pass % 4) * DIGIT);
-                format!("(if lti {e} {n} then {d} else {})", RADIX - 1)
-            }
-        }
-    }
-
-    /// FCL text that is true when every key has the same digit in pass `pass`, whose pass then
-    /// only copies (the kernels still launch, the sort being the same program whatever the data).
-    fn skip(&self, pass: u32) -> String {
-        match self {
-            // every digit above the spread's highest bit
-            Digits::Ints { spread } => format!("(({spread} >> {}) == 0)", pass * DIGIT),
-            // exactly the digits where no key differs from the first
-            Digits::Doubles { spread, .. } => format!(
-                "((({} >> {}) & {}) == 0)",
-                spread[pass as usize / 4],
-                (pass % 4) * DIGIT,
-                RADIX - 1
-            ),
-        }
-    }
-}
-
 /// FCL text of one half (`high` or low) of the 64-bit sort key of the double `x`: its
 /// encoding's bits (`doubleHiBits`, `doubleLoBits`) with the sign bit flipped for a positive
 /// number and every bit inverted for a negative one, which order as unsigned integers as the
@@ -179,109 +131,129 @@ fn double_key(high: bool, down: bool, x: &str) -> String {
     }
 }
 
+/// The words of the sort key of the element text `x` (one int, or a double's low and high
+/// halves) and the passes they take, low digits first: pass p reads digit `p % 4` of word
+/// `p / 4`.
+fn key_words(ty: Ty, down: bool, x: &str) -> (Vec<String>, u32) {
+    match ty {
+        Ty::Double => (
+            vec![double_key(false, down, x), double_key(true, down, x)],
+            8,
+        ),
+        ty => {
+            let (key, passes) = sort_key(ty, down, x);
+            (vec![key], passes)
+        }
+    }
+}
+
+/// FCL text of the digit that pass `it` (FCL int text) reads at position `e` of the loop's
+/// state `s` (the key words, `total` positions each, then the indices).
+fn digit(s: &str, total: usize, it: &str, e: &str) -> String {
+    format!(
+        "(((index {s} (({it} >> 2) * {total} + {e})) >> (({it} & 3) * {DIGIT})) & {})",
+        RADIX - 1
+    )
+}
+
 impl Lowerer {
     /// The 1-based stable permutation sorting `a` (int, char, bool or double; rank 1, not
     /// known, at least [`RADIX_MIN`] elements), ascending or (`down`) descending, by an LSD
-    /// radix sort.
+    /// radix sort: one FCL loop of a trip per digit (`power<grid>`), whose state is the sort
+    /// keys' words and the indices, `total` positions each, so that its kernels are built
+    /// once whatever the number of passes.
     pub(super) fn radix_grade(&mut self, down: bool, a: &Arr) -> R<Arr> {
         let name = if down { "gradeDown" } else { "gradeUp" };
         let plan = Plan::new(a.shape[0]);
         let (n, total) = (plan.n, plan.padded());
-        let stored = super::program::element_text(a, "i");
         // the real elements: past a run-time length, positions pad (ints only, see `grade`)
         let real = super::counts::length_text(a);
-        // doubles are stored as they are (the padding's value is never read) and 64 bits wide
-        let (key, pad, passes) = match a.ty {
-            Ty::Double => (stored, "0.0".to_string(), 8),
-            ty => {
-                let (key, passes) = sort_key(ty, down, &stored);
-                (key, "0 - 1".to_string(), passes)
-            }
+        let (words, passes) = key_words(a.ty, down, &super::program::element_text(a, "e"));
+        let w = words.len();
+        let word = match words.as_slice() {
+            [lo, hi] => format!("(if part == 0 then {lo} else {hi})"),
+            [key, ..] => key.clone(),
+            [] => unreachable!("a sort key has a word"),
         };
-        let mut keys = self.fresh.name("rkeys");
+        let size = (w + 1) * total;
+        let keys = self.fresh.name("rkeys");
         self.helpers.insert(TABULATE);
         self.stmt(format!(
-            "-- {name}: the sort keys of {n} elements, padded to {total} ({} threads of {CHUNK}), \
-             for a radix sort of {passes} passes\n    \
-             {keys} <- forceM<grid> (tabulate {total} (fn i => if lti i {real} then {key} else {pad}))",
+            "-- {name}: the sort keys of {n} elements ({w} words each), padded to {total} ({} \
+             threads of {CHUNK}), and their indices, for a radix sort of {passes} passes\n    \
+             {keys} <- forceM<grid> (tabulate {size} (fn i => let part = i / {total} in \
+             let e = i - part * {total} in if part == {w} then e else if lti e {real} then \
+             {word} else 0 - 1))",
             plan.threads
         ));
-        let digits = match a.ty {
-            Ty::Double => Digits::Doubles {
-                n,
-                down,
-                spread: [
-                    self.double_spread(&keys, n, false)?,
-                    self.double_spread(&keys, n, true)?,
-                ],
-            },
-            ty => Digits::Ints {
-                spread: self.key_spread(&keys, n, ty, down)?,
-            },
-        };
-        let mut idx: Option<String> = None;
-        for pass in 0..passes {
-            let skip = digits.skip(pass);
-            let hist = self.histogram(
-                &plan,
-                &digits.digit(&keys, pass, &format!("(t * {CHUNK} + i)")),
-                &format!("(if {skip} then 0 else {CHUNK})"),
-                pass,
-            );
-            let starts = self.digit_starts(&plan, &hist, pass)?;
-            let dests = self.destinations(
-                &plan,
-                &starts,
-                &digits.digit(&keys, pass, &format!("(t * {CHUNK} + k)")),
-                &format!("(if {skip} then 0 else {})", RADIX + 2 * CHUNK),
-                pass,
-            );
-            let last = pass + 1 == passes;
-            let from = match &idx {
-                Some(b) => format!("index {b} e"),
-                None => "e".into(),
-            };
-            idx = Some(self.scatter(&plan, &dests, &skip, &from, "indices", pass));
-            if !last {
-                let from = format!("index {keys} e");
-                keys = self.scatter(&plan, &dests, &skip, &from, "keys", pass);
-            }
+        // per word, the bits in which some key differs from the first: a pass whose digit
+        // every key shares only copies (its kernels still launch: the sort is the same
+        // program whatever the data)
+        let mut spreads = Vec::new();
+        for j in 0..w {
+            let k = keys.clone();
+            let differs = Arr::new(Ty::Int, vec![n], move |i| {
+                let first = format!("(index {k} {})", j * total);
+                format!("(xor (index {k} ({} + {i})) {first})", j * total)
+            });
+            spreads.push(self.reduced(Prim::Ori, differs)?);
         }
-        let g = idx.unwrap_or_default();
+        let (it, s) = (self.fresh.name("it"), self.fresh.name("rs"));
+        let spread = match spreads.as_slice() {
+            [lo, hi] => format!("(if lti {it} 4 then {lo} else {hi})"),
+            [one, ..] => one.clone(),
+            [] => unreachable!("a sort key has a word"),
+        };
+        let skip = format!(
+            "((({spread} >> (({it} & 3) * {DIGIT})) & {}) == 0)",
+            RADIX - 1
+        );
+        // the pass's statements, run each trip
+        let outer = std::mem::take(&mut self.stmts);
+        let in_loop = std::mem::replace(&mut self.in_loop, true);
+        let step = self.radix_pass(&plan, &s, &it, &skip, w + 1);
+        self.in_loop = in_loop;
+        let body = std::mem::replace(&mut self.stmts, outer);
+        let step = step?;
+        let out = self.fresh.name("rsorted");
+        self.stmt(format!(
+            "-- {name}: {passes} radix passes, a trip per digit\n    \
+             {out} <- power<grid> {passes} (fn {it} => fn {s} => do<grid> {{ {}\n    ; {step} }}) \
+             (tabulate {size} (fn i => index {keys} i))",
+            body.join("\n    ; ")
+        ));
+        let at = w * total;
         Ok(super::sort::grade_of(
             a,
-            Rc::new(move |i| format!("((index {g} {i}) + 1)")),
+            Rc::new(move |i| format!("((index {out} ({at} + {i})) + 1)")),
         ))
     }
 
-    /// FCL text of `max xor min` over the `n` keys (the sort keys in `keys` mapped back: the
-    /// map is its own inverse): every digit above its highest set bit is the same in every
-    /// key, as the keys lie between the two; so is every bit of the sort keys, whose map is a
-    /// fixed `xor` (or `1 - b` for bools) that the `xor` of two keys cancels.
-    fn key_spread(&mut self, keys: &str, n: usize, ty: Ty, down: bool) -> R<String> {
-        let mut ends = Vec::new();
-        for p in [Prim::Maxi, Prim::Mini] {
-            let k = keys.to_string();
-            let stored = Arr::new(Ty::Int, vec![n], move |i| {
-                sort_key(ty, down, &format!("(index {k} {i})")).0
-            });
-            ends.push(self.reduced(p, stored)?);
-        }
-        Ok(format!("(xor {} {})", ends[0], ends[1]))
-    }
-
-    /// FCL text of the bits in which the `high` or low half of some double's sort key in
-    /// `keys` differs from the first's: the `or` of their `xor`s. Unlike an int's `max xor
-    /// min` it tells every shared digit, also below one that differs (small ints as doubles
-    /// share their low 32 bits, all zeros).
-    fn double_spread(&mut self, keys: &str, n: usize, high: bool) -> R<String> {
-        let k = keys.to_string();
-        let differs = Arr::new(Ty::Int, vec![n], move |i| {
-            let first = double_key(high, false, &format!("(index {k} 0)"));
-            let key = double_key(high, false, &format!("(index {k} {i})"));
-            format!("(xor {key} {first})")
-        });
-        self.reduced(Prim::Ori, differs)
+    /// One pass of the loop over the state `s` (`parts` blocks of `total` positions: the key
+    /// words, then the indices) in trip `it`: its statements (steps 1 to 3 of the module
+    /// comment) and the step's result, every block scattered to the destinations (step 4).
+    fn radix_pass(
+        &mut self,
+        plan: &Plan,
+        s: &str,
+        it: &str,
+        skip: &str,
+        parts: usize,
+    ) -> R<String> {
+        let total = plan.padded();
+        let hist = self.histogram(
+            plan,
+            &digit(s, total, it, &format!("(t * {CHUNK} + i)")),
+            &format!("(if {skip} then 0 else {CHUNK})"),
+        );
+        let starts = self.digit_starts(plan, &hist)?;
+        let dests = self.destinations(
+            plan,
+            &starts,
+            &digit(s, total, it, &format!("(t * {CHUNK} + k)")),
+            &format!("(if {skip} then 0 else {})", RADIX + 2 * CHUNK),
+        );
+        Ok(scatter(plan, &dests, skip, s, parts))
     }
 
     /// FCL text of the reduction of the int vector `a` by `p` (`maxi`, `mini`, `ori`) from 0,
@@ -298,12 +270,12 @@ impl Lowerer {
 
     /// Step 1 of a pass: `hist[v·T + t]`, how many positions of chunk t have digit v
     /// (`digit` reads the digit of position `t * CHUNK + i`).
-    fn histogram(&mut self, plan: &Plan, digit: &str, trips: &str, pass: u32) -> String {
+    fn histogram(&mut self, plan: &Plan, digit: &str, trips: &str) -> String {
         let h = self.fresh.name("rhist");
         let (g, t) = (plan.group, plan.threads);
         let lg = g.trailing_zeros();
         self.stmt(format!(
-            "-- radix pass {pass}: each thread's counts of its chunk's digits, digit-major\n    \
+            "-- radix pass: each thread's counts of its chunk's digits, digit-major\n    \
              {h} <- forceM<grid> (interleave<block> {} (fn q => ((snd q) >> {lg}) * {t} + \
              (fst q) * {g} + ((snd q) & {})) (generate {} (fn bb => interleave<thread> {RADIX} \
              (fn q => (snd q) * {g} + (fst q)) (generate {g} (fn tt => let t = bb * {g} + tt in \
@@ -321,7 +293,7 @@ impl Lowerer {
     /// digit's row of counts scanned sequentially by one thread (its total last), then one
     /// thread's scan of the totals, where digit v starts; otherwise module `reduce`'s scan of
     /// the whole histogram.
-    fn digit_starts(&mut self, plan: &Plan, hist: &str, pass: u32) -> R<String> {
+    fn digit_starts(&mut self, plan: &Plan, hist: &str) -> R<String> {
         let t = plan.threads;
         if t >= ROW_SCAN_MAX {
             return self.digit_starts_scanned(plan, hist);
@@ -331,7 +303,7 @@ impl Lowerer {
         // a few digits per work-group, so that the rows spread over the compute units
         let g = 16;
         self.stmt(format!(
-            "-- radix pass {pass}: each digit's counts scanned along the threads, its total last\n    \
+            "-- radix pass: each digit's counts scanned along the threads, its total last\n    \
              {rows} <- forceM<grid> (concat<block> {} (generate {} (fn bb => concat<thread> {w} \
              (generate {g} (fn tt => let v = bb * {g} + tt in return<thread> (seqfor {w} {w} \
              (fn read => fn t => (t, if t == 0 then 0 else read (t - 1) + \
@@ -340,7 +312,7 @@ impl Lowerer {
             RADIX / g,
         ));
         self.stmt(format!(
-            "-- radix pass {pass}: where each digit starts (its totals scanned)\n    \
+            "-- radix pass: where each digit starts (its totals scanned)\n    \
              {base} <- forceM<grid> (concat<block> {RADIX} (generate 1 (fn bb => concat<thread> \
              {RADIX} (generate 1 (fn tt => return<thread> (seqfor {RADIX} {RADIX} (fn read => \
              fn v => (v, if v == 0 then 0 else read (v - 1) + (index {rows} (v * {w} - 1))))))))))"
@@ -371,19 +343,12 @@ impl Lowerer {
     /// in slots `0..RADIX` and its chunk's destinations after them. Two steps per position:
     /// read the counter into the position's slot, then advance the counter. Returns the
     /// buffer, `RADIX + CHUNK` ints per thread.
-    fn destinations(
-        &mut self,
-        plan: &Plan,
-        starts: &str,
-        digit: &str,
-        trips: &str,
-        pass: u32,
-    ) -> String {
+    fn destinations(&mut self, plan: &Plan, starts: &str, digit: &str, trips: &str) -> String {
         let d = self.fresh.name("rdest");
         let g = plan.group;
         let slots = RADIX + CHUNK;
         self.stmt(format!(
-            "-- radix pass {pass}: each position's destination, in chunk order per thread\n    \
+            "-- radix pass: each position's destination, in chunk order per thread\n    \
              {d} <- forceM<grid> (concat<block> {} (generate {} (fn bb => concat<thread> \
              {slots} (generate {g} (fn tt => let t = bb * {g} + tt in return<thread> \
              (seqfor {slots} {trips} (fn read => fn i => if lti i {RADIX} then (let v = i in (i, \
@@ -394,30 +359,22 @@ impl Lowerer {
         ));
         d
     }
+}
 
-    /// Step 4: the array whose element at position e's destination is `from` (text of `e`).
-    fn scatter(
-        &mut self,
-        plan: &Plan,
-        dests: &str,
-        skip: &str,
-        from: &str,
-        what: &str,
-        pass: u32,
-    ) -> String {
-        let out = self.fresh.name("rsorted");
-        let slots = RADIX + CHUNK;
-        let lc = CHUNK.trailing_zeros();
-        self.stmt(format!(
-            "-- radix pass {pass}: the {what} scattered to their destinations\n    \
-             {out} <- forceM<grid> (interleave<block> 256 (fn q => let e = (fst q) * 256 + \
-             (snd q) in if {skip} then e else index {dests} ((e >> {lc}) * {slots} + {RADIX} + \
-             (e & {}))) \
-             (generate {} (fn b => return<block> (push<block> (generate 256 (fn u => \
-             let e = b * 256 + u in {from}))))))",
-            CHUNK - 1,
-            plan.padded() / 256,
-        ));
-        out
-    }
+/// Step 4, the step's result: the state `s`, `parts` blocks of `total` positions, each block's
+/// element at position e moved to e's destination (read from `dests`; e itself where every key
+/// shares the pass's digit, `skip`).
+fn scatter(plan: &Plan, dests: &str, skip: &str, s: &str, parts: usize) -> String {
+    let total = plan.padded();
+    let slots = RADIX + CHUNK;
+    let lc = CHUNK.trailing_zeros();
+    format!(
+        "interleave<block> 256 (fn q => let f = (fst q) * 256 + (snd q) in let part = f / {total} in \
+         let e = f - part * {total} in part * {total} + (if {skip} then e else index {dests} \
+         ((e >> {lc}) * {slots} + {RADIX} + (e & {})))) \
+         (generate {} (fn b => return<block> (push<block> (generate 256 (fn u => \
+         index {s} (b * 256 + u))))))",
+        CHUNK - 1,
+        parts * total / 256,
+    )
 }
