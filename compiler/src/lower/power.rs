@@ -20,8 +20,10 @@ use semantics::fcl::core::Level;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// Grid-level `power` loops of at most this many steps are unrolled at compile time.
-const HOST_UNROLL: i32 = 4;
+/// Grid-level `power` loops of at most this many steps are unrolled at compile time: only a
+/// single trip, as each unrolled trip is another set of kernels to build (on PoCL about 0.2 s
+/// each), which a launch more or less never pays back.
+const HOST_UNROLL: i32 = 1;
 
 /// A literal-count loop whose state length is a host variable gets a literal final length
 /// when the length follows from the count and the initial length alone, computed by running
