@@ -2,7 +2,7 @@
 //! engine that runs it: the oracles, and the OpenCL compiler on device 0 (PoCL in CI). Without an
 //! OpenCL platform the compiled runs are skipped, and the test says so.
 
-use conformance::suite::{discover, run_suite, CliEngine, Engine, Status};
+use conformance::suite::{discover, run_suite_with, CliEngine, Engine, Status};
 use std::path::PathBuf;
 
 /// The paper examples (tests named `seed000-push/...`, as in oracle-costs.csv) and examples/.
@@ -21,7 +21,9 @@ fn every_example_passes_on_every_engine_that_runs_it() {
     let oracle = CliEngine::oracle(binary.clone());
     let opencl = CliEngine::opencl(binary, 0);
     let engines: [&dyn Engine; 2] = [&oracle, &opencl];
-    let report = run_suite(&tests, &engines);
+    // every test runs its own processes: one job per core
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let report = run_suite_with(&tests, &engines, jobs, &mut |_| {});
     eprintln!("conformance suites: {}", report.summary());
     let problems: Vec<String> = report
         .rows

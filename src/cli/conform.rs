@@ -363,7 +363,7 @@ pub fn conform(a: &ConformArgs) -> Result<Exit, Exit> {
         .collect();
     let bar = super::progress::bar((tests.len() * engines.len()) as u64, "runs");
     let mut failed = 0;
-    let mut report = run_suite_with(&tests, &engines, &mut |row| {
+    let mut report = run_suite_with(&tests, &engines, a.jobs.max(1), &mut |row| {
         failed += matches!(row.status, Status::Fail | Status::Error) as u64;
         bar.inc(1);
         bar.set_message(super::progress::failures(failed));

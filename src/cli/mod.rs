@@ -196,6 +196,9 @@ pub struct ConformArgs {
     /// The opencl engine's device: an index or a name fragment, as for `exec`.
     #[arg(long, default_value = "0")]
     pub device: String,
+    /// Tests run at once (each its own processes; the report's order does not change).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
     #[command(flatten)]
     pub external: external::ExternalArgs,
 }

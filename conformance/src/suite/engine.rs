@@ -88,7 +88,8 @@ impl Outcome {
 }
 
 /// Something that runs conformance tests: the oracle, the OpenCL compiler, a test double.
-pub trait Engine {
+/// Engines are shared by the threads of a run of several jobs ([`super::run_suite_with`]).
+pub trait Engine: Sync {
     /// The name in the report's `engine` column (`oracle`, `opencl`, ...).
     fn name(&self) -> &str;
     /// The report's `device` column (`cpu` for the oracle, an OpenCL device name otherwise).

@@ -108,64 +108,100 @@ fn expects_runtime_error(test: &TestCase) -> bool {
 
 /// Runs every test on every engine, in order, one row each.
 pub fn run_suite(tests: &[TestCase], engines: &[&dyn Engine]) -> Report {
-    run_suite_with(tests, engines, &mut |_| {})
+    run_suite_with(tests, engines, 1, &mut |_| {})
 }
 
-/// [`run_suite`], calling `progress` with each row as it is made (for a progress bar).
+/// [`run_suite`] with `jobs` tests running at once (each on every engine in turn), calling
+/// `progress` with each row as it is made (for a progress bar). The report's rows are in the
+/// order [`run_suite`] gives whatever the order the runs finish in.
 pub fn run_suite_with(
     tests: &[TestCase],
     engines: &[&dyn Engine],
+    jobs: usize,
     progress: &mut dyn FnMut(&Row),
 ) -> Report {
-    let mut report = Report::default();
-    for test in tests {
-        for engine in engines {
-            let skip_reason = if !engine.applies_to(test.lang) {
-                Some(format!(
-                    "{} does not run {:?} programs",
-                    engine.name(),
-                    test.lang
-                ))
-            } else if !engine.detects_runtime_errors(test.lang) && expects_runtime_error(test) {
-                Some(format!(
-                    "{} does not check run-time errors; the oracle judges this test",
-                    engine.name()
-                ))
-            } else {
-                None
-            };
-            let row = if skip_reason.is_none() {
-                let outcome = engine.run(test);
-                let (status, detail) = judge(test, &outcome);
-                Row {
-                    test: test.name.clone(),
-                    engine: engine.name().to_string(),
-                    device: engine.device(),
-                    status,
-                    millis: outcome.millis,
-                    steps: outcome.steps,
-                    cost: outcome.cost,
-                    work: outcome.work,
-                    detail,
-                }
-            } else {
-                Row {
-                    test: test.name.clone(),
-                    engine: engine.name().to_string(),
-                    device: engine.device(),
-                    status: Status::Skip,
-                    millis: 0,
-                    steps: None,
-                    cost: None,
-                    work: None,
-                    detail: skip_reason.unwrap_or_default(),
-                }
-            };
-            progress(&row);
-            report.rows.push(row);
+    let mut done: Vec<Option<Vec<Row>>> = vec![None; tests.len()];
+    if jobs <= 1 || tests.len() <= 1 {
+        for (k, test) in tests.iter().enumerate() {
+            let rows = run_test(test, engines, progress);
+            done[k] = Some(rows);
         }
+    } else {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let (send, receive) = std::sync::mpsc::channel::<(usize, Vec<Row>)>();
+        std::thread::scope(|scope| {
+            for _ in 0..jobs.min(tests.len()) {
+                let (next, send) = (&next, send.clone());
+                scope.spawn(move || loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(test) = tests.get(k) else { break };
+                    let rows = run_test(test, engines, &mut |_| {});
+                    if send.send((k, rows)).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(send);
+            for (k, rows) in receive {
+                rows.iter().for_each(&mut *progress);
+                done[k] = Some(rows);
+            }
+        });
     }
-    report
+    Report {
+        rows: done.into_iter().flatten().flatten().collect(),
+    }
+}
+
+/// One test on every engine, a row each, in engine order.
+fn run_test(test: &TestCase, engines: &[&dyn Engine], progress: &mut dyn FnMut(&Row)) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for engine in engines {
+        let skip_reason = if !engine.applies_to(test.lang) {
+            Some(format!(
+                "{} does not run {:?} programs",
+                engine.name(),
+                test.lang
+            ))
+        } else if !engine.detects_runtime_errors(test.lang) && expects_runtime_error(test) {
+            Some(format!(
+                "{} does not check run-time errors; the oracle judges this test",
+                engine.name()
+            ))
+        } else {
+            None
+        };
+        let row = if skip_reason.is_none() {
+            let outcome = engine.run(test);
+            let (status, detail) = judge(test, &outcome);
+            Row {
+                test: test.name.clone(),
+                engine: engine.name().to_string(),
+                device: engine.device(),
+                status,
+                millis: outcome.millis,
+                steps: outcome.steps,
+                cost: outcome.cost,
+                work: outcome.work,
+                detail,
+            }
+        } else {
+            Row {
+                test: test.name.clone(),
+                engine: engine.name().to_string(),
+                device: engine.device(),
+                status: Status::Skip,
+                millis: 0,
+                steps: None,
+                cost: None,
+                work: None,
+                detail: skip_reason.unwrap_or_default(),
+            }
+        };
+        progress(&row);
+        rows.push(row);
+    }
+    rows
 }
 
 /// All rows of a conformance run.
