@@ -8,7 +8,8 @@
 //!   its run-time length, swaps it in and sets the variable. The step's own statements
 //!   (materialisations, host reads of single elements, lets) run inside the trip.
 //!
-//! Small literal counts unroll; inside a kernel, `power` is a run-time loop over a buffer pair
+//! A count of 1 runs its one trip in place, and a literal count whose step cannot be a host
+//! loop's body unrolls; inside a kernel, `power` is a run-time loop over a buffer pair
 //! (`Lower::power_loop`) or unrolled.
 
 use super::run::buffer_pull;
