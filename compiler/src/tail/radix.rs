@@ -34,7 +34,7 @@
 //! of the last trip are the permutation.
 
 use super::program::{Lowerer, TABULATE};
-use super::value::{Arr, Fun, Ty, Val, R};
+use super::value::{select, Arr, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Scalar};
 use std::rc::Rc;
@@ -170,11 +170,7 @@ impl Lowerer {
         let real = super::counts::length_text(a);
         let (words, passes) = key_words(a.ty, down, &super::program::element_text(a, "e"));
         let w = words.len();
-        let word = match words.as_slice() {
-            [lo, hi] => format!("(if part == 0 then {lo} else {hi})"),
-            [key, ..] => key.clone(),
-            [] => unreachable!("a sort key has a word"),
-        };
+        let word = select("part", &words);
         let size = (w + 1) * total;
         let keys = self.fresh.name("rkeys");
         self.helpers.insert(TABULATE);
@@ -199,11 +195,7 @@ impl Lowerer {
             spreads.push(self.reduced(Prim::Ori, differs)?);
         }
         let (it, s) = (self.fresh.name("it"), self.fresh.name("rs"));
-        let spread = match spreads.as_slice() {
-            [lo, hi] => format!("(if lti {it} 4 then {lo} else {hi})"),
-            [one, ..] => one.clone(),
-            [] => unreachable!("a sort key has a word"),
-        };
+        let spread = select(&format!("({it} >> 2)"), &spreads);
         let skip = format!(
             "((({spread} >> (({it} & 3) * {DIGIT})) & {}) == 0)",
             RADIX - 1
@@ -256,8 +248,8 @@ impl Lowerer {
         Ok(scatter(plan, &dests, skip, s, parts))
     }
 
-    /// FCL text of the reduction of the int vector `a` by `p` (`maxi`, `mini`, `ori`) from 0,
-    /// computed on the device.
+    /// FCL text of the reduction of the int vector `a` by `p` (`ori`) from 0, computed on the
+    /// device.
     fn reduced(&mut self, p: Prim, a: Arr) -> R<String> {
         let z = Arr::known(Array::scalar(Scalar::Int(0)));
         let f = Val::Fun(Rc::new(Fun::Op(p, semantics::Span::DUMMY)));
