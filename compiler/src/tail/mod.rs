@@ -91,6 +91,7 @@ mod scan;
 mod shape;
 mod sort;
 mod store;
+mod tree;
 mod value;
 
 pub use check::{failed_at, format_until_failure, set_checks};

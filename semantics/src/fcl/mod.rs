@@ -17,6 +17,7 @@ pub mod machine;
 pub mod mono;
 pub mod parser;
 pub mod printer;
+pub mod quote;
 pub mod scalar_op;
 mod stack;
 pub mod step;
