@@ -8,7 +8,7 @@ use compiler::kir::emit::emit_module;
 use compiler::runtime::Runtime;
 use compiler::tail::{device_prober, lower_tail_probing, LowerTailError};
 use compiler::{compile_fcl_for_device, OptLevel, DEFAULT_BLOCK_SIZE};
-use semantics::fcl::lower::load_program;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
@@ -90,7 +90,7 @@ fn run_inner(src: &str, rt: &Runtime, runs: usize) -> Outcome {
         Err(LowerTailError::Unsupported(why)) => return Outcome::Unsupported(why),
         Err(e) => return Outcome::Failed(format!("lowering: {e}")),
     };
-    let program = match load_program(&[("bench.fcl".to_string(), lowered.fcl.clone())]) {
+    let program = match lowered.fcl.load() {
         Ok(p) => p,
         Err((_, d)) => return Outcome::Failed(format!("lowered FCL does not load: {d:?}")),
     };

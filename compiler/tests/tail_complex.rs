@@ -146,7 +146,11 @@ fn complex_arrays_are_stored_as_two_blocks_of_doubles() {
     // a printed vector of 5 complex numbers: one line of 10 doubles, re parts then im parts
     let src = "each(fn i:[int]0 => injx(i2d(i),negd(i2d(i))),iota(5))";
     let l = lower_tail(src).unwrap();
-    assert!(l.fcl.contains("forceAndPrintDoubleExact 10 "), "{}", l.fcl);
+    assert!(
+        l.fcl.flat_text().contains("forceAndPrintDoubleExact 10 "),
+        "{}",
+        l.fcl
+    );
     assert_eq!(
         fcl_oracle(&l.fcl).trim(),
         "[1.0,2.0,3.0,4.0,5.0,-1.0,-2.0,-3.0,-4.0,-5.0]"
@@ -157,6 +161,7 @@ fn complex_arrays_are_stored_as_two_blocks_of_doubles() {
     let l = lower_tail(src).unwrap();
     assert!(
         l.fcl
+            .flat_text()
             .contains("4 iterations of one kernel over 24 elements"),
         "{}",
         l.fcl
@@ -195,7 +200,7 @@ fn long_complex_literal_vectors_are_tables() {
         elems.join(",")
     );
     let l = lower_tail(&src).unwrap();
-    assert!(l.fcl.contains("tabulate 200 "), "{}", l.fcl);
+    assert!(l.fcl.flat_text().contains("tabulate 200 "), "{}", l.fcl);
     check(
         "long literal",
         &src,

@@ -9,7 +9,6 @@ mod support;
 use compiler::exec::execute;
 use compiler::tail::{format_result, lower_tail};
 use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
-use semantics::fcl::lower::load_program;
 
 /// Both grades of `v` (a TAIL vector expression of element type `ty`), printed whole.
 fn both_grades(ty: &str, v: &str) -> String {
@@ -29,13 +28,12 @@ fn check(src: &str) {
 /// the same (where the oracle's order is not the one wanted, as with NaN).
 fn check_as(src: &str, like: &str) {
     let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
-    assert!(lowered.fcl.contains("radix pass"), "{src}");
+    assert!(lowered.fcl.flat_text().contains("radix pass"), "{src}");
     let Some(rt) = support::runtime() else {
         return;
     };
     let tail = interpreter::tail::run_source(like, Default::default()).unwrap();
-    let program = load_program(&[("radix.fcl".to_string(), lowered.fcl.clone())])
-        .unwrap_or_else(|(_, d)| panic!("{d:?}"));
+    let program = lowered.fcl.load().unwrap_or_else(|(_, d)| panic!("{d:?}"));
     let m = compile_fcl(&program.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).unwrap();
     let report = execute(&m, &rt).unwrap_or_else(|e| panic!("{e}"));
     let got = format_result(&lowered, &report.stdout).expect("OpenCL output");
@@ -179,6 +177,9 @@ fn short_vectors_keep_the_bitonic_network() {
                 }
             ),
         ));
-        assert!(!short.unwrap().fcl.contains("radix pass"), "{ty}");
+        assert!(
+            !short.unwrap().fcl.flat_text().contains("radix pass"),
+            "{ty}"
+        );
     }
 }

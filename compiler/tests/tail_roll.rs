@@ -42,9 +42,13 @@ fn a_roll_per_element_is_pure_element_code() {
     .unwrap();
     let l = lower_tail(&src).unwrap();
     // (the reduction's fold reads its first element apart from the rest)
-    let draws = l.fcl.matches("rollAt").count();
+    let draws = l.fcl.flat_text().matches("rollAt").count();
     assert!((2..=4).contains(&draws), "{}", l.fcl);
-    assert!(l.fcl.len() < 20_000, "{}", l.fcl.len());
+    assert!(
+        l.fcl.flat_text().len() < 20_000,
+        "{}",
+        l.fcl.flat_text().len()
+    );
     agree_all(&[&src]);
 }
 
@@ -110,8 +114,16 @@ fn loops_whose_steps_draw_are_loops() {
     ];
     for src in programs {
         let l = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
-        assert!(l.fcl.contains("power<grid>"), "{src}: {}", l.fcl);
-        assert!(l.fcl.len() < 20_000, "{src}: {}", l.fcl.len());
+        assert!(
+            l.fcl.flat_text().contains("power<grid>"),
+            "{src}: {}",
+            l.fcl
+        );
+        assert!(
+            l.fcl.flat_text().len() < 20_000,
+            "{src}: {}",
+            l.fcl.flat_text().len()
+        );
     }
     agree_all(&programs);
 }

@@ -126,7 +126,7 @@ fn without_a_device_computed_sizes_are_refused_and_reads_are_bounded() {
         MAX_PROBES + 10
     );
     let mut asked = 0;
-    let r = lower_tail_probing(&many, &mut |_: &str| {
+    let r = lower_tail_probing(&many, &mut |_: &compiler::tail::FclProgram| {
         asked += 1;
         Ok("[1]\n".to_string())
     });
@@ -163,7 +163,7 @@ fn filter_lengths_stay_on_the_device_and_loops_compile_once() {
     // the loop's kernels do not depend on its trip count
     let kernels = |k: usize| {
         let l = lower_tail(&filter_loop(3000, k)).unwrap();
-        let p = semantics::fcl::lower::load_program(&[("f.fcl".into(), l.fcl)]).unwrap();
+        let p = l.fcl.load().unwrap();
         compiler::compile_fcl(&p.main, compiler::OptLevel::O2, 256)
             .unwrap()
             .kernels

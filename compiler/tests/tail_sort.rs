@@ -7,7 +7,6 @@ mod support;
 use compiler::exec::execute;
 use compiler::tail::{format_result, lower_tail};
 use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
-use semantics::fcl::lower::load_program;
 use support::runtime;
 
 /// Checks `src` on the TAIL oracle against the lowered program on OpenCL (where there is a
@@ -16,7 +15,9 @@ fn check(src: &str, fcl_oracle: bool) {
     let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
     assert!(lowered.failure.is_none(), "{src}");
     let tail = interpreter::tail::run_source(src, Default::default()).unwrap();
-    let program = load_program(&[("sort.fcl".to_string(), lowered.fcl.clone())])
+    let program = lowered
+        .fcl
+        .load()
         .unwrap_or_else(|(_, d)| panic!("{d:?}\n{}", lowered.fcl));
     if fcl_oracle {
         let out = interpreter::fcl::run(&program.main, &interpreter::fcl::Config::default());
@@ -89,13 +90,13 @@ fn sorted_values_ranks_and_indexing_by_the_grade() {
         "each(fn x:[int]0 => muld(i2d(resi(13,muli(x,5))),-0.5),iota(300))",
     );
     let l = lower_tail(&blocked).unwrap();
-    assert!(l.fcl.contains("in local memory"), "{}", l.fcl);
+    assert!(l.fcl.flat_text().contains("in local memory"), "{}", l.fcl);
     check(&blocked, true);
     let small = lower_tail(&both_grades(
         "int",
         "each(fn x:[int]0 => resi(3,x),iota(200))",
     ));
-    assert!(!small.unwrap().fcl.contains("in local memory"));
+    assert!(!small.unwrap().fcl.flat_text().contains("in local memory"));
 }
 
 #[test]
@@ -120,7 +121,7 @@ fn large_vectors_sort_on_the_device() {
 #[test]
 fn known_arguments_sort_at_compile_time() {
     let l = lower_tail("gradeUp([3,1,2,1,5,9,2,6,5,3])").unwrap();
-    assert!(!l.fcl.contains("power<grid>"), "{}", l.fcl);
+    assert!(!l.fcl.flat_text().contains("power<grid>"), "{}", l.fcl);
     check("gradeDown([3,1,2,1,5,9,2,6,5,3])", true);
     // a known vector graded inside a function body: a table, no statements needed
     check(
@@ -143,7 +144,7 @@ fn grades_inside_functions_run_element_by_element_or_as_a_loop() {
                resi(x,y),iota(5)))),iota(2000)))";
     let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
     assert_eq!(
-        lowered.fcl.matches("power<grid> 2000 ").count(),
+        lowered.fcl.flat_text().matches("power<grid> 2000 ").count(),
         1,
         "{}",
         lowered.fcl

@@ -6,7 +6,6 @@
 mod support;
 
 use compiler::tail::{format_result, lower_tail, LowerTailError};
-use semantics::fcl::lower::load_program;
 use std::path::{Path, PathBuf};
 use support::runtime;
 use support::tail::{check_three_levels, fcl_oracle, opencl};
@@ -264,7 +263,11 @@ fn file_reads_agree_on_three_levels() {
     }
     // the buffer is stored once by `main`, named after the file
     let l = lower_tail(&programs[2]).unwrap();
-    assert!(l.fcl.contains("read by the host when lowered"), "{}", l.fcl);
+    assert!(
+        l.fcl.flat_text().contains("read by the host when lowered"),
+        "{}",
+        l.fcl
+    );
     // a file read inside a function body runs once per element, at the top level of `main`
     let inner = format!(
         "i2d(reduce(addi,0,each(fn x:[int]0 => reduce(addi,x,readIntVecFile({six})),iota(3))))"
@@ -322,9 +325,19 @@ fn transpositions_and_slices_of_reshape_fuse_into_one_kernel() {
     ] {
         let l = lower_tail(src).unwrap();
         // one statement in main: the printed value, computed by one generate
-        assert_eq!(l.fcl.matches("<- tabulate").count(), 1, "{}", l.fcl);
-        assert_eq!(l.fcl.matches("forceAndPrint").count(), 1, "{}", l.fcl);
-        assert!(!l.fcl.contains("forceM"), "{}", l.fcl);
+        assert_eq!(
+            l.fcl.flat_text().matches("<- tabulate").count(),
+            1,
+            "{}",
+            l.fcl
+        );
+        assert_eq!(
+            l.fcl.flat_text().matches("forceAndPrint").count(),
+            1,
+            "{}",
+            l.fcl
+        );
+        assert!(!l.fcl.flat_text().contains("forceM"), "{}", l.fcl);
         let tail = interpreter::tail::run_source(src, Default::default())
             .unwrap()
             .stdout;
@@ -345,11 +358,12 @@ fn transpositions_compose_and_cancel() {
         "let a:[int]3 = reshape([2,3,4],iotaV(24)) in transp2([3,1,2],transp2([2,3,1],a))",
     ] {
         let l = lower_tail(src).unwrap();
-        assert!(l.fcl.contains("(fn i => (i + 1))"), "{}", l.fcl);
+        assert!(l.fcl.flat_text().contains("(fn i => i + 1)"), "{}", l.fcl);
     }
     // a chain that does permute is one permutation: one layer of index arithmetic
     let l = lower_tail("transp2([2,1,3],transp2([1,3,2],reshape([2,3,4],iotaV(24))))").unwrap();
-    let main = &l.fcl[l.fcl.find("val main").unwrap()..];
+    let text = l.fcl.flat_text();
+    let main = &text[text.find("val main").unwrap()..];
     assert_eq!(main.matches(" / ").count(), 2, "{main}");
 }
 
@@ -368,7 +382,7 @@ fn long_chains_are_materialized_before_fcl_nests_too_deeply() {
     let rt = runtime();
     assert!(check_three_levels("chain", &src, rt.as_ref()).unwrap());
     let l = lower_tail(&src).unwrap();
-    assert!(l.fcl.contains("-- materialize"), "{}", l.fcl);
+    assert!(l.fcl.flat_text().contains("-- materialize"), "{}", l.fcl);
 }
 
 #[test]
@@ -377,6 +391,7 @@ fn long_reductions_record_their_strategy() {
     let scan = lower_tail("scan(addi,0,iota(100000))").unwrap();
     assert!(
         scan.fcl
+            .flat_text()
             .contains("-- scan: block-level reduce-then-scan, rows=1 len=100000"),
         "{}",
         scan.fcl
@@ -384,6 +399,7 @@ fn long_reductions_record_their_strategy() {
     assert!(
         thread
             .fcl
+            .flat_text()
             .contains("-- reduce: thread-level fold per row, rows=2000 len=50"),
         "{}",
         thread.fcl
@@ -393,6 +409,7 @@ fn long_reductions_record_their_strategy() {
     let tree = lower_tail("reduce(maxi,0,iota(1000000))").unwrap();
     assert!(
         tree.fcl
+            .flat_text()
             .contains("-- reduce: block-level tree, rows=1 len=1000000"),
         "{}",
         tree.fcl
@@ -401,6 +418,7 @@ fn long_reductions_record_their_strategy() {
     let few = lower_tail("reduce(maxi,0,reshape([4,500],iota(2000)))").unwrap();
     assert!(
         few.fcl
+            .flat_text()
             .contains("-- reduce: block-level tree, rows=4 len=500"),
         "{}",
         few.fcl
@@ -410,16 +428,25 @@ fn long_reductions_record_their_strategy() {
     let many = lower_tail("reduce(maxi,0,reshape([2048,4096],iota(8388608)))").unwrap();
     assert!(
         many.fcl
+            .flat_text()
             .contains("rows=2048 len=4096 (1 work-groups of 256 threads x 16 per row)"),
         "{}",
         many.fcl
     );
-    assert!(!many.fcl.contains("len=2 "), "{}", many.fcl);
+    assert!(!many.fcl.flat_text().contains("len=2 "), "{}", many.fcl);
     // an operator not known to be associative keeps apltail's sequential order
     let seq = lower_tail("reduce(subi,0,iota(1000000))").unwrap();
-    assert!(seq.fcl.contains("thread-level fold"), "{}", seq.fcl);
+    assert!(
+        seq.fcl.flat_text().contains("thread-level fold"),
+        "{}",
+        seq.fcl
+    );
     let short = lower_tail("reduce(addi,0,reshape([4,3],iota(12)))").unwrap();
-    assert!(!short.fcl.contains("-- reduce"), "{}", short.fcl);
+    assert!(
+        !short.fcl.flat_text().contains("-- reduce"),
+        "{}",
+        short.fcl
+    );
 }
 
 #[test]
@@ -472,7 +499,7 @@ fn literal_counts<'a>(srcs: impl Iterator<Item = &'a str>) -> (usize, usize, usi
     let (mut hollow, mut literal, mut total) = (0, 0, 0);
     for src in srcs {
         let Ok(l) = lower_tail(src) else { continue };
-        let bodies = printed_bodies(&l.fcl);
+        let bodies = printed_bodies(&l.fcl.flat_text());
         let lits = bodies.iter().filter(|b| literal_text(b)).count();
         hollow += usize::from(!bodies.is_empty() && lits == bodies.len());
         literal += lits;
@@ -489,7 +516,7 @@ fn literal_classifier_tells_literals_from_computations() {
     assert!(!literal_text("(addd 1.0 2.0)"));
     assert!(!literal_text("(5 - 3)"));
     let l = lower_tail("let v:[int]1 = prArrI([1,2]) in i2d(reduce(addi,0,iota(300)))").unwrap();
-    assert_eq!(printed_bodies(&l.fcl).len(), 2, "{}", l.fcl);
+    assert_eq!(printed_bodies(&l.fcl.flat_text()).len(), 2, "{}", l.fcl);
 }
 
 /// Closed repository programs still compute on the FCL and OpenCL levels: the lowering
@@ -512,7 +539,7 @@ fn repository_programs_compute_rather_than_print_literals() {
     let (mut steps, mut most) = (0u64, 0u64);
     for src in &srcs {
         let Ok(l) = lower_tail(src) else { continue };
-        let program = load_program(&[("lowered.fcl".to_string(), l.fcl.clone())]).unwrap();
+        let program = l.fcl.load().unwrap();
         let out = interpreter::fcl::run(&program.main, &interpreter::fcl::Config::default());
         steps += out.stats.steps;
         most = most.max(out.stats.steps);
@@ -542,7 +569,7 @@ fn closed_programs_keep_their_computations() {
             "27.87",
         ),
         // a short reduce over iota: unrolled into the print's kernel
-        ("reduce of iota", "i2d(reduce(addi,0,iota(10)))", &["+", "(i * 10"][..], "55"),
+        ("reduce of iota", "i2d(reduce(addi,0,iota(10)))", &["+", "i * 10"][..], "55"),
         // a long reduce over iota: a thread-level fold
         (
             "reduce of iota, sequential",
@@ -554,7 +581,7 @@ fn closed_programs_keep_their_computations() {
         (
             "each of iota",
             "let v:[int]1 = prArrI(each(fn x:[int]0 => muli(x,x),iota(6))) in i2d(first(v))",
-            &["(i + 1)", "(x1 * x1)"][..],
+            &["i + 1", "x1 * x1"][..],
             "25",
         ),
         // a power loop of a scalar and of an array
@@ -574,19 +601,20 @@ fn closed_programs_keep_their_computations() {
         (
             "computed shape",
             "let s:<int>2 = [2,addi(1,2)] in i2d(reduce(addi,0,reduce(addi,0,reshape(s,iota(reduce(muli,1,s))))))",
-            &["* 3 + 2) + 1)"][..],
+            &["* 3 + 2 + 1"][..],
             "21",
         ),
         // a known condition still becomes an FCL conditional
         (
             "if",
             "i2d(if lti(reduce(addi,0,[1,2]),5) then condScl(fn x:[int]0 => muli(x,7),tt,6) else 0)",
-            &["(if (lti (", "(if true then (6 * 7) else 6)"][..],
+            &["if lti (let", "if true then 6 * 7 else 6"][..],
             "42",
         ),
     ] {
         let l = lower_tail(src).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let main = &l.fcl[l.fcl.find("val main").unwrap()..];
+        let text = l.fcl.flat_text();
+        let main = &text[text.find("val main").unwrap()..];
         for op in ops {
             assert!(main.contains(op), "{name}: no {op} in\n{main}");
         }
@@ -612,15 +640,16 @@ fn literal_vectors_read_at_computed_indices_are_tables() {
                let w:[double]1 = prArrD(each(fn x:[double]0 => muld(x,2.0),reshape([20],[0.5,1.5,2.5,3.5,4.5,5.5,6.5,7.5,8.5,9.5]))) in \
                i2d(addi(first(t),reduce(addi,0,reduce(addi,0,reshape([3,10],t)))))";
     let l = lower_tail(src).unwrap();
-    let main = &l.fcl[l.fcl.find("val main").unwrap()..];
+    let text = l.fcl.flat_text();
+    let main = &text[text.find("val main").unwrap()..];
     assert_eq!(
         main.matches("-- a literal vector of 10 elements").count(),
         2,
         "{main}"
     );
     // the bisections by `if`s are only in the two statements storing the tables
-    assert_eq!(main.matches("(if lti i 5 then").count(), 2, "{main}");
-    assert!(main.contains("(index tab"), "{main}");
+    assert_eq!(main.matches("if lti i 5 then").count(), 2, "{main}");
+    assert!(main.contains("index tab"), "{main}");
     let rt = runtime();
     assert!(check_three_levels("tables", src, rt.as_ref()).unwrap());
 }
@@ -649,11 +678,14 @@ fn reductions_read_transpositions_by_coordinates() {
         ),
     ] {
         let l = lower_tail(src).unwrap();
-        let first = l
-            .fcl
+        let text = l.fcl.flat_text();
+        let first = text
             .lines()
             // a reduction's buffer (`rN`; a checked let-bound array is materialized first)
-            .find(|s| s.trim_start().starts_with('r') && s.contains("<- forceM<grid>"))
+            .find(|s| {
+                let stmt = s.trim_start().trim_start_matches(['{', ';']).trim_start();
+                stmt.starts_with('r') && s.contains("<- forceM<grid>")
+            })
             .unwrap();
         // the first reduction kernel: its row arithmetic only
         assert_eq!(first.matches(" / ").count(), divisions, "{first}");
@@ -712,7 +744,8 @@ fn checks_are_left_out_where_ranges_prove_no_failure() {
         ("division", "i2d(reduce(addi,0,each(fn x:[int]0 => divi(100,subi(x,3)),iota(10))))", true),
     ] {
         let l = lower_tail(src).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let main = &l.fcl[l.fcl.find("val main").unwrap()..];
+        let text = l.fcl.flat_text();
+        let main = &text[text.find("val main").unwrap()..];
         let has = ["Checked ", "(checki "].iter().any(|c| main.contains(c));
         assert_eq!(has, checked, "{name}: checks {has}, expected {checked}:\n{main}");
         if !checked {
@@ -749,7 +782,7 @@ fn repeated_computed_elements_are_computed_once() {
         ),
     ] {
         let l = lower_tail(src).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let has = l.fcl.contains("-- materialize the elements a reshape repeats");
+        let has = l.fcl.flat_text().contains("-- materialize the elements a reshape repeats");
         assert_eq!(has, stored, "{name}:\n{}", l.fcl);
         assert!(check_three_levels(name, src, rt.as_ref()).unwrap());
     }

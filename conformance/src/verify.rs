@@ -13,7 +13,6 @@ use compiler::tail::{
 use compiler::{compile_fcl, OptLevel};
 use interpreter::fcl::Failure;
 use interpreter::tail::{run_source, Outcome, RunOptions};
-use semantics::fcl::lower::load_program;
 
 /// What one engine printed, and whether it agrees with the reference (`None` for the
 /// reference itself).
@@ -89,7 +88,7 @@ fn is_error(out: &str) -> bool {
 
 /// The lowered program on the FCL oracle, read back as TAIL.
 fn fcl_oracle(lowered: &Lowered) -> String {
-    let program = match load_program(&[("lowered.fcl".to_string(), lowered.fcl.clone())]) {
+    let program = match lowered.fcl.load() {
         Ok(p) => p,
         Err((_, d)) => return format!("lowered FCL does not load: {}\n", d.message),
     };
@@ -108,7 +107,7 @@ fn fcl_oracle(lowered: &Lowered) -> String {
 
 /// The lowered program compiled and run on OpenCL, read back as TAIL.
 fn opencl(lowered: &Lowered, rt: &Runtime, opt: OptLevel, block_size: usize) -> String {
-    let program = match load_program(&[("lowered.fcl".to_string(), lowered.fcl.clone())]) {
+    let program = match lowered.fcl.load() {
         Ok(p) => p,
         Err((_, d)) => return format!("lowered FCL does not load: {}\n", d.message),
     };

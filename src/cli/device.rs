@@ -6,7 +6,8 @@ use compiler::kir::{emit::emit_module, Module};
 use compiler::lower::LowerError;
 use compiler::runtime::{find_device, list_devices, Runtime, RuntimeError};
 use compiler::tail::{
-    device_prober, format_result, format_until_failure, lower_tail_probing, LowerTailError, Lowered,
+    device_prober, format_result, format_until_failure, lower_tail_probing, FclProgram,
+    LowerTailError, Lowered,
 };
 use compiler::{compile_fcl, compile_fcl_for_device, OptLevel, DEFAULT_BLOCK_SIZE};
 use semantics::fcl::load;
@@ -202,7 +203,7 @@ fn lower_tail_file(
     let opened: std::cell::OnceCell<Runtime> = std::cell::OnceCell::new();
     let lowered = match rt {
         Some(rt) => lower_tail_probing(&src, &mut device_prober(rt, block)),
-        None => lower_tail_probing(&src, &mut |fcl: &str| {
+        None => lower_tail_probing(&src, &mut |fcl: &FclProgram| {
             if opened.get().is_none() {
                 let _ = opened.set(Runtime::new(0).map_err(|e| e.to_string())?);
             }
@@ -231,19 +232,23 @@ fn build(
     let bs = a.block_size.unwrap_or(default_block).max(1);
     let mut files = Vec::new();
     let mut tail = None;
-    if lang == Lang::Tail {
+    let loaded = if lang == Lang::Tail {
         let l = lower_tail_file(a, rt, bs)?;
+        // the lowered program is a tree: an error in it is reported on its printed text
         files.push((
             format!("{}.fcl", a.input.files[0].display()),
-            l.0.fcl.clone(),
+            l.0.fcl.text(),
         ));
+        let loaded = l.0.fcl.load();
         tail = Some(l);
+        loaded
     } else {
         for path in &a.input.files {
             files.push((path.display().to_string(), read_source(path)?));
         }
-    }
-    let program = match load_program(&files) {
+        load_program(&files)
+    };
+    let program = match loaded {
         Ok(p) => p,
         Err((file, d)) => {
             let src = files

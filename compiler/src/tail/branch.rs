@@ -9,6 +9,7 @@
 
 use super::check::has_checks;
 use super::program::{Env, Lowerer};
+use super::tree::{fcl, var, Fcl};
 use super::value::{Arr, Val, R};
 use semantics::tail::syntax::Expr;
 use std::rc::Rc;
@@ -43,7 +44,7 @@ impl Lowerer {
 /// `if c then x else y` element by element, where both are of one type and shape, or both
 /// vectors, and neither checks anything.
 fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
-    let pure = |a: &Arr| a.size() == 0 || !has_checks(&(a.index)("i"));
+    let pure = |a: &Arr| a.size() == 0 || !has_checks(&(a.index)(&var("i")));
     if x.ty != y.ty || !pure(x) || !pure(y) {
         return None;
     }
@@ -51,40 +52,42 @@ fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
     let (xi, yi) = (x.index.clone(), y.index.clone());
     let pick = {
         let c = c.clone();
-        move |i: &str| format!("(if {c} then {} else {})", xi(i), yi(i))
+        move |i: &Fcl| fcl!("(if {c} then {} else {})", xi(i), yi(i))
     };
     let range = x.range.zip(y.range).map(|(r, s)| r.union(s));
     let mut out = if x.shape == y.shape && !x.is_dynamic() && !y.is_dynamic() {
         Arr::new(x.ty, x.shape.clone(), pick)
     } else if x.shape.len() == 1 && y.shape.len() == 1 {
         let len = super::counts::length_text;
-        let l = format!("(if {c} then {} else {})", len(x), len(y));
+        let l = fcl!("(if {c} then {} else {})", len(x), len(y));
         let cap = x.shape[0].max(y.shape[0]);
         if cap == 0 {
-            return Some(Arr::new(x.ty, vec![0], move |_| String::new()));
+            // (no element is ever read)
+            let ty = x.ty;
+            return Some(Arr::new(ty, vec![0], move |_: &Fcl| ty.fill()));
         }
-        let mut out = Arr::dynamic(x.ty, cap, l.into(), Rc::new(pick));
+        let mut out = Arr::dynamic(x.ty, cap, Rc::new(l), Rc::new(pick));
         // the fill stands past the length
         out.range = range;
         out.range = out.range_with_fill();
         return Some(out);
     } else if x.shape.len() == y.shape.len() {
         // arrays of one rank and other extents: each extent chosen, the capacity the larger
-        let extents = |a: &Arr| -> Vec<String> {
+        let extents = |a: &Arr| -> Vec<Fcl> {
             match &a.run_dims {
-                Some(ds) => ds.iter().map(|d| d.to_string()).collect(),
-                None => a.shape.iter().map(usize::to_string).collect(),
+                Some(ds) => ds.iter().map(|d| d.as_ref().clone()).collect(),
+                None => a.shape.iter().map(|&d| fcl!("{d}")).collect(),
             }
         };
-        let size = |a: &Arr| {
+        let size = |a: &Arr| -> Fcl {
             a.run_len
                 .as_deref()
-                .map_or(a.size().to_string(), str::to_string)
+                .map_or_else(|| fcl!("{}", a.size()), Fcl::clone)
         };
-        let dims: Vec<Rc<str>> = extents(x)
+        let dims: Vec<Rc<Fcl>> = extents(x)
             .iter()
             .zip(extents(y))
-            .map(|(d, e)| Rc::from(format!("(if {c} then {d} else {e})")))
+            .map(|(d, e)| Rc::new(fcl!("(if {c} then {d} else {e})")))
             .collect();
         let shape: Vec<usize> = x
             .shape
@@ -96,8 +99,8 @@ fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
         if cap == 0 {
             return None;
         }
-        let l = format!("(if {c} then {} else {})", size(x), size(y));
-        let mut out = Arr::dynamic(x.ty, cap, l.into(), Rc::new(pick));
+        let l = fcl!("(if {c} then {} else {})", size(x), size(y));
+        let mut out = Arr::dynamic(x.ty, cap, Rc::new(l), Rc::new(pick));
         out.shape = shape;
         out.run_dims = Some(dims.into());
         out.range = range;
@@ -108,4 +111,69 @@ fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
     };
     out.range = range;
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::value::Ty;
+    use super::*;
+
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
+    }
+
+    fn vector(n: usize, buf: &'static str) -> Arr {
+        let buf = super::super::tree::Name::new(buf);
+        Arr::new(Ty::Int, vec![n], move |i: &Fcl| fcl!("(index {buf} {i})"))
+    }
+
+    #[test]
+    fn branches_select_element_by_element() {
+        let c = Arr::scalar(Ty::Bool, p("c"));
+        let same = select(&c, &vector(3, "a"), &vector(3, "b")).expect("a selection");
+        assert_eq!(same.shape, vec![3]);
+        assert!(!same.is_dynamic());
+        assert_eq!(
+            (same.index)(&p("i")),
+            p("(if c then (index a i) else (index b i))")
+        );
+        // vectors of other lengths: a run-time length, the capacity the larger
+        let other = select(&c, &vector(2, "a"), &vector(3, "b")).expect("a selection");
+        assert_eq!(other.shape, vec![3]);
+        assert_eq!(other.run_len.as_deref(), Some(&p("(if c then 2 else 3)")));
+        assert_eq!(
+            (other.index)(&p("i")),
+            p(
+                "(if lti i (if c then 2 else 3) then (if c then (index a i) else (index b i)) \
+               else 0)"
+            )
+        );
+    }
+
+    #[test]
+    fn matrices_of_other_extents_select_each_extent() {
+        let c = Arr::scalar(Ty::Bool, p("c"));
+        let m = |rows: usize, cols: usize, buf| {
+            let mut a = vector(rows * cols, buf);
+            a.shape = vec![rows, cols];
+            a
+        };
+        let out = select(&c, &m(2, 3, "a"), &m(4, 1, "b")).expect("a selection");
+        assert_eq!(out.shape, vec![4, 3]);
+        assert_eq!(out.run_len.as_deref(), Some(&p("(if c then 6 else 4)")));
+        let dims: Vec<Fcl> = out
+            .run_dims
+            .as_deref()
+            .expect("run-time extents")
+            .iter()
+            .map(|d| d.as_ref().clone())
+            .collect();
+        assert_eq!(
+            dims,
+            vec![p("(if c then 2 else 4)"), p("(if c then 3 else 1)")]
+        );
+    }
 }

@@ -15,9 +15,11 @@
 //! (`addi`, `muli`) never takes the block-level trees, whose other order of additions could
 //! overflow where the oracle's does not, or not where it does (module `reduce`).
 
+use super::tree::{fcl, int, int_literal, var, Fcl};
 use super::value::{share, Fresh};
 use super::{Lowered, RunFailure};
 use semantics::fcl::step::scalar::failed_site;
+use semantics::fcl::syntax::{ExprKind, Stmt};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::scalar as tail;
 use semantics::Span;
@@ -38,8 +40,10 @@ pub(super) fn checks_at(span: Span) -> bool {
     span != Span::DUMMY && CHECKS.load(Ordering::Relaxed)
 }
 
-/// The smallest int, as FCL text.
-const INT_MIN: &str = "(0 - 2147483647 - 1)";
+/// The smallest int, as an FCL expression.
+fn int_min() -> Fcl {
+    fcl!("(0 - 2147483647 - 1)")
+}
 
 /// The site of operator `p` of the program at `span` failing with `reason`.
 fn site(fresh: &Fresh, p: Prim, span: Span, reason: String) -> usize {
@@ -51,15 +55,15 @@ fn site(fresh: &Fresh, p: Prim, span: Span, reason: String) -> usize {
     })
 }
 
-/// `x`, checked: the FCL text that is `x` unless `bad` holds, where operator `p` of the program
-/// (at `span`) fails with `reason`. Operators the lowering applies itself (no place in the
-/// program: a filter's sums of counts) are not checked.
-fn checked(fresh: &Fresh, p: Prim, span: Span, reason: String, bad: &str, x: &str) -> String {
+/// `x`, checked: the FCL expression that is `x` unless `bad` holds, where operator `p` of the
+/// program (at `span`) fails with `reason`. Operators the lowering applies itself (no place in
+/// the program: a filter's sums of counts) are not checked.
+fn checked(fresh: &Fresh, p: Prim, span: Span, reason: String, bad: &Fcl, x: &Fcl) -> Fcl {
     if !checks_at(span) {
-        return x.to_string();
+        return x.clone();
     }
     let site = site(fresh, p, span, reason);
-    format!("(checki {site} {bad} {x})")
+    fcl!("(checki {site} {bad} {x})")
 }
 
 /// The oracle's reason for a failing operation (its own function on failing arguments, so the
@@ -68,83 +72,84 @@ fn reason(r: Result<i32, String>) -> String {
     r.err().unwrap_or_default()
 }
 
-/// The checked FCL text of int operator `p` on argument texts `xs`, where the lowering checks
-/// it (`None`: not an operator that fails, or the check is static). `op` builds the unchecked
-/// text from argument texts (bound to names where used more than once).
+/// The checked FCL expression of int operator `p` on argument expressions `xs`, where the
+/// lowering checks it (`None`: not an operator that fails, or the check is static). `op` builds
+/// the unchecked expression from argument expressions (bound to names where used more than
+/// once).
 pub(super) fn checked_int_op(
     p: Prim,
-    xs: &[String],
+    xs: &[Fcl],
     span: Span,
     fresh: &Fresh,
-    op: &dyn Fn(&[String]) -> String,
-) -> Option<String> {
+    op: &dyn Fn(&[Fcl]) -> Fcl,
+) -> Option<Fcl> {
     if !checks_at(span) {
         return None;
     }
-    let c = |why: String, bad: &str, x: &str| checked(fresh, p, span, why, bad, x);
+    let c = |why: String, bad: &Fcl, x: &Fcl| checked(fresh, p, span, why, bad, x);
     // `addiChecked site a b` and friends name each operand once: FCL's lets are by name
     // (5.50), so a condition naming a `let`-bound sum again would evaluate it again, and an
     // unrolled fold of k steps 4^k times
     let at = |why: String| site(fresh, p, span, why);
     Some(match p {
-        Prim::Addi => format!(
+        Prim::Addi => fcl!(
             "(addiChecked {} {} {})",
             at(reason(tail::addi(i32::MAX, 1))),
-            xs[0],
-            xs[1]
+            &xs[0],
+            &xs[1]
         ),
-        Prim::Subi => format!(
+        Prim::Subi => fcl!(
             "(subiChecked {} {} {})",
             at(reason(tail::subi(i32::MIN, 1))),
-            xs[0],
-            xs[1]
+            &xs[0],
+            &xs[1]
         ),
-        Prim::Muli => format!(
+        Prim::Muli => fcl!(
             "(muliChecked {} {} {})",
             at(reason(tail::muli(i32::MAX, 2))),
-            xs[0],
-            xs[1]
+            &xs[0],
+            &xs[1]
         ),
         // −a overflows exactly when 0 − a does
-        Prim::Negi => format!(
+        Prim::Negi => fcl!(
             "(subiChecked {} 0 {})",
             at(reason(tail::negi(i32::MIN))),
-            xs[0]
+            &xs[0]
         ),
         // |a| = 0 − (−|a|), where −|a| never overflows (the wrapped |INT_MIN| is INT_MIN, and
         // 0 − INT_MIN is INT_MIN again) and the subtraction overflows exactly for INT_MIN
-        Prim::Absi => format!(
+        Prim::Absi => fcl!(
             "(subiChecked {} 0 (0 - (absi {})))",
             at(reason(tail::absi(i32::MIN))),
-            xs[0]
+            &xs[0]
         ),
         // division by zero first, then the one quotient outside the range (the oracle's
         // order); the division itself is by a non-zero stand-in, so that only the check fails
         Prim::Divi | Prim::Mod => share(fresh, &xs[0], |a| {
             share(fresh, &xs[1], |b| {
-                let safe = format!("(if {b} == 0 then 1 else {b})");
-                let mut x = op(&[a.into(), safe]);
+                let safe = fcl!("(if {b} == 0 then 1 else {b})");
+                let mut x = op(&[a.clone(), safe]);
                 if p == Prim::Divi {
-                    let bad = format!("(andb ({a} == {INT_MIN}) ({b} == (0 - 1)))");
+                    let bad = fcl!("(andb ({a} == {}) ({b} == (0 - 1)))", int_min());
                     x = c(reason(tail::divi(i32::MIN, -1)), &bad, &x);
                 }
                 let zero = match p {
                     Prim::Divi => reason(tail::divi(1, 0)),
                     _ => reason(tail::mod_(1, 0)),
                 };
-                c(zero, &format!("({b} == 0)"), &x)
+                c(zero, &fcl!("({b} == 0)"), &x)
             })
         }),
         _ => return None,
     })
 }
 
-/// The int of double text `d`, an exact prefix sum of operator `p` at `span`: `p`'s overflow
-/// when it is outside the int range.
-pub(super) fn int_prefix(fresh: &Fresh, p: Prim, span: Span, d: &str) -> String {
+/// The int of double expression `d`, an exact prefix sum of operator `p` at `span`: `p`'s
+/// overflow when it is outside the int range.
+pub(super) fn int_prefix(fresh: &Fresh, p: Prim, span: Span, d: &Fcl) -> Fcl {
     share(fresh, d, |d| {
-        let bad = format!("(orb (ltd {d} (negd 2147483648.0)) (gtd {d} 2147483647.0))");
-        let value = format!("(floord (if {bad} then 0.0 else {d}))");
+        let bad = fcl!("(orb (ltd {d} (negd 2147483648.0)) (gtd {d} 2147483647.0))");
+        let value = fcl!("(floord (if {bad} then 0.0 else {d}))");
         checked(
             fresh,
             p,
@@ -156,36 +161,35 @@ pub(super) fn int_prefix(fresh: &Fresh, p: Prim, span: Span, d: &str) -> String 
     })
 }
 
-/// `floor`/`ceil` (FCL `floord`/`ceild`) of double text `x`, checked: NaN, ±inf and results
-/// outside the int range fail. The oracle's reason names the value, which the check site
-/// cannot carry: the reason here says "the argument" instead.
-pub(super) fn checked_rounding(p: Prim, x: &str, span: Span, fresh: &Fresh) -> Option<String> {
+/// `floor`/`ceil` (FCL `floord`/`ceild`) of double expression `x`, checked: NaN, ±inf and
+/// results outside the int range fail. The oracle's reason names the value, which the check
+/// site cannot carry: the reason here says "the argument" instead.
+pub(super) fn checked_rounding(p: Prim, x: &Fcl, span: Span, fresh: &Fresh) -> Option<Fcl> {
     if !checks_at(span) {
         return None;
     }
-    let (f, ok) = match p {
-        Prim::Floor => (
-            "floord",
-            "andb (ged {d} (negd 2147483648.0)) (ltd {d} 2147483648.0)",
-        ),
-        Prim::Ceil => (
-            "ceild",
-            "andb (gtd {d} (negd 2147483649.0)) (led {d} 2147483647.0)",
-        ),
+    // the rounding, and whether double `d` rounds to an int
+    let (f, ok): (&str, fn(&Fcl) -> Fcl) = match p {
+        Prim::Floor => ("floord", |d| {
+            fcl!("andb (ged {d} (negd 2147483648.0)) (ltd {d} 2147483648.0)")
+        }),
+        Prim::Ceil => ("ceild", |d| {
+            fcl!("andb (gtd {d} (negd 2147483649.0)) (led {d} 2147483647.0)")
+        }),
         _ => return None,
     };
     Some(share(fresh, x, |d| {
-        let ok = ok.replace("{d}", d);
+        let ok = ok(d);
         let why = format!("{}: the argument does not fit an int", p.name());
-        let value = format!("({f} (if {ok} then {d} else 0.0))");
-        checked(fresh, p, span, why, &format!("(notb ({ok}))"), &value)
+        let value = fcl!("({f} (if {ok} then {d} else 0.0))", f = var(f));
+        checked(fresh, p, span, why, &fcl!("(notb ({ok}))"), &value)
     }))
 }
 
-/// `roll`'s bound `n` (FCL int text), checked: a negative bound fails as the oracle's `roll`
+/// `roll`'s bound `n` (an FCL int expression), checked: a negative bound fails as the oracle's `roll`
 /// does (rule 3.75). The reason names the bound where it is known; a bound computed per element
 /// cannot ride along with the check site, so the reason says "a negative bound" then.
-pub(super) fn checked_roll_bound(fresh: &Fresh, span: Span, n: &str, known: Option<i32>) -> String {
+pub(super) fn checked_roll_bound(fresh: &Fresh, span: Span, n: &Fcl, known: Option<i32>) -> Fcl {
     let why = match known {
         Some(b) => reason(
             semantics::tail::ops::io::Rolls::default()
@@ -195,71 +199,80 @@ pub(super) fn checked_roll_bound(fresh: &Fresh, span: Span, n: &str, known: Opti
         None => "roll of a negative number (a bound computed per element)".to_string(),
     };
     share(fresh, n, |n| {
-        checked(fresh, Prim::Roll, span, why, &format!("(lti {n} 0)"), n)
+        checked(fresh, Prim::Roll, span, why, &fcl!("(lti {n} 0)"), n)
     })
 }
 
-/// `iota`'s count `n` (FCL int text) where the device computes it, checked: a negative count
+/// `iota`'s count `n` (an FCL int expression) where the device computes it, checked: a negative count
 /// fails as the oracle's `iota` does (rule 3.35), whose reason names the count, which the
 /// check site cannot carry.
-pub(super) fn checked_iota_count(fresh: &Fresh, span: Span, n: &str) -> String {
+pub(super) fn checked_iota_count(fresh: &Fresh, span: Span, n: &Fcl) -> Fcl {
     let why = "iota of a negative number (a count computed on the device)".to_string();
     share(fresh, n, |n| {
-        checked(fresh, Prim::Iota, span, why, &format!("(lti {n} 0)"), n)
+        checked(fresh, Prim::Iota, span, why, &fcl!("(lti {n} 0)"), n)
     })
 }
 
-/// A `power` count `n` (FCL int text) that the device computes, checked: a negative count
+/// A `power` count `n` (an FCL int expression) that the device computes, checked: a negative count
 /// fails as the oracle's `power` does (rule 3.60), whose reason names the count.
-pub(super) fn checked_power_count(fresh: &Fresh, span: Span, name: &str, n: &str) -> String {
+pub(super) fn checked_power_count(fresh: &Fresh, span: Span, name: &str, n: &Fcl) -> Fcl {
     if !checks_at(span) {
-        return n.to_string();
+        return n.clone();
     }
     let site = fresh.site(RunFailure {
         rule: semantics::tail::step::Rule::POWER_DONE.to_string(),
         reason: format!("{name} with a negative count (computed on the device)"),
         span,
     });
-    share(fresh, n, |n| format!("(checki {site} (lti {n} 0) {n})"))
+    share(fresh, n, |n| fcl!("(checki {site} (lti {n} 0) {n})"))
 }
 
-/// `idxS`'s index `i` (FCL int text) on an axis of `extent` elements (FCL int text, a
-/// length the device computes where `computed`), checked: an index outside 1…extent fails as
+/// `idxS`'s index `i` (an FCL int expression) on an axis of `extent` elements (an FCL int
+/// expression, a length the device computes where `computed`), checked: an index outside 1…extent fails as
 /// the oracle's `idxS` does (rule 3.71), whose reason names the index, which the check site
 /// cannot carry. The index read is 1 where the check fails, so no kernel reads out of bounds.
 pub(super) fn checked_index(
     fresh: &Fresh,
     span: Span,
-    i: &str,
-    extent: &str,
+    i: &Fcl,
+    extent: &Fcl,
     computed: bool,
-) -> String {
+) -> Fcl {
     let why = match computed {
         true => "idxS: an index outside the vector (computed on the device)".to_string(),
-        false => format!("idxS: an index out of bounds 1..{extent} (computed on the device)"),
+        false => {
+            // a static extent is a literal; anything else is shown as FCL source
+            let extent = match int_literal(extent) {
+                Some(k) => k.to_string(),
+                None => semantics::fcl::printer::print_expr(extent)
+                    .trim()
+                    .to_string(),
+            };
+            format!("idxS: an index out of bounds 1..{extent} (computed on the device)")
+        }
     };
     share(fresh, i, |i| {
-        let bad = format!("(orb (lti {i} 1) (lti {extent} {i}))");
+        let bad = fcl!("(orb (lti {i} 1) (lti {extent} {i}))");
         checked(
             fresh,
             Prim::IdxS,
             span,
             why,
             &bad,
-            &format!("(if {bad} then 1 else {i})"),
+            &fcl!("(if {bad} then 1 else {i})"),
         )
     })
 }
 
-/// The product of `reshape`'s extents (FCL int texts) that the device computes, checked: a
+/// The product of `reshape`'s extents (FCL int expressions) that the device computes, checked: a
 /// negative extent fails as the oracle's `reshape` does (rule 3.38), whose reason names the
 /// extent, which the check site cannot carry.
-pub(super) fn checked_extents(fresh: &Fresh, span: Span, dims: &[String], product: &str) -> String {
+pub(super) fn checked_extents(fresh: &Fresh, span: Span, dims: &[Fcl], product: &Fcl) -> Fcl {
     let bad = dims
         .iter()
-        .map(|d| format!("(lti {d} 0)"))
-        .reduce(|a, b| format!("(orb {a} {b})"))
-        .unwrap_or_else(|| "false".into());
+        .map(|d| fcl!("(lti {d} 0)"))
+        .reduce(|a, b| fcl!("(orb {a} {b})"))
+        .unwrap_or_else(|| fcl!("false"));
     let why = "reshape with a negative extent (computed on the device)".to_string();
     checked(fresh, Prim::Reshape, span, why, &bad, product)
 }
@@ -267,7 +280,7 @@ pub(super) fn checked_extents(fresh: &Fresh, span: Span, dims: &[String], produc
 /// The length `la` of `compress`'s vector where the mask's, `lm`, may differ from it (either
 /// computed on the device), checked: different lengths fail as the oracle's `compress` does
 /// (rule 3.65), whose reason names the lengths, which the check site cannot carry.
-pub(super) fn checked_same_length(fresh: &Fresh, span: Span, lm: &str, la: &str) -> String {
+pub(super) fn checked_same_length(fresh: &Fresh, span: Span, lm: &Fcl, la: &Fcl) -> Fcl {
     let why = "compress of vectors of different lengths (computed on the device)".to_string();
     share(fresh, la, |la| {
         checked(
@@ -275,7 +288,7 @@ pub(super) fn checked_same_length(fresh: &Fresh, span: Span, lm: &str, la: &str)
             Prim::Compress,
             span,
             why,
-            &format!("({lm} != {la})"),
+            &fcl!("({lm} != {la})"),
             la,
         )
     })
@@ -285,28 +298,46 @@ pub(super) fn checked_same_length(fresh: &Fresh, span: Span, lm: &str, la: &str)
 /// number of rows `rows` the device computes, checked: a row past them fails as the oracle's
 /// `idxassign` does (rule 3.57), whose reason names the index, which the check site cannot
 /// carry.
-pub(super) fn checked_row(fresh: &Fresh, span: Span, rows: &str, row: i64, x: &str) -> String {
+pub(super) fn checked_row(fresh: &Fresh, span: Span, rows: &Fcl, row: i64, x: &Fcl) -> Fcl {
     let why = "idxassign: an index past the rows (counted on the device)".to_string();
     checked(
         fresh,
         Prim::Idxassign,
         span,
         why,
-        &format!("(lti {rows} {row})"),
+        &fcl!("(lti {rows} {})", int(row)),
         x,
     )
 }
 
-/// Whether FCL element text checks something at run time.
-pub(super) fn has_checks(text: &str) -> bool {
-    [
-        "(checki ",
-        "(addiChecked ",
-        "(subiChecked ",
-        "(muliChecked ",
-    ]
-    .iter()
-    .any(|c| text.contains(c))
+/// The built-ins that check at run time.
+const CHECKING: [&str; 4] = ["checki", "addiChecked", "subiChecked", "muliChecked"];
+
+/// Whether an FCL element expression checks something at run time (it names one of the
+/// checking built-ins).
+pub(super) fn has_checks(e: &Fcl) -> bool {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Var(x, _) if CHECKING.contains(&x.as_str()) => return true,
+            ExprKind::Int(_)
+            | ExprKind::Double(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Str(_)
+            | ExprKind::Unit
+            | ExprKind::Var(..) => {}
+            ExprKind::Pair(a, b) | ExprKind::App(a, b) | ExprKind::BinOp(_, a, b) => {
+                stack.extend([&**a, &**b]);
+            }
+            ExprKind::Fn(_, b) => stack.push(b),
+            ExprKind::If(c, t, f) => stack.extend([&**c, &**t, &**f]),
+            ExprKind::Let { rhs, body, .. } => stack.extend([&**rhs, &**body]),
+            ExprKind::Do(_, ss) => stack.extend(ss.iter().map(|s| match s {
+                Stmt::Bind(_, e) | Stmt::Expr(e) => e,
+            })),
+        }
+    }
+    false
 }
 
 /// The TAIL failure a failed check stands for, from the error text of the FCL oracle or of
@@ -321,4 +352,63 @@ pub fn failed_at<'a>(l: &'a Lowered, error: &str) -> Option<&'a RunFailure> {
 pub fn format_until_failure(l: &Lowered, fcl_stdout: &str) -> Option<String> {
     let lines: Vec<&str> = fcl_stdout.lines().collect();
     super::format_outputs(&l.prints, &lines, true).map(|(text, _)| text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
+    }
+
+    #[test]
+    fn checks_are_found_in_trees() {
+        assert!(has_checks(&p("(let y = (checki 0 b x) in y + 1)")));
+        assert!(has_checks(&p("(fn z => muliChecked 3 z z)")));
+        assert!(has_checks(&p("(if c then 1 else addiChecked 0 a b)")));
+        assert!(!has_checks(&p("(let y = (addi a b) in checkedness y)")));
+    }
+
+    #[test]
+    fn checks_wrap_their_values() {
+        let at = Span::new(3, 4);
+        let f = Fresh::default();
+        let dims = [p("a"), p("b"), p("c")];
+        assert_eq!(
+            checked_extents(&f, at, &dims, &p("(a * b * c)")),
+            p("(checki 0 (orb (orb (lti a 0) (lti b 0)) (lti c 0)) (a * b * c))")
+        );
+        let f = Fresh::default();
+        assert_eq!(
+            checked_index(&f, at, &p("(i + 1)"), &p("5"), false),
+            p(
+                "(let x0 = (i + 1) in (checki 0 (orb (lti x0 1) (lti 5 x0)) \
+               (if (orb (lti x0 1) (lti 5 x0)) then 1 else x0)))"
+            )
+        );
+        assert_eq!(
+            f.sites()[0].reason,
+            "idxS: an index out of bounds 1..5 (computed on the device)"
+        );
+        let f = Fresh::default();
+        assert_eq!(
+            checked_row(&f, at, &p("n"), 3, &p("v")),
+            p("(checki 0 (lti n 3) v)")
+        );
+        assert_eq!(
+            checked_power_count(&f, at, "power", &p("n")),
+            p("(checki 1 (lti n 0) n)")
+        );
+        assert_eq!(
+            int_prefix(&f, Prim::Addi, at, &p("s")),
+            p("(checki 2 (orb (ltd s (negd 2147483648.0)) (gtd s 2147483647.0)) \
+               (floord (if (orb (ltd s (negd 2147483648.0)) (gtd s 2147483647.0)) then 0.0 else s)))")
+        );
+        // the lowering's own arithmetic is not checked
+        assert_eq!(checked_iota_count(&f, Span::DUMMY, &p("n")), p("n"));
+    }
 }

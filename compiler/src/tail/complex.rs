@@ -1,8 +1,8 @@
 //! Complex numbers (spec §5.3, `d2x` §5.6) in lowered FCL. FCL has no complex type but has
-//! pairs of doubles, which it types as base types (fcl.md rule 5.6): a complex element's text is
-//! an FCL pair `(re, im)`, its parts are `fst`/`snd`, and an operator binds each argument once
-//! with `let` before taking it apart. Pairs are compile-time values of the FCL→OpenCL lowering,
-//! so the parts live in registers and a pair costs nothing at run time.
+//! pairs of doubles, which it types as base types (fcl.md rule 5.6): a complex element's
+//! expression is an FCL pair `(re, im)`, its parts are `fst`/`snd`, and an operator binds each
+//! argument once with `let` before taking it apart. Pairs are compile-time values of the
+//! FCL→OpenCL lowering, so the parts live in registers and a pair costs nothing at run time.
 //!
 //! The FCL→OpenCL lowering stores only scalars, so wherever an array is stored (materialized
 //! arrays, prints, the state of `power`, reductions of long rows) a complex array of n elements
@@ -12,6 +12,7 @@
 use super::higher::apply_scalar;
 use super::program::{element_text, Lowerer};
 use super::reduce::row_element;
+use super::tree::{fcl, fcl_stmt, int, literal_index, var, Fcl, Name};
 use super::value::{scalar_text, select, share, Arr, Fresh, Index, Ty, Val, TABLE_MIN};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::Scalar;
@@ -28,14 +29,14 @@ impl Ty {
     }
 }
 
-/// The FCL text and result type of complex operator `p` on argument texts `xs`, or `None`
-/// when `p` is not one. The arithmetic is the oracle's, operation for operation (FCL's
-/// doubles are IEEE and compiled without contraction, docs/fcl-extensions.md §2).
-pub(super) fn complex_op(p: Prim, xs: &[String], fresh: &Fresh) -> Option<(String, Ty)> {
+/// The FCL expression and result type of complex operator `p` on argument expressions `xs`,
+/// or `None` when `p` is not one. The arithmetic is the oracle's, operation for operation
+/// (FCL's doubles are IEEE and compiled without contraction, docs/fcl-extensions.md §2).
+pub(super) fn complex_op(p: Prim, xs: &[Fcl], fresh: &Fresh) -> Option<(Fcl, Ty)> {
     use Prim as P;
     use Ty::{Complex as X, Double as D};
-    let un = |body: &dyn Fn(&str) -> String| share(fresh, &xs[0], body);
-    let bin = |body: &dyn Fn(&str, &str) -> String| {
+    let un = |body: &dyn Fn(&Fcl) -> Fcl| share(fresh, &xs[0], body);
+    let bin = |body: &dyn Fn(&Fcl, &Fcl) -> Fcl| {
         share(fresh, &xs[0], |a| share(fresh, &xs[1], |b| body(a, b)))
     };
     Some(match p {
@@ -44,7 +45,7 @@ pub(super) fn complex_op(p: Prim, xs: &[String], fresh: &Fresh) -> Option<(Strin
         // (a+bi)(c+di) = (ac − bd) + (ad + bc)i
         P::Mulx => (
             bin(&|a, b| {
-                format!(
+                fcl!(
                     "(subd (muld (fst {a}) (fst {b})) (muld (snd {a}) (snd {b})), \
                      addd (muld (fst {a}) (snd {b})) (muld (snd {a}) (fst {b})))"
                 )
@@ -52,75 +53,71 @@ pub(super) fn complex_op(p: Prim, xs: &[String], fresh: &Fresh) -> Option<(Strin
             X,
         ),
         // 0 − z, so that negx(0.0j0.0) is 0.0j0.0, not −0.0
-        P::Negx => (
-            un(&|z| format!("(subd 0.0 (fst {z}), subd 0.0 (snd {z}))")),
-            X,
-        ),
-        P::Conjx => (un(&|z| format!("(fst {z}, negd (snd {z}))")), X),
+        P::Negx => (un(&|z| fcl!("(subd 0.0 (fst {z}), subd 0.0 (snd {z}))")), X),
+        P::Conjx => (un(&|z| fcl!("(fst {z}, negd (snd {z}))")), X),
         // √(a² + b²), naively, as apltail computes it
         P::Magnx => (
-            un(&|z| {
-                format!("(sqrtd (addd (muld (fst {z}) (fst {z})) (muld (snd {z}) (snd {z}))))")
-            }),
+            un(&|z| fcl!("(sqrtd (addd (muld (fst {z}) (fst {z})) (muld (snd {z}) (snd {z}))))")),
             D,
         ),
         // eᵃ(cos b + i sin b)
         P::Expx => (
             un(&|z| {
                 let m = fresh.name("e");
-                format!(
+                fcl!(
                     "(let {m} = expd (fst {z}) in (muld {m} (cosd (snd {z})), muld {m} (sind (snd {z}))))"
                 )
             }),
             X,
         ),
-        P::Rex => (format!("(fst {})", xs[0]), D),
-        P::Imx => (format!("(snd {})", xs[0]), D),
-        P::Injx => (format!("({}, {})", xs[0], xs[1]), X),
-        P::D2x => (format!("({}, 0.0)", xs[0]), X),
+        P::Rex => (fcl!("(fst {})", xs[0]), D),
+        P::Imx => (fcl!("(snd {})", xs[0]), D),
+        P::Injx => (fcl!("({}, {})", xs[0], xs[1]), X),
+        P::D2x => (fcl!("({}, 0.0)", xs[0]), X),
         _ => return None,
     })
 }
 
-/// `(f (fst a) (fst b), f (snd a) (snd b))`: a componentwise operation.
-fn parts(a: &str, b: &str, f: &str) -> String {
-    format!("({f} (fst {a}) (fst {b}), {f} (snd {a}) (snd {b}))")
+/// `(f (fst a) (fst b), f (snd a) (snd b))`: a componentwise operation (`f` a built-in).
+fn parts(a: &Fcl, b: &Fcl, f: &str) -> Fcl {
+    let f = var(f);
+    fcl!("({f} (fst {a}) (fst {b}), {f} (snd {a}) (snd {b}))")
 }
 
-/// Slot `i` (FCL int text) of array `a` as stored in a buffer: the element for scalar types;
-/// for complex ones, with n elements, the real part of element i below n and the imaginary
-/// part of element i − n from n on (the element computed once, its other part unused).
-pub(super) fn stored_slot(fresh: &Fresh, a: &Arr, i: &str) -> String {
+/// Slot `i` (an FCL int expression) of array `a` as stored in a buffer: the element for
+/// scalar types; for complex ones, with n elements, the real part of element i below n and the
+/// imaginary part of element i − n from n on (the element computed once, its other part unused).
+pub(super) fn stored_slot(fresh: &Fresh, a: &Arr, i: &Fcl) -> Fcl {
     if a.ty != Ty::Complex {
         return element_text(a, i);
     }
     let n = a.size().max(1);
     share(fresh, i, |i| {
         let (j, z) = (fresh.name("j"), fresh.name("z"));
-        format!(
-            "(let {j} = (if lti {i} {n} then {i} else {i} - {n}) in let {z} = {} in \
-             if lti {i} {n} then fst {z} else snd {z})",
-            (a.index)(&j)
+        let elem = (a.index)(&var(j.as_str()));
+        fcl!(
+            "(let {j} = (if lti {i} {n} then {i} else {i} - {n}) in let {z} = {elem} in \
+             if lti {i} {n} then fst {z} else snd {z})"
         )
     })
 }
 
 /// The complex element at index `i` of the two blocks that start at slot `off` of buffer
 /// `buf`, `n` elements each.
-pub(super) fn read_pair(fresh: &Fresh, buf: &str, off: usize, n: usize, i: &str) -> String {
+pub(super) fn read_pair(fresh: &Fresh, buf: &Name, off: usize, n: usize, i: &Fcl) -> Fcl {
     share(fresh, i, |i| {
         let at = |o: usize| match o {
-            0 => format!("(index {buf} {i})"),
-            o => format!("(index {buf} ({i} + {o}))"),
+            0 => fcl!("(index {buf} {i})"),
+            o => fcl!("(index {buf} ({i} + {o}))"),
         };
-        format!("({}, {})", at(off), at(off + n))
+        fcl!("({}, {})", at(off), at(off + n))
     })
 }
 
-/// The real parts and then the imaginary parts (FCL double texts) of a vector literal whose
-/// elements are complex literals: each element's text is its known value's literal text, so no
-/// computation of the program is lost by reading the elements from a table.
-pub(super) fn literal_parts(texts: &[String], known: Option<&[Scalar]>) -> Option<Vec<String>> {
+/// The real parts and then the imaginary parts (FCL double expressions) of a vector literal
+/// whose elements are complex literals: each element's expression is its known value's
+/// literal, so no computation of the program is lost by reading the elements from a table.
+pub(super) fn literal_parts(texts: &[Fcl], known: Option<&[Scalar]>) -> Option<Vec<Fcl>> {
     let xs = known?
         .iter()
         .zip(texts)
@@ -134,19 +131,19 @@ pub(super) fn literal_parts(texts: &[String], known: Option<&[Scalar]>) -> Optio
     Some(re.chain(im).collect())
 }
 
-/// The index function of a literal vector of complex numbers (element texts `texts`, parts
-/// `parts` as [`literal_parts`] gives them): the element's own text at a literal index;
-/// otherwise a chain of `if`s for a short vector, or, from [`TABLE_MIN`] elements on, a read
-/// of a table holding the real parts and then the imaginary parts (made on first use), which
-/// keeps a long literal vector from nesting `if`s deeper than FCL parses.
-pub(super) fn literal_vector(fresh: &Fresh, texts: Vec<String>, parts: Vec<String>) -> Index {
+/// The index function of a literal vector of complex numbers (element expressions `texts`,
+/// parts `parts` as [`literal_parts`] gives them): the element's own expression at a literal
+/// index; otherwise a chain of `if`s for a short vector, or, from [`TABLE_MIN`] elements on, a
+/// read of a table holding the real parts and then the imaginary parts (made on first use),
+/// which keeps a long literal vector from nesting `if`s deeper than FCL parses.
+pub(super) fn literal_vector(fresh: &Fresh, texts: Vec<Fcl>, parts: Vec<Fcl>) -> Index {
     if texts.len() < TABLE_MIN {
-        return Rc::new(move |i: &str| select(i, &texts));
+        return Rc::new(move |i: &Fcl| select(i, &texts));
     }
     let (n, parts) = (texts.len(), Rc::new(parts));
     let (fresh, table) = (fresh.clone(), Rc::new(OnceCell::new()));
-    Rc::new(move |i: &str| {
-        if let Some(t) = i.parse::<usize>().ok().and_then(|k| texts.get(k)) {
+    Rc::new(move |i: &Fcl| {
+        if let Some(t) = literal_index(i).and_then(|k| texts.get(k)) {
             return t.clone();
         }
         let m = table.get_or_init(|| fresh.table(Ty::Double, parts.clone()));
@@ -162,7 +159,7 @@ impl Lowerer {
     /// Buffer `r` gets four slots per row; returns the array reading the result.
     pub(super) fn fold_rows_complex(
         &mut self,
-        r: &str,
+        r: &Name,
         f: &Val,
         a: &Arr,
         k: usize,
@@ -176,16 +173,18 @@ impl Lowerer {
             fresh.name("read"),
             fresh.name("z"),
         );
-        let x = row_element(&fresh, a, &row, &j);
+        let x = row_element(&fresh, a, &var(row.as_str()), &var(j.as_str()));
         // (j + 1) mod 2 = (j − 1) mod 2 from j = 1 on, and stays a cell index at j = 0
-        let prev = format!("({read} (2 * (({j} + 1) % 2)), {read} (2 * (({j} + 1) % 2) + 1))");
+        let prev = fcl!("({read} (2 * (({j} + 1) % 2)), {read} (2 * (({j} + 1) % 2) + 1))");
         let next = apply_scalar(&fresh, f, &[(Ty::Complex, x), (Ty::Complex, prev)]);
-        let first = row_element(&fresh, a, &row, "0");
+        let first = row_element(&fresh, a, &var(row.as_str()), &int(0));
         let nb = k.div_ceil(256);
-        self.stmt(format!(
-            "-- reduce: thread-level fold per row of complex numbers (two cells per \
-             accumulator, double-buffered), rows={k} len={m}\n    \
-             {r} <- forceM<grid> (concat<block> 1024 (generate {nb} (fn b => concat<thread> 4 \
+        self.comment(format!(
+            "reduce: thread-level fold per row of complex numbers (two cells per \
+             accumulator, double-buffered), rows={k} len={m}"
+        ));
+        self.stmt(fcl_stmt!(
+            "{r} <- forceM<grid> (concat<block> 1024 (generate {nb} (fn b => concat<thread> 4 \
              (generate 256 (fn t => let {row} = mini (b * 256 + t) {} in return<thread> \
              (seqfor 4 {} (fn {read} => fn {s} => let {j} = {s} / 2 in \
              let {z} = (if {j} == 0 then {first} else {next}) in \
@@ -193,13 +192,13 @@ impl Lowerer {
             k - 1,
             2 * m
         ));
-        let (r, c) = (r.to_string(), 2 * ((m - 1) % 2));
+        let (r, c) = (r.clone(), 2 * ((m - 1) % 2));
         Arr::new(
             Ty::Complex,
             a.shape[..a.shape.len() - 1].to_vec(),
             move |i| {
                 share(&fresh, i, |i| {
-                    format!(
+                    fcl!(
                         "((index {r} ({i} * 4 + {c})), (index {r} ({i} * 4 + {})))",
                         c + 1
                     )
@@ -214,7 +213,7 @@ impl Lowerer {
     /// Buffer `r` holds the rows one after another in that layout; returns the array reading it.
     pub(super) fn scan_rows_complex(
         &mut self,
-        r: &str,
+        r: &Name,
         f: &Val,
         a: &Arr,
         k: usize,
@@ -229,16 +228,18 @@ impl Lowerer {
             fresh.name("z"),
             fresh.name("p"),
         );
-        let x = row_element(&fresh, a, &row, &j);
+        let x = row_element(&fresh, a, &var(row.as_str()), &var(j.as_str()));
         // element j − 1, at a cell index that stays in range at j = 0 (where it is unused)
-        let prev = format!("(let {p} = maxi ({j} - 1) 0 in ({read} {p}, {read} ({p} + {m})))");
+        let prev = fcl!("(let {p} = maxi ({j} - 1) 0 in ({read} {p}, {read} ({p} + {m})))");
         let next = apply_scalar(&fresh, f, &[(Ty::Complex, x), (Ty::Complex, prev)]);
-        let first = row_element(&fresh, a, &row, "0");
+        let first = row_element(&fresh, a, &var(row.as_str()), &int(0));
         let nb = k.div_ceil(256);
-        self.stmt(format!(
-            "-- scan: thread-level per row of complex numbers (real parts, then imaginary \
-             parts), rows={k} len={m}\n    \
-             {r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {} \
+        self.comment(format!(
+            "scan: thread-level per row of complex numbers (real parts, then imaginary \
+             parts), rows={k} len={m}"
+        ));
+        self.stmt(fcl_stmt!(
+            "{r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {} \
              (generate 256 (fn t => let {row} = mini (b * 256 + t) {} in return<thread> \
              (seqfor {} {} (fn {read} => fn {s} => let {j} = {s} / 2 in \
              let {z} = (if {j} == 0 then {first} else {next}) in \
@@ -249,14 +250,108 @@ impl Lowerer {
             2 * m,
             2 * m
         ));
-        let r = r.to_string();
+        let r = r.clone();
         Arr::new(Ty::Complex, a.shape.clone(), move |i| {
             share(&fresh, i, |i| {
                 let q = fresh.name("q");
-                format!(
+                fcl!(
                     "(let {q} = {i} + {i} / {m} * {m} in ((index {r} {q}), (index {r} ({q} + {m}))))"
                 )
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
+    }
+
+    #[test]
+    fn operators_take_pairs_apart() {
+        let f = Fresh::default();
+        let (e, ty) = complex_op(Prim::Mulx, &[p("a"), p("b")], &f).expect("an operator");
+        assert_eq!(ty, Ty::Complex);
+        assert_eq!(
+            e,
+            p("(subd (muld (fst a) (fst b)) (muld (snd a) (snd b)), \
+               addd (muld (fst a) (snd b)) (muld (snd a) (fst b)))")
+        );
+        // an argument that is not a name is bound once
+        let (e, _) = complex_op(Prim::Addx, &[p("(u, v)"), p("b")], &f).expect("an operator");
+        assert_eq!(
+            e,
+            p("(let x0 = (u, v) in (addd (fst x0) (fst b), addd (snd x0) (snd b)))")
+        );
+        let (e, ty) = complex_op(Prim::Magnx, &[p("z")], &f).expect("an operator");
+        assert_eq!(ty, Ty::Double);
+        assert_eq!(
+            e,
+            p("(sqrtd (addd (muld (fst z) (fst z)) (muld (snd z) (snd z))))")
+        );
+        let (e, _) = complex_op(Prim::Expx, &[p("z")], &f).expect("an operator");
+        assert_eq!(
+            e,
+            p("(let e1 = expd (fst z) in (muld e1 (cosd (snd z)), muld e1 (sind (snd z))))")
+        );
+        let (e, _) = complex_op(Prim::Injx, &[p("1.5"), p("(a + b)")], &f).expect("an operator");
+        assert_eq!(e, p("(1.5, (a + b))"));
+        assert!(complex_op(Prim::Addi, &[p("a"), p("b")], &f).is_none());
+    }
+
+    #[test]
+    fn stored_complex_arrays_are_two_blocks() {
+        let f = Fresh::default();
+        let a = Arr::new(Ty::Complex, vec![5], |i: &Fcl| fcl!("(pairs {i})"));
+        assert_eq!(
+            stored_slot(&f, &a, &p("i")),
+            p(
+                "(let j0 = (if lti i 5 then i else i - 5) in let z1 = (pairs j0) in \
+               if lti i 5 then fst z1 else snd z1)"
+            )
+        );
+        let b = Arr::new(Ty::Bool, vec![5], |i: &Fcl| fcl!("(bits {i})"));
+        assert_eq!(stored_slot(&f, &b, &p("i")), p("(b2i (bits i))"));
+        let buf = Name::new("buf");
+        assert_eq!(
+            read_pair(&f, &buf, 0, 5, &p("i")),
+            p("((index buf i), (index buf (i + 5)))")
+        );
+        assert_eq!(
+            read_pair(&f, &buf, 2, 5, &p("(i * 2)")),
+            p("(let x2 = (i * 2) in ((index buf (x2 + 2)), (index buf (x2 + 7))))")
+        );
+    }
+
+    #[test]
+    fn long_complex_literal_vectors_read_a_table_of_parts() {
+        let f = Fresh::default();
+        let zs: Vec<Scalar> = (0..TABLE_MIN)
+            .map(|k| Scalar::Complex((k as f64, -(k as f64))))
+            .collect();
+        let texts: Vec<Fcl> = zs.iter().map(|&z| scalar_text(z)).collect();
+        let parts = literal_parts(&texts, Some(&zs)).expect("literal parts");
+        assert_eq!(parts.len(), 2 * TABLE_MIN);
+        assert_eq!(parts[1], p("1.0"));
+        assert_eq!(parts[TABLE_MIN + 1], p("(negd 1.0)"));
+        // a computed element is not a literal
+        let mut computed = texts.clone();
+        computed[0] = p("(a, b)");
+        assert!(literal_parts(&computed, Some(&zs)).is_none());
+        let index = literal_vector(&f, texts.clone(), parts);
+        assert_eq!(index(&p("3")), texts[3]);
+        assert!(f.tables().is_empty(), "a literal index needs no table");
+        let n = TABLE_MIN;
+        assert_eq!(
+            index(&p("i")),
+            p(&format!("((index tab0 i), (index tab0 (i + {n})))"))
+        );
+        assert_eq!(f.tables().len(), 1);
     }
 }

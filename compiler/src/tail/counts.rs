@@ -1,8 +1,8 @@
 //! Shape operators whose count is computed on the device: `iota(n)`, `take(n, v)`,
 //! `drop(n, v)`, `rotate(n, a)`, `reshape(s, a)` and `formatI(n)` with `n` or `s` not known at
 //! compile time, and `take`/`drop`/`rotate` of a vector whose length the device computes
-//! ([`Arr::run_len`]). None of them reads its count back: the count stays FCL int text that
-//! the kernels evaluate.
+//! ([`Arr::run_len`]). None of them reads its count back: the count stays an FCL int expression
+//! that the kernels evaluate.
 //!
 //! * `rotate` keeps its argument's shape: the count only moves the columns, `(c + s) mod m`
 //!   with `s = n mod m` computed in the kernel.
@@ -20,6 +20,7 @@
 use super::check::{checked_extents, checked_iota_count};
 use super::program::Lowerer;
 use super::range::Range;
+use super::tree::{fcl, int, Fcl};
 use super::value::{share, Arr, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::Expr;
@@ -40,11 +41,11 @@ fn count_bound(n: &Arr) -> Option<usize> {
     (b <= MAX_CAPACITY as f64).then_some(b as usize)
 }
 
-/// A vector's length as FCL text: its run-time length, or its static one.
-pub(super) fn length_text(a: &Arr) -> Rc<str> {
+/// A vector's length as an FCL expression: its run-time length, or its static one.
+pub(super) fn length_text(a: &Arr) -> Rc<Fcl> {
     match &a.run_len {
         Some(len) => len.clone(),
-        None => a.shape[0].to_string().into(),
+        None => Rc::new(fcl!("{}", a.shape[0])),
     }
 }
 
@@ -55,13 +56,13 @@ fn counted(
     f: &super::value::Fresh,
     a: &Arr,
     cap: usize,
-    len: String,
-    shared: String,
-    element: impl Fn(&str, &str) -> String + 'static,
+    len: Rc<Fcl>,
+    shared: Fcl,
+    element: impl Fn(&Fcl, &Fcl) -> Fcl + 'static,
 ) -> Arr {
     let g = f.clone();
-    let index = move |i: &str| share(&g, &shared, |s| element(s, i));
-    let mut out = Arr::dynamic(a.ty, cap, len.into(), Rc::new(index));
+    let index = move |i: &Fcl| share(&g, &shared, |s| element(s, i));
+    let mut out = Arr::dynamic(a.ty, cap, len, Rc::new(index));
     out.range = a.range_with_fill();
     out
 }
@@ -129,8 +130,8 @@ impl Lowerer {
                 let mut out = Arr::dynamic(
                     Ty::Int,
                     cap,
-                    len.into(),
-                    Rc::new(|i: &str| format!("({i} + 1)")),
+                    Rc::new(len),
+                    Rc::new(|i: &Fcl| fcl!("({i} + 1)")),
                 );
                 out.range = Range::new(0.0, cap as f64);
                 Some(out)
@@ -144,14 +145,14 @@ impl Lowerer {
                 }
                 // max(0, L − |n|), with no |n| that overflows
                 let len = share(&f, &nt, |n| {
-                    format!(
+                    fcl!(
                         "(if lti {n} 0 then (if lti {n} (0 - {l}) then 0 else {l} + {n}) \
                          else (if lti {l} {n} then 0 else {l} - {n}))"
                     )
                 });
                 let index = a.index.clone();
-                Some(counted(&f, a, cap, len, nt, move |n, i| {
-                    index(&format!("({i} + (if lti {n} 0 then 0 else {n}))"))
+                Some(counted(&f, a, cap, Rc::new(len), nt, move |n, i| {
+                    index(&fcl!("({i} + (if lti {n} 0 then 0 else {n}))"))
                 }))
             }
             (Prim::Take, Some(a)) if a.shape.len() == 1 => {
@@ -159,13 +160,13 @@ impl Lowerer {
                     return Ok(None);
                 };
                 let l = length_text(a);
-                let len = share(&f, &nt, |n| format!("(if lti {n} 0 then 0 - {n} else {n})"));
+                let len = share(&f, &nt, |n| fcl!("(if lti {n} 0 then 0 - {n} else {n})"));
                 let (index, fill, g) = (a.index.clone(), a.ty.fill(), f.clone());
                 // element i: a_i (n ≥ 0) or a_(L + n + i) (n < 0), a fill outside 0…L−1
-                Some(counted(&f, a, cap, len, nt, move |n, i| {
-                    let j = format!("(if lti {n} 0 then {l} + {n} + {i} else {i})");
+                Some(counted(&f, a, cap, Rc::new(len), nt, move |n, i| {
+                    let j = fcl!("(if lti {n} 0 then {l} + {n} + {i} else {i})");
                     share(&g, &j, |j| {
-                        format!(
+                        fcl!(
                             "(if andb (lti {j} {l}) (lti (0 - 1) {j}) then {} else {fill})",
                             index(j)
                         )
@@ -176,24 +177,17 @@ impl Lowerer {
             (Prim::Rotate | Prim::Vrotate, Some(a)) if dynamic => {
                 let (l, index, g) = (length_text(a), a.index.clone(), f.clone());
                 // (the shift is computed only for i < L, so L > 0 there)
-                let shift = format!("(({nt}) % {l} + {l}) % {l}");
-                Some(counted(
-                    &f,
-                    a,
-                    a.shape[0],
-                    l.to_string(),
-                    shift,
-                    move |s, i| {
-                        let j = format!("({i} + {s})");
-                        share(&g, &j, |j| {
-                            format!(
-                                "(if lti {j} {l} then {} else {})",
-                                index(j),
-                                index(&format!("({j} - {l})"))
-                            )
-                        })
-                    },
-                ))
+                let shift = fcl!("(({nt}) % {l} + {l}) % {l}");
+                Some(counted(&f, a, a.shape[0], l.clone(), shift, move |s, i| {
+                    let j = fcl!("({i} + {s})");
+                    share(&g, &j, |j| {
+                        fcl!(
+                            "(if lti {j} {l} then {} else {})",
+                            index(j),
+                            index(&fcl!("({j} - {l})"))
+                        )
+                    })
+                }))
             }
             // rotate: every row along the last axis moves left by n mod m
             (Prim::Rotate, Some(a)) if computed => {
@@ -204,14 +198,14 @@ impl Lowerer {
                     return Ok(Some(a.clone()));
                 }
                 let (index, g) = (a.index.clone(), f.clone());
-                let mut out = Arr::new(a.ty, a.shape.clone(), move |i| {
+                let mut out = Arr::new(a.ty, a.shape.clone(), move |i: &Fcl| {
                     share(&g, i, |i| {
-                        share(&g, &format!("((({nt}) % {m} + {m}) % {m})"), |s| {
-                            share(&g, &format!("({i} % {m})"), |c| {
-                                let moved = format!(
+                        share(&g, &fcl!("((({nt}) % {m} + {m}) % {m})"), |s| {
+                            share(&g, &fcl!("({i} % {m})"), |c| {
+                                let moved = fcl!(
                                     "(if lti ({c} + {s}) {m} then {c} + {s} else {c} + {s} - {m})"
                                 );
-                                index(&format!("({i} - {c} + {moved})"))
+                                index(&fcl!("({i} - {c} + {moved})"))
                             })
                         })
                     })
@@ -254,18 +248,23 @@ impl Lowerer {
         };
         let f = self.fresh.clone();
         let rank = bounds.len();
-        let dims: Vec<String> = (0..rank).map(|k| (s.index)(&k.to_string())).collect();
-        let product = dims.join(" * ");
+        let dims: Vec<Fcl> = (0..rank).map(|k| (s.index)(&fcl!("{k}"))).collect();
+        // d0 * d1 * …, associating to the left (reshape_target gives at least one extent)
+        let product = dims
+            .iter()
+            .cloned()
+            .reduce(|acc, d| fcl!("{acc} * {d}"))
+            .unwrap_or_else(|| int(1));
         let len = if checked {
-            checked_extents(&f, e.span, &dims, &format!("({product})"))
+            checked_extents(&f, e.span, &dims, &product)
         } else {
-            format!("({product})")
+            product
         };
-        let mut out = Arr::dynamic(ty, bounds.iter().product(), len.into(), element);
+        let mut out = Arr::dynamic(ty, bounds.iter().product(), Rc::new(len), element);
         out.range = range;
         if rank > 1 {
             out.shape = bounds;
-            out.run_dims = Some(dims.into_iter().map(Rc::from).collect());
+            out.run_dims = Some(dims.into_iter().map(Rc::new).collect());
         }
         Ok(Some(out))
     }
@@ -333,17 +332,17 @@ fn cyclic(a: &Arr, cap: usize) -> super::value::Index {
     let (m, ty, index) = (a.size(), a.ty, a.index.clone());
     if let Some(l) = &a.run_len {
         let l = l.clone();
-        return Rc::new(move |i| {
-            format!(
+        return Rc::new(move |i: &Fcl| {
+            fcl!(
                 "(if {l} == 0 then {} else {})",
                 ty.fill(),
-                index(&format!("({i} % (maxi 1 {l}))"))
+                index(&fcl!("({i} % (maxi 1 {l}))"))
             )
         });
     }
     match m {
-        0 => Rc::new(move |_| ty.fill()),
+        0 => Rc::new(move |_: &Fcl| ty.fill()),
         m if cap <= m => index,
-        m => Rc::new(move |i| index(&format!("({i} % {m})"))),
+        m => Rc::new(move |i: &Fcl| index(&fcl!("({i} % {m})"))),
     }
 }

@@ -20,6 +20,7 @@ use super::counts::length_text;
 use super::ops::known_int;
 use super::program::Lowerer;
 use super::range::Range;
+use super::tree::{fcl, fcl_stmt, int, literal_index, Fcl};
 use super::value::{share, unsupported, Arr, Fresh, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::Expr;
@@ -27,24 +28,27 @@ use semantics::tail::value::Scalar;
 use std::rc::Rc;
 
 /// An element n of type `ty` with `f(n, acc) = acc` for every `acc` of the reduction
-/// (apltail's `acc := f(x_j)(acc)`), as FCL text and as a value.
-fn neutral(f: &Val, ty: Ty) -> Option<(&'static str, Scalar)> {
+/// (apltail's `acc := f(x_j)(acc)`), as an FCL expression and as a value.
+fn neutral(f: &Val, ty: Ty) -> Option<(Fcl, Scalar)> {
     let Val::Fun(g) = f else { return None };
     let Fun::Op(p, _) = g.as_ref() else {
         return None;
     };
     Some(match (p, ty) {
-        (Prim::Addi, Ty::Int) => ("0", Scalar::Int(0)),
-        (Prim::Muli, Ty::Int) => ("1", Scalar::Int(1)),
-        (Prim::Maxi, Ty::Int) => ("(0 - 2147483647 - 1)", Scalar::Int(i32::MIN)),
-        (Prim::Mini, Ty::Int) => ("2147483647", Scalar::Int(i32::MAX)),
+        (Prim::Addi, Ty::Int) => (fcl!("0"), Scalar::Int(0)),
+        (Prim::Muli, Ty::Int) => (fcl!("1"), Scalar::Int(1)),
+        (Prim::Maxi, Ty::Int) => (fcl!("(0 - 2147483647 - 1)"), Scalar::Int(i32::MIN)),
+        (Prim::Mini, Ty::Int) => (fcl!("2147483647"), Scalar::Int(i32::MAX)),
         // x + -0.0 is x, also for x = -0.0 (where + 0.0 gives 0.0)
-        (Prim::Addd, Ty::Double) => ("(negd 0.0)", Scalar::Double(-0.0)),
-        (Prim::Muld, Ty::Double) => ("1.0", Scalar::Double(1.0)),
-        (Prim::Maxd, Ty::Double) => ("(negd (divd 1.0 0.0))", Scalar::Double(f64::NEG_INFINITY)),
-        (Prim::Mind, Ty::Double) => ("(divd 1.0 0.0)", Scalar::Double(f64::INFINITY)),
-        (Prim::Andb, Ty::Bool) => ("true", Scalar::Bool(true)),
-        (Prim::Orb, Ty::Bool) => ("false", Scalar::Bool(false)),
+        (Prim::Addd, Ty::Double) => (fcl!("(negd 0.0)"), Scalar::Double(-0.0)),
+        (Prim::Muld, Ty::Double) => (fcl!("1.0"), Scalar::Double(1.0)),
+        (Prim::Maxd, Ty::Double) => (
+            fcl!("(negd (divd 1.0 0.0))"),
+            Scalar::Double(f64::NEG_INFINITY),
+        ),
+        (Prim::Mind, Ty::Double) => (fcl!("(divd 1.0 0.0)"), Scalar::Double(f64::INFINITY)),
+        (Prim::Andb, Ty::Bool) => (fcl!("true"), Scalar::Bool(true)),
+        (Prim::Orb, Ty::Bool) => (fcl!("false"), Scalar::Bool(false)),
         _ => return None,
     })
 }
@@ -78,7 +82,7 @@ impl Lowerer {
                     ..r
                 }));
             }
-            let t = format!("(if {len} == 0 then {} else {})", z.text(), r.text());
+            let t = fcl!("(if {len} == 0 then {} else {})", z.text(), r.text());
             let mut out = Arr::scalar(ty, t);
             out.range = r.range.zip(z.range).map(|(r, z)| r.union(z));
             return Ok(Val::Arr(out));
@@ -93,18 +97,20 @@ impl Lowerer {
         // a sequential fold over the run-time length, in apltail's order
         let step = self.step_fn(&f, ty);
         let (r, j) = (self.fresh.name("r"), self.fresh.name("j"));
-        let first = ty.store(&(a.index)("0"));
-        let rest = ty.store(&(a.index)(&format!("(1 + {j})")));
-        self.stmt(format!(
-            "-- reduce: thread-level fold of a vector whose length is computed on the device\n    \
-             {r} <- forceM<grid> (concat<block> 1 (generate 1 (fn b => concat<thread> 1 \
+        let first = ty.store(&(a.index)(&int(0)));
+        let rest = ty.store(&(a.index)(&fcl!("(1 + {j})")));
+        self.comment(
+            "reduce: thread-level fold of a vector whose length is computed on the device",
+        );
+        self.stmt(fcl_stmt!(
+            "{r} <- forceM<grid> (concat<block> 1 (generate 1 (fn b => concat<thread> 1 \
              (generate 1 (fn t => return<thread> (foldl {step} {first} \
              (generate (maxi ({len} - 1) 0) (fn {j} => {rest}))))))))"
         ));
-        let t = format!(
+        let t = fcl!(
             "(if {len} == 0 then {} else {})",
             z.text(),
-            ty.load(&format!("(index {r} 0)"))
+            ty.load(&fcl!("(index {r} 0)"))
         );
         Ok(Val::Arr(Arr::scalar(ty, t)))
     }
@@ -117,7 +123,7 @@ impl Lowerer {
     /// junk rows' elements neutral (a junk row reduces to z, without failing); the result has
     /// the same run-time extents, less the last for `reduce`. Otherwise the extents are read
     /// back (module `probe`).
-    fn reduction_of_rows(&mut self, p: Prim, f: Val, z: Arr, a: Arr, dims: &[Rc<str>]) -> R<Val> {
+    fn reduction_of_rows(&mut self, p: Prim, f: Val, z: Arr, a: Arr, dims: &[Rc<Fcl>]) -> R<Val> {
         let Some((n, value)) = neutral(&f, a.ty).filter(|_| rows_dynamic(&a)) else {
             let a = self.settle_dims(&a, dims, p.name())?;
             return self.reduction(p, vec![f, Val::Arr(z), Val::Arr(a)]);
@@ -182,15 +188,15 @@ pub(super) fn rows_dynamic(a: &Arr) -> bool {
             && dims[1..]
                 .iter()
                 .zip(&a.shape[1..])
-                .all(|(d, &c)| c > 0 && d.parse::<usize>() == Ok(c))
+                .all(|(d, &c)| c > 0 && literal_index(d) == Some(c))
     })
 }
 
 /// The number of rows of `a`, an array whose rows the device counts ([`rows_dynamic`]), as
 /// its length gives it, so that the check of its extents runs wherever it is read.
-pub(super) fn rows_text(a: &Arr) -> Rc<str> {
+pub(super) fn rows_text(a: &Arr) -> Rc<Fcl> {
     let row: usize = a.shape[1..].iter().product();
-    format!("({} / {row})", length_text(a)).into()
+    Rc::new(fcl!("({} / {row})", length_text(a)))
 }
 
 /// `r`, what a per-row operator made of `a` at its capacity, with `a`'s rows: `a`'s run-time
@@ -207,8 +213,12 @@ fn with_rows_of(a: &Arr, r: Arr, dropped: Option<usize>) -> Arr {
                     .filter(|&k| k != axis)
                     .map(|k| dims[k].clone()),
             );
-            let len: Rc<str> = format!("({})", kept.join(" * ")).into();
-            (Some(len), (kept.len() > 1).then(|| kept.into()))
+            // the rows' count times each kept extent, associating to the left
+            let len = kept
+                .iter()
+                .skip(1)
+                .fold((*kept[0]).clone(), |acc, d| fcl!("{acc} * {d}"));
+            (Some(Rc::new(len)), (kept.len() > 1).then(|| kept.into()))
         }
     };
     Arr {
@@ -233,10 +243,10 @@ pub(super) fn at_capacity(a: &Arr) -> Arr {
 
 /// `a` (of run-time length) at its capacity, with the junk past its length replaced by the
 /// neutral element `n` (`value`).
-fn masked(a: &Arr, n: &'static str, value: Scalar) -> Arr {
+fn masked(a: &Arr, n: Fcl, value: Scalar) -> Arr {
     let (index, l) = (a.index.clone(), length_text(a));
-    let mut masked = Arr::new(a.ty, a.shape.clone(), move |i| {
-        format!("(if lti {i} {l} then {} else {n})", index(i))
+    let mut masked = Arr::new(a.ty, a.shape.clone(), move |i: &Fcl| {
+        fcl!("(if lti {i} {l} then {} else {n})", index(i))
     });
     masked.range = a
         .range
@@ -297,12 +307,12 @@ fn taken_rows(f: &Fresh, n: &Arr, a: &Arr) -> Option<Arr> {
     shape[0] = n.unsigned_abs() as usize;
     let (index, len, ty, g) = (a.index.clone(), length_text(a), a.ty, f.clone());
     let taken = shape[0] * row;
-    let element = move |p: &str| {
+    let element = move |p: &Fcl| {
         if n >= 0 {
-            format!("(if lti {p} {len} then {} else {})", index(p), ty.fill())
+            fcl!("(if lti {p} {len} then {} else {})", index(p), ty.fill())
         } else {
-            share(&g, &format!("({p} + {len} - {taken})"), |q| {
-                format!("(if lti {q} 0 then {} else {})", ty.fill(), index(q))
+            share(&g, &fcl!("({p} + {len} - {taken})"), |q| {
+                fcl!("(if lti {q} 0 then {} else {})", ty.fill(), index(q))
             })
         }
     };
@@ -321,7 +331,7 @@ fn joined(f: &Fresh, p: Prim, args: &[Val]) -> Option<Arr> {
         return None;
     };
     let part = |v: &Arr| match v.shape.len() {
-        0 => (Rc::<str>::from("1"), 1),
+        0 => (Rc::new(int(1)), 1),
         _ => (length_text(v), v.shape[0]),
     };
     let ((la, ca), (lb, cb)) = (part(a), part(b));
@@ -331,13 +341,13 @@ fn joined(f: &Fresh, p: Prim, args: &[Val]) -> Option<Arr> {
     let mut out = Arr::dynamic(
         a.ty,
         ca + cb,
-        format!("({la} + {lb})").into(),
-        Rc::new(move |i| {
+        Rc::new(fcl!("({la} + {lb})")),
+        Rc::new(move |i: &Fcl| {
             share(&g, i, |i| {
-                format!(
+                fcl!(
                     "(if lti {i} {l} then {} else {})",
                     ia(i),
-                    ib(&format!("({i} - {l})"))
+                    ib(&fcl!("({i} - {l})"))
                 )
             })
         }),
@@ -368,7 +378,7 @@ fn reversed(f: &Fresh, p: Prim, a: &Arr) -> Option<Arr> {
         a.ty,
         a.shape[0],
         len,
-        Rc::new(move |i| share(&g, &format!("({l} - 1 - {i})"), |j| index(j))),
+        Rc::new(move |i: &Fcl| share(&g, &fcl!("({l} - 1 - {i})"), |j| index(j))),
     );
     out.range = a.range_with_fill();
     Some(out)
@@ -378,37 +388,43 @@ fn reversed(f: &Fresh, p: Prim, a: &Arr) -> Option<Arr> {
 /// element i at coordinates c′ (of the reversed extents) read from a's coordinates c′
 /// reversed. Past the length the coordinates are junk within the capacity: the extents divide
 /// as at least 1, so nothing there can fail, and the elements need no test of the length
-/// (whose text may check the extents, which an `if` selecting this would then refuse).
+/// (whose expression may check the extents, which an `if` selecting this would then refuse).
 /// `None` for anything else.
 fn transposed(f: &Fresh, a: &Arr) -> Option<Arr> {
-    let dims: Vec<String> = a
+    let dims: Vec<Fcl> = a
         .run_dims
         .as_deref()?
         .iter()
-        .map(|d| format!("(maxi 1 {d})"))
+        .map(|d| fcl!("(maxi 1 {d})"))
         .collect();
     let r = dims.len();
-    let rev: Vec<String> = dims.iter().rev().cloned().collect();
-    let product = |ds: &[String]| match ds {
-        [] => "1".to_string(),
-        ds => format!("({})", ds.join(" * ")),
+    let rev: Vec<Fcl> = dims.iter().rev().cloned().collect();
+    // d0 * d1 * …, associating to the left; 1 of no extents
+    let product = |ds: &[Fcl]| {
+        ds.iter()
+            .cloned()
+            .reduce(|acc, d| fcl!("{acc} * {d}"))
+            .unwrap_or_else(|| int(1))
     };
     let (index, g) = (a.index.clone(), f.clone());
-    let element = move |i: &str| {
+    let element = move |i: &Fcl| {
         share(&g, i, |i| {
             // source coordinate k is result coordinate r − 1 − k
-            let terms: Vec<String> = (0..r)
-                .map(|k| {
-                    let j = r - 1 - k;
-                    format!(
-                        "({i} / {} % {}) * {}",
-                        product(&rev[j + 1..]),
-                        rev[j],
-                        product(&dims[k + 1..])
-                    )
-                })
-                .collect();
-            index(&format!("({})", terms.join(" + ")))
+            let terms = (0..r).map(|k| {
+                let j = r - 1 - k;
+                fcl!(
+                    "({i} / {} % {}) * {}",
+                    product(&rev[j + 1..]),
+                    &rev[j],
+                    product(&dims[k + 1..])
+                )
+            });
+            // the terms' sum, associating to the left (an array of run-time extents has at
+            // least two)
+            let flat = terms
+                .reduce(|acc, t| fcl!("{acc} + {t}"))
+                .unwrap_or_else(|| int(0));
+            index(&flat)
         })
     };
     let mut out = Arr::new(a.ty, a.shape.iter().rev().copied().collect(), element);

@@ -10,6 +10,7 @@
 
 use super::loops::{Layout, Step};
 use super::program::Lowerer;
+use super::tree::{fcl, int, Fcl};
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::LowerTailError;
 use semantics::tail::value::Array;
@@ -53,7 +54,7 @@ impl Lowerer {
         let shape = args[0].shape.clone();
         let n = args[0].size();
         let it = self.fresh.name("it");
-        let xs = elements_at(args, &it);
+        let xs = elements_at(args, &fcl!("{it}"));
         let saved = self.checkpoint();
         let (r, step) = self.loop_body(f, xs, &it)?;
         let r = match r {
@@ -72,9 +73,9 @@ impl Lowerer {
         let before = layout.read(self, &s).remove(0).index;
         let (rt, at) = (r.text(), it.clone());
         let next = Arr::new(r.ty, shape, move |i| {
-            format!("(if {i} == {at} then {rt} else {})", before(i))
+            fcl!("(if {i} == {at} then {rt} else {})", before(i))
         });
-        let trips = n.to_string();
+        let trips = fcl!("{n}");
         self.count_loop_draws(&step.draws, Some(n as i64))?;
         let w = self.emit_loop(
             &trips,
@@ -103,7 +104,7 @@ impl Lowerer {
         }
         let mut elems = Vec::new();
         for i in 0..a.size() {
-            match self.apply_fun(f, elements_at(args, &i.to_string()))? {
+            match self.apply_fun(f, elements_at(args, &fcl!("{i}")))? {
                 Val::Arr(r) if r.shape.is_empty() => elems.push(r),
                 _ => return Err(why),
             }
@@ -111,7 +112,7 @@ impl Lowerer {
         let Val::Arr(v) = super::shape::vector(&self.fresh, elems)? else {
             return Err(why);
         };
-        let mut out = Arr::new(v.ty, a.shape.clone(), |_| String::new());
+        let mut out = Arr::new(v.ty, a.shape.clone(), |_| int(0));
         out.index = v.index;
         out.known = v.known.map(|k| {
             Rc::new(Array {
@@ -123,8 +124,9 @@ impl Lowerer {
     }
 }
 
-/// The arguments' elements at flat index `i` (FCL int text), as scalars in their ranges.
-fn elements_at(args: &[&Arr], i: &str) -> Vec<Val> {
+/// The arguments' elements at flat index `i` (an FCL int expression), as scalars in their
+/// ranges.
+fn elements_at(args: &[&Arr], i: &Fcl) -> Vec<Val> {
     args.iter()
         .map(|b| {
             let mut x = Arr::scalar(b.ty, (b.index)(i));

@@ -14,6 +14,7 @@ use super::check::checked_same_length;
 use super::counts::{length_text, MAX_CAPACITY};
 use super::fault::LoweringFault;
 use super::program::{fails, Lowerer};
+use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name};
 use super::value::{share, unsupported, Arr, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::select;
@@ -50,7 +51,7 @@ impl Lowerer {
             // lengths that may differ: checked to be the same when the program runs, both
             // then within the smaller capacity
             let (lm, la) = (length_text(&sel), length_text(&a));
-            let len: Rc<str> = checked_same_length(&self.fresh, e.span, &lm, &la).into();
+            let len: Rc<Fcl> = Rc::new(checked_same_length(&self.fresh, e.span, &lm, &la));
             let cap = sel.shape[0].min(a.shape[0]);
             let within = |v: &Arr| Arr {
                 shape: vec![cap],
@@ -86,26 +87,23 @@ impl Lowerer {
         }
         let n = a.size();
         if n == 0 {
-            return Ok(Val::Arr(Arr::new(a.ty, vec![0], move |_| String::new())));
+            let ty = a.ty;
+            return Ok(Val::Arr(Arr::new(ty, vec![0], move |_| ty.fill())));
         }
         // how many result elements each position gives
         let (counts_of, fresh) = (sel.index.clone(), self.fresh.clone());
         let compress = p == Prim::Compress;
         // planted fault: a negative count gives nothing
         let no_fills = fresh.planted(LoweringFault::ReplicateNegative);
-        let counts = Arr::new(Ty::Int, vec![n], move |i| {
+        let counts = Arr::new(Ty::Int, vec![n], move |i: &Fcl| {
             if let (true, Some(len)) = (compress, &len) {
-                format!("(if lti {i} {len} then b2i {} else 0)", counts_of(i))
+                fcl!("(if lti {i} {len} then b2i {} else 0)", counts_of(i))
             } else if compress {
-                format!("(b2i {})", counts_of(i))
+                fcl!("(b2i {})", counts_of(i))
             } else {
                 share(&fresh, &counts_of(i), |c| {
-                    let fills = if no_fills {
-                        "0".into()
-                    } else {
-                        format!("0 - {c}")
-                    };
-                    format!("(if lti {c} 0 then {fills} else {c})")
+                    let fills = if no_fills { int(0) } else { fcl!("0 - {c}") };
+                    fcl!("(if lti {c} 0 then {fills} else {c})")
                 })
             }
         });
@@ -117,7 +115,7 @@ impl Lowerer {
             return refuse();
         };
         let sums = self.materialize(&sums, &format!("the prefix sums of {name}'s counts"));
-        let last = (sums.index)(&(n - 1).to_string());
+        let last = (sums.index)(&fcl!("{}", n - 1));
         if compress && a.ty != Ty::Complex {
             return Ok(Val::Arr(self.compress_scatter(a, &sums, &last)));
         }
@@ -144,7 +142,7 @@ impl Lowerer {
         let (ty, data, counts_of, fresh) =
             (a.ty, a.index.clone(), sel.index.clone(), self.fresh.clone());
         let sum_at = sums.index.clone();
-        let index = move |j: &str| {
+        let index = move |j: &Fcl| {
             share(&fresh, j, |j| {
                 let pos = search(&fresh, j, n, &*sum_at);
                 if compress {
@@ -152,7 +150,7 @@ impl Lowerer {
                 }
                 // a negative count gives fills
                 pos.wrap(|i| {
-                    format!(
+                    fcl!(
                         "(if lti {} 0 then {} else {})",
                         counts_of(i),
                         ty.fill(),
@@ -163,7 +161,7 @@ impl Lowerer {
         };
         let mut out = match total {
             Some(total) => Arr::new(ty, vec![total], index),
-            None => Arr::dynamic(ty, cap.unwrap_or(n), last.into(), Rc::new(index)),
+            None => Arr::dynamic(ty, cap.unwrap_or(n), Rc::new(last), Rc::new(index)),
         };
         // the elements are the argument's, and fills (replicate's negative counts, the
         // elements of a compress result past its computed length)
@@ -184,7 +182,7 @@ impl Lowerer {
     /// position is written once), each element read once. The result's length stays on the
     /// device; its junk is the dropped elements, computed as the oracle computes them (all
     /// of `a`, by value).
-    fn compress_scatter(&mut self, a: &Arr, sums: &Arr, len: &str) -> Arr {
+    fn compress_scatter(&mut self, a: &Arr, sums: &Arr, len: &Fcl) -> Arr {
         let (n, ty) = (a.size(), a.ty);
         let out = self.fresh.name("kept");
         let (s, prev, e) = (
@@ -192,50 +190,53 @@ impl Lowerer {
             self.fresh.name("s"),
             self.fresh.name("e"),
         );
-        let sum_at = |i: &str| (sums.index)(i);
+        let sum_at = |i: &Fcl| (sums.index)(i);
         // planted fault: the kept element one place too far
-        let minus = match self.fresh.planted(LoweringFault::CompressScatterOffset) {
-            true => "",
-            false => " - 1",
+        let kept_at = match self.fresh.planted(LoweringFault::CompressScatterOffset) {
+            true => var(s.as_str()),
+            false => fcl!("{s} - 1"),
         };
-        let dest = format!(
+        let dest = fcl!(
             "let {e} = (fst q) * 256 + (snd q) in if lti {e} {n} then (let {s} = {} in \
              let {prev} = (if {e} == 0 then 0 else {}) in \
-             if lti {prev} {s} then {s}{minus} else {len} + {e} - {s}) else {e}",
-            sum_at(&e),
-            sum_at(&format!("({e} - 1)")),
+             if lti {prev} {s} then {kept_at} else {len} + {e} - {s}) else {e}",
+            sum_at(&var(e.as_str())),
+            sum_at(&fcl!("({e} - 1)")),
         );
-        let elem = super::program::element_text(a, &e);
-        self.stmt(format!(
-            "-- compress: the kept elements scattered to the front, in order (a stable \
-             partition)\n    \
-             {out} <- forceM<grid> (interleave<block> 256 (fn q => {dest}) \
+        let elem = super::program::element_text(a, &var(e.as_str()));
+        self.comment(
+            "compress: the kept elements scattered to the front, in order (a stable partition)",
+        );
+        self.stmt(fcl_stmt!(
+            "{out} <- forceM<grid> (interleave<block> 256 (fn q => {dest}) \
              (generate {} (fn b => return<block> (push<block> (generate 256 (fn u => \
              let {e} = b * 256 + u in if lti {e} {n} then {elem} else {}))))))",
             n.div_ceil(256),
             ty.store(&ty.fill()),
         ));
-        let mut kept = Arr::new(ty, vec![n], move |i| ty.load(&format!("(index {out} {i})")));
-        kept.run_len = Some(len.into());
+        let mut kept = Arr::new(ty, vec![n], move |i: &Fcl| {
+            ty.load(&fcl!("(index {out} {i})"))
+        });
+        kept.run_len = Some(Rc::new(len.clone()));
         kept.range = a.range;
         kept
     }
 }
 
-/// The steps of a binary search (each a name and the expression it is bound to) and the name
-/// of its result.
+/// The steps of a binary search (each a name and the expression it is bound to) and its
+/// result (the last step's name).
 struct Search {
-    steps: Vec<(String, String)>,
-    result: String,
+    steps: Vec<(Name, Fcl)>,
+    result: Fcl,
 }
 
 impl Search {
     /// `body` of the found position, inside the search's steps: `(fn p1 => … (fn pk => body)
     /// ek …) e1`, each bound by value.
-    fn wrap(&self, body: impl FnOnce(&str) -> String) -> String {
+    fn wrap(&self, body: impl FnOnce(&Fcl) -> Fcl) -> Fcl {
         let body = body(&self.result);
         self.steps.iter().rev().fold(body, |body, (name, bound)| {
-            format!("((fn {name} => {body}) ({bound}))")
+            fcl!("((fn {name} => {body}) ({bound}))")
         })
     }
 }
@@ -255,31 +256,51 @@ fn replicate_capacity(counts: &Arr, n: usize) -> Option<usize> {
 /// by applying a function, not by `let`: the FCL oracle binds `let`s by name, which would make
 /// its work double per step (2n sums read per element), while an argument is evaluated once
 /// (compiled code computes each once either way).
-fn search(
-    fresh: &super::value::Fresh,
-    j: &str,
-    n: usize,
-    sum_at: &dyn Fn(&str) -> String,
-) -> Search {
-    let mut p = "0".to_string();
+fn search(fresh: &super::value::Fresh, j: &Fcl, n: usize, sum_at: &dyn Fn(&Fcl) -> Fcl) -> Search {
+    let mut p = int(0);
     let mut steps = Vec::new();
     let mut bit = 1usize << (usize::BITS - 1 - n.leading_zeros());
     while bit > 0 {
         let q = fresh.name("p");
         // a step past n reads the last sum, the total, which exceeds j: no step
-        let sum = sum_at(&format!("(mini ({p} + {bit}) {n} - 1)"));
+        let sum = sum_at(&fcl!("(mini ({p} + {bit}) {n} - 1)"));
         // planted fault: `j <= sum` for `j < sum`
-        let plus = if fresh.planted(LoweringFault::FilterSearchBound) {
-            " + 1"
+        let bound = if fresh.planted(LoweringFault::FilterSearchBound) {
+            fcl!("{sum} + 1")
         } else {
-            ""
+            sum
         };
         steps.push((
             q.clone(),
-            format!("{p} + {bit} - {bit} * b2i (lti {j} ({sum}{plus}))"),
+            fcl!("{p} + {bit} - {bit} * b2i (lti {j} ({bound}))"),
         ));
-        p = q;
+        p = var(q.as_str());
         bit >>= 1;
     }
     Search { steps, result: p }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
+    }
+
+    #[test]
+    fn the_search_binds_each_step_by_application() {
+        let f = super::super::value::Fresh::default();
+        let found = search(&f, &p("j"), 5, &|i| fcl!("(index s {i})")).wrap(|i| i.clone());
+        assert_eq!(
+            found,
+            p("((fn p0 => ((fn p1 => ((fn p2 => p2) \
+               (p1 + 1 - 1 * b2i (lti j ((index s (mini (p1 + 1) 5 - 1))))))) \
+               (p0 + 2 - 2 * b2i (lti j ((index s (mini (p0 + 2) 5 - 1))))))) \
+               (0 + 4 - 4 * b2i (lti j ((index s (mini (0 + 4) 5 - 1))))))")
+        );
+    }
 }

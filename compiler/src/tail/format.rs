@@ -14,6 +14,7 @@
 //!   from a table of 10^(22·j) ([`decimal_scales`]) to about 2^-104, so only a double that
 //!   close to a midpoint could round the other way.
 
+use super::tree::{fcl, fcl_stmt, int, Fcl};
 use super::value::{share, Arr, Fresh, Ty};
 use super::{program::Lowerer, range::Range};
 use std::rc::Rc;
@@ -21,46 +22,47 @@ use std::rc::Rc;
 /// The chars of the longest `formatD` text: a sign, `0.` and five zeros, then 12 digits.
 const DOUBLE_CAPACITY: usize = 20;
 
-/// `formatI(x)` of int text `x`: at most 11 chars (`-2147483648`), a minus sign then the
+/// `formatI(x)` of int expression `x`: at most 11 chars (`-2147483648`), a minus sign then the
 /// digits of |x|, as the oracle (Rust's `i32::to_string`) writes them. The digits are computed
 /// in doubles, where |x| is exact for every int (no negation overflows): digit p is
 /// `⌊(|x| mod 10^(p+1)) / 10^p⌋`, each step exact for integers below 2^53, and every floor
 /// fits an int.
-pub(super) fn format_int(f: &Fresh, x: &str) -> Arr {
-    let pow10 = |p: &str| {
-        (1..=10).rev().fold("1.0".to_string(), |rest, k| {
-            format!("(if {p} == {k} then {}.0 else {rest})", 10i64.pow(k))
+pub(super) fn format_int(f: &Fresh, x: &Fcl) -> Arr {
+    // 10^k as a double literal (exact: 10^10 < 2^53)
+    let ten = |k: u32| 10i64.pow(k) as f64;
+    let pow10 = move |p: &Fcl| {
+        (1..=10).rev().fold(fcl!("1.0"), |rest, k| {
+            fcl!("(if {p} == {k} then {v} else {rest})", v = ten(k))
         })
     };
-    let abs = |x: &str| format!("(if lti {x} 0 then negd (i2d {x}) else i2d {x})");
-    let digits = |ad: &str| {
-        let more: Vec<String> = (1..=9)
-            .map(|k| format!("b2i (ged {ad} {}.0)", 10i64.pow(k)))
-            .collect();
-        format!("(1 + {})", more.join(" + "))
+    let abs = |x: &Fcl| fcl!("(if lti {x} 0 then negd (i2d {x}) else i2d {x})");
+    let digits = move |ad: &Fcl| {
+        (1..=9).fold(fcl!("1"), |acc, k| {
+            fcl!("{acc} + b2i (ged {ad} {v})", v = ten(k))
+        })
     };
     let len = share(f, x, |x| {
         share(f, &abs(x), |ad| {
-            format!("(b2i (lti {x} 0) + {})", digits(ad))
+            fcl!("(b2i (lti {x} 0) + {d})", d = digits(ad))
         })
     });
-    let (g, xt) = (f.clone(), x.to_string());
+    let (g, xt) = (f.clone(), x.clone());
     Arr::dynamic(
         Ty::Char,
         11,
-        len.into(),
-        Rc::new(move |i| {
+        Rc::new(len),
+        Rc::new(move |i: &Fcl| {
             share(&g, &xt, |x| {
                 share(&g, &abs(x), |ad| {
-                    let p = format!("(b2i (lti {x} 0) + {} - 1 - {i})", digits(ad));
+                    let p = fcl!("(b2i (lti {x} 0) + {d} - 1 - {i})", d = digits(ad));
                     share(&g, &p, |p| {
-                        let hi = format!("(floord (divd {ad} {}))", pow10(&format!("({p} + 1)")));
-                        let rest = format!(
-                            "(subd {ad} (muld {} (i2d {hi})))",
-                            pow10(&format!("({p} + 1)"))
+                        let hi = fcl!("(floord (divd {ad} {t}))", t = pow10(&fcl!("({p} + 1)")));
+                        let rest = fcl!(
+                            "(subd {ad} (muld {t} (i2d {hi})))",
+                            t = pow10(&fcl!("({p} + 1)"))
                         );
-                        let digit = format!("(floord (divd {rest} {}))", pow10(p));
-                        format!("(if andb (lti {x} 0) ({i} == 0) then 45 else 48 + {digit})")
+                        let digit = fcl!("(floord (divd {rest} {t}))", t = pow10(p));
+                        fcl!("(if andb (lti {x} 0) ({i} == 0) then 45 else 48 + {digit})")
                     })
                 })
             })
@@ -76,7 +78,7 @@ impl Lowerer {
             return None;
         }
         if let Some(ints) = &x.int_source {
-            return Some(format_int_double(&self.fresh, &ints("0")));
+            return Some(format_int_double(&self.fresh, &ints(&int(0))));
         }
         let table = match &self.decimal_scales {
             Some(t) => t.clone(),
@@ -90,46 +92,48 @@ impl Lowerer {
         self.helpers.insert(super::program::TABULATE);
         // the digits, the exponent and the kind of number, computed once; each char reads them
         let (d, xt) = (self.fresh.name("digits"), x.text());
-        self.stmt(format!(
-            "-- formatD: the 12 digits and the exponent of a double\n    \
-             {d} <- forceM<grid> (tabulate 4 (fn i => fmtdStored {table} {xt} i))"
+        self.comment("formatD: the 12 digits and the exponent of a double");
+        self.stmt(fcl_stmt!(
+            "{d} <- forceM<grid> (tabulate 4 (fn i => fmtdStored {table} {xt} i))"
         ));
-        let text = move |what: &str, i: &str| {
-            let read = |k: usize| format!("(index {d} {k})");
-            format!(
-                "({what} (fmtdText {} {} {} {} {i}))",
+        // `what` is `fst` (the length) or `snd` (the char at `i`)
+        let text = move |what: &str, i: &Fcl| {
+            let read = |k: usize| fcl!("(index {d} {k})");
+            fcl!(
+                "({w} (fmtdText {} {} {} {} {i}))",
                 read(3),
                 read(0),
                 read(1),
-                read(2)
+                read(2),
+                w = super::tree::var(what)
             )
         };
-        let len = text("fst", "0");
+        let len = text("fst", &int(0));
         let mut out = Arr::dynamic(
             Ty::Char,
             DOUBLE_CAPACITY,
-            len.into(),
-            Rc::new(move |i| text("snd", i)),
+            Rc::new(len),
+            Rc::new(move |i: &Fcl| text("snd", i)),
         );
         out.range = Range::new(0.0, 126.0);
         Some(out)
     }
 }
 
-/// `formatD(x)` of a double made from int text `n` (`i2d`): `formatI(n)` then `.0`, 13 chars
-/// at most. Such a double has at most 10 digits, so its value text is fixed-point with
+/// `formatD(x)` of a double made from int expression `n` (`i2d`): `formatI(n)` then `.0`, 13
+/// chars at most. Such a double has at most 10 digits, so its value text is fixed-point with
 /// nothing rounded (spec §6.1).
-fn format_int_double(f: &Fresh, n: &str) -> Arr {
+fn format_int_double(f: &Fresh, n: &Fcl) -> Arr {
     let digits = format_int(f, n);
-    let len = digits.run_len.clone().unwrap_or_else(|| "0".into());
+    let len = digits.run_len.clone().unwrap_or_else(|| Rc::new(int(0)));
     let (index, l) = (digits.index.clone(), len.clone());
     let mut out = Arr::dynamic(
         Ty::Char,
         13,
-        format!("({len} + 2)").into(),
-        Rc::new(move |i| {
+        Rc::new(fcl!("({len} + 2)")),
+        Rc::new(move |i: &Fcl| {
             // 46 is '.', 48 '0'
-            format!(
+            fcl!(
                 "(if lti {i} {l} then {} else (if {i} == {l} then 46 else 48))",
                 index(i)
             )
@@ -139,10 +143,11 @@ fn format_int_double(f: &Fresh, n: &str) -> Arr {
     out
 }
 
-/// The table the helpers of [`FORMAT_DOUBLE`] read: for j from −14 to 15, three doubles
-/// `dh dl g` with 10^(22·j) = (dh + dl)·2^g to about 2^-106, dh + dl in [1, 2) (the scales
-/// s = 22·j + r, 0 ≤ r < 22, of every double: −298 to 336).
-pub(super) fn decimal_scales() -> Vec<String> {
+/// The table the helpers of [`FORMAT_DOUBLE`] read: for j from −14 to 15, three double
+/// literals `dh dl g` with 10^(22·j) = (dh + dl)·2^g to about 2^-106, dh + dl in [1, 2) (the
+/// scales s = 22·j + r, 0 ≤ r < 22, of every double: −298 to 336). A negative g is a negative
+/// literal, as the FCL parser reads `-74.0`.
+pub(super) fn decimal_scales() -> Vec<Fcl> {
     let mut texts = Vec::new();
     for j in -14..=15 {
         let (bits, g) = power_of_ten_bits(22 * j);
@@ -150,7 +155,7 @@ pub(super) fn decimal_scales() -> Vec<String> {
         let hi = (bits >> 75) as f64 / (1u64 << 52) as f64;
         let lo = ((bits >> 22) & ((1u128 << 53) - 1)) as f64 / 2f64.powi(105);
         for v in [hi, lo, g as f64] {
-            texts.push(format!("{v:e}"));
+            texts.push(semantics::fcl::quote::double(v));
         }
     }
     texts
@@ -283,13 +288,8 @@ mod tests {
         }
     }
 
-    /// An FCL program printing the value texts of `n` test doubles, 21 ints each: the
-    /// length, then the chars.
-    fn program(n: usize) -> String {
-        let table: Vec<String> = decimal_scales();
-        format!(
-            "{FORMAT_DOUBLE}{}
-sig testX : int -> double
+    /// The FCL function computing test double j as [`test_x`] does.
+    const TEST_X: &str = "sig testX : int -> double
 fun testX j =
   if j % 3 == 2 then
     (let n = addd (muld (i2d ((j * 7919) % 900000 + 100000)) 1000000.0) (i2d ((j * 104729) % 1000000)) in
@@ -299,26 +299,44 @@ fun testX j =
      let k = (j * 7919) % 2098 - 1126 in
      let x = muld (muld m (fmtdTwo (k / 2))) (fmtdTwo (k - k / 2)) in
      if j % 2 == 1 then negd x else x)
-sig main : Program <grid> unit
-val main =
-  do<grid>
-  {{ t <- forceM<grid> (tabulate {} (fn i => {}))
-  ; d <- forceM<grid> (tabulate {} (fn i => fmtdStored t (testX (i / 4)) (i % 4)))
-  ; c <- tabulate {} (fn i => let j = i / 21 in let p = i % 21 in
-      let r = fmtdText (index d (j * 4 + 3)) (index d (j * 4)) (index d (j * 4 + 1))
-        (index d (j * 4 + 2)) (if p == 0 then 0 else p - 1) in
-      if p == 0 then fst r else snd r)
-  ; q <- forceAndPrint {} c
-  ; return<grid> ()
-  }}
-",
-            super::super::program::TABULATE,
-            table.len(),
-            super::super::program::bisect("i", &table),
-            4 * n,
-            21 * n,
-            21 * n
+";
+
+    /// An FCL program printing the value texts of `n` test doubles, 21 ints each: the
+    /// length, then the chars. Its `main` is built as the lowering builds one (the table of
+    /// [`decimal_scales`] by [`bisect`](super::super::program::bisect)) and loaded from the
+    /// tree.
+    fn program(n: usize) -> semantics::fcl::lower::Program {
+        use super::super::fcl_program::{helper_decls, FclProgram};
+        use super::super::program::{bisect, Line, TABULATE};
+        let mut helpers = Vec::new();
+        for src in [FORMAT_DOUBLE, TABULATE, TEST_X] {
+            helpers.extend(helper_decls(src).expect("the test's helpers parse"));
+        }
+        let table = decimal_scales();
+        let (len, elem) = (table.len(), bisect(&super::super::tree::var("i"), &table));
+        let stmts = vec![
+            fcl_stmt!("t <- forceM<grid> (tabulate {len} (fn i => {elem}))"),
+            fcl_stmt!(
+                "d <- forceM<grid> (tabulate {} (fn i => fmtdStored t (testX (i / 4)) (i % 4)))",
+                4 * n
+            ),
+            fcl_stmt!(
+                "c <- tabulate {} (fn i => let j = i / 21 in let p = i % 21 in
+                   let r = fmtdText (index d (j * 4 + 3)) (index d (j * 4)) (index d (j * 4 + 1))
+                     (index d (j * 4 + 2)) (if p == 0 then 0 else p - 1) in
+                   if p == 0 then fst r else snd r)",
+                21 * n
+            ),
+            fcl_stmt!("q <- forceAndPrint {} c", 21 * n),
+        ];
+        FclProgram::new(
+            Vec::new(),
+            helpers,
+            stmts.into_iter().map(Line::Stmt).collect(),
         )
+        .load()
+        .map_err(|(_, d)| d.message)
+        .expect("the test program loads")
     }
 
     /// Checks printed output `out` (one line of ints, 21 per double) against the oracle's
@@ -341,6 +359,49 @@ val main =
         }
     }
 
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
+    }
+
+    /// Each entry of the table is the double literal the parser reads from the value's
+    /// shortest text (a negative exponent g a negative literal).
+    #[test]
+    fn decimal_scales_are_double_literals() {
+        let table = decimal_scales();
+        assert_eq!(table.len(), 90);
+        for t in &table {
+            let semantics::fcl::syntax::ExprKind::Double(v) = t.kind else {
+                panic!("not a double literal: {t:?}");
+            };
+            assert_eq!(*t, p(&format!("{v:e}")));
+        }
+        // 10^0 = 1.0 · 2^0, at j = 0
+        assert_eq!(table[3 * 14..3 * 15], [p("1.0"), p("0.0"), p("0.0")]);
+        // 10^-22 lies in [2^-74, 2^-73): a negative literal, as the parser reads one
+        assert_eq!(table[3 * 13 + 2], p("-74.0"));
+        assert_eq!(table[3 * 13 + 2], p("-7.4e1"));
+    }
+
+    /// The length of `formatI(x)`: a sign, and 1 + the powers of ten at most |x|.
+    #[test]
+    fn int_text_length() {
+        let f = Fresh::default();
+        let a = format_int(&f, &p("x"));
+        let len = a.run_len.expect("a run-time length");
+        let more: Vec<String> = (1..=9)
+            .map(|k| format!("b2i (ged x0 {}.0)", 10i64.pow(k)))
+            .collect();
+        let expected = format!(
+            "(let x0 = (if lti x 0 then negd (i2d x) else i2d x) in (b2i (lti x 0) + (1 + {})))",
+            more.join(" + ")
+        );
+        assert_eq!(*len, p(&expected));
+        assert_eq!(a.shape, vec![11]);
+    }
+
     /// The helpers on the device agree with the oracle's value text for 3000 doubles.
     #[test]
     fn format_double_agrees_with_the_oracle_on_the_device() {
@@ -352,9 +413,7 @@ val main =
             }
         };
         let n = 3000;
-        let loaded = semantics::fcl::lower::load_program(&[("f.fcl".into(), program(n))])
-            .map_err(|(_, d)| d.message)
-            .unwrap();
+        let loaded = program(n);
         let m = crate::compile_fcl_for_device(&loaded.main, crate::OptLevel::O2, 256, &rt.device)
             .unwrap();
         let out = crate::exec::execute(&m, &rt).unwrap().stdout;
@@ -365,9 +424,7 @@ val main =
     #[test]
     fn format_double_agrees_with_the_oracle_on_the_fcl_oracle() {
         let n = 6;
-        let loaded = semantics::fcl::lower::load_program(&[("f.fcl".into(), program(n))])
-            .map_err(|(_, d)| d.message)
-            .unwrap();
+        let loaded = program(n);
         let out = interpreter::fcl::run(&loaded.main, &Default::default());
         assert!(out.result.is_ok(), "{}", out.observable());
         check(&out.stdout, n);

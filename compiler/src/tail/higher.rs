@@ -9,6 +9,7 @@ use super::ops::{known_int, known_vec};
 use super::program::{fails, Lowerer};
 use super::range::Range;
 use super::roll::{Bases, Draws};
+use super::tree::{fcl, var, Fcl, Name};
 use super::value::{index_by_coords, unsupported, Arr, At, Fresh, Fun, Ty, Val, R};
 use super::LowerTailError;
 use semantics::tail::ops::prim::Prim;
@@ -17,9 +18,10 @@ use semantics::tail::syntax::{Expr, ExprKind};
 use semantics::tail::value::{Array, Elems, Scalar};
 use std::rc::Rc;
 
-/// Applies function `f` to scalar argument texts inside a kernel: the result's text, or the
-/// empty text when lowering fails (the caller checked `f` on placeholders first).
-pub(super) fn apply_scalar(fresh: &Fresh, f: &Val, args: &[(Ty, String)]) -> String {
+/// Applies function `f` to scalar argument expressions inside a kernel: the result's
+/// expression, or `()` (which no FCL scalar operation takes, so the program does not type
+/// check) when lowering fails (the caller checked `f` on placeholders first).
+pub(super) fn apply_scalar(fresh: &Fresh, f: &Val, args: &[(Ty, Fcl)]) -> Fcl {
     apply_in_ranges(fresh, f, args, &[])
 }
 
@@ -28,10 +30,10 @@ pub(super) fn apply_scalar(fresh: &Fresh, f: &Val, args: &[(Ty, String)]) -> Str
 pub(super) fn apply_in_ranges(
     fresh: &Fresh,
     f: &Val,
-    args: &[(Ty, String)],
+    args: &[(Ty, Fcl)],
     ranges: &[Option<Range>],
-) -> String {
-    text_of(apply_drawing(fresh, f, args, ranges, None))
+) -> Fcl {
+    expr_of(apply_drawing(fresh, f, args, ranges, None))
 }
 
 /// [`apply_in_ranges`] for element `i` of a map whose function draws from `roll` call sites
@@ -39,21 +41,21 @@ pub(super) fn apply_in_ranges(
 fn apply_at(
     fresh: &Fresh,
     f: &Val,
-    args: &[(Ty, String)],
+    args: &[(Ty, Fcl)],
     ranges: &[Option<Range>],
     bases: &Bases,
-    i: &str,
-) -> String {
+    i: &Fcl,
+) -> Fcl {
     let draws = bases.as_ref().map(|b| Draws {
-        index: i.to_string(),
+        index: i.clone(),
         bases: b.clone(),
     });
-    text_of(apply_drawing(fresh, f, args, ranges, draws))
+    expr_of(apply_drawing(fresh, f, args, ranges, draws))
 }
 
-/// A scalar result's text, or the empty text where there is none.
-fn text_of(a: Option<Arr>) -> String {
-    a.map_or_else(String::new, |a| a.text())
+/// A scalar result's expression, or `()` where there is none (see [`apply_scalar`]).
+fn expr_of(a: Option<Arr>) -> Fcl {
+    a.map_or_else(semantics::fcl::quote::unit, |a| a.text())
 }
 
 /// The bounds of `f`'s results on arguments of types `tys` in `ranges` (module `range`).
@@ -63,20 +65,20 @@ pub(super) fn result_range(
     tys: &[Ty],
     ranges: &[Option<Range>],
 ) -> Option<Range> {
-    let placeholders: Vec<(Ty, String)> = tys
+    let placeholders: Vec<(Ty, Fcl)> = tys
         .iter()
         .enumerate()
-        .map(|(k, ty)| (*ty, format!("x{k}")))
+        .map(|(k, ty)| (*ty, var(&format!("x{k}"))))
         .collect();
     apply_drawing(fresh, f, &placeholders, ranges, None)?.range
 }
 
-/// `f` applied to scalar arguments (FCL texts, in `ranges`) inside a kernel, drawing from
-/// `roll` call sites as `draws` says.
+/// `f` applied to scalar arguments (FCL expressions, in `ranges`) inside a kernel, drawing
+/// from `roll` call sites as `draws` says.
 fn apply_drawing(
     fresh: &Fresh,
     f: &Val,
-    args: &[(Ty, String)],
+    args: &[(Ty, Fcl)],
     ranges: &[Option<Range>],
     draws: Option<Draws>,
 ) -> Option<Arr> {
@@ -113,7 +115,7 @@ pub(super) fn scalar_draws(
     let vals = tys
         .iter()
         .enumerate()
-        .map(|(k, ty)| Val::Arr(Arr::scalar(*ty, format!("x{k}"))))
+        .map(|(k, ty)| Val::Arr(Arr::scalar(*ty, var(&format!("x{k}")))))
         .collect();
     let mut k = Lowerer::kernel(fresh);
     k.draws = draws;
@@ -144,7 +146,7 @@ impl Lowerer {
                 };
                 let (ta, index, ra) = (a.ty, a.index.clone(), [a.range]);
                 let (g, b) = (f.clone(), bases.clone());
-                let mut out = Arr::new(ty, a.shape.clone(), move |i| {
+                let mut out = Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
                     apply_at(&fresh, &g, &[(ta, index(i))], &ra, &b, i)
                 });
                 out.range = result_range(&self.fresh, &f, &[ta], &ra);
@@ -155,7 +157,7 @@ impl Lowerer {
                 // (a function that draws reads its element by the flat index)
                 if a.at.is_some() && bases.is_none() {
                     let (fresh, g) = (self.fresh.clone(), f.clone());
-                    let at: At = Rc::new(move |cs: &[String]| {
+                    let at: At = Rc::new(move |cs: &[Fcl]| {
                         apply_in_ranges(&fresh, &g, &[(ta, a.element_at(cs))], &ra)
                     });
                     out.index = index_by_coords(&self.fresh, &out.shape, at.clone());
@@ -192,7 +194,7 @@ impl Lowerer {
                 let rs = [a.range, b.range];
                 let mut out = Arr::new(ty, a.shape.clone(), {
                     let (fresh, f, bases) = (fresh.clone(), f.clone(), bases.clone());
-                    move |i| apply_at(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))], &rs, &bases, i)
+                    move |i: &Fcl| apply_at(&fresh, &f, &[(ta, ia(i)), (tb, ib(i))], &rs, &bases, i)
                 });
                 out.known = known;
                 out.range = result_range(&fresh, &f, &[ta, tb], &rs);
@@ -200,7 +202,7 @@ impl Lowerer {
                     let shape = a.shape.clone();
                     let at: At = Rc::new({
                         let fresh = fresh.clone();
-                        move |cs: &[String]| {
+                        move |cs: &[Fcl]| {
                             let (x, y) = (a.element_at(cs), b.element_at(cs));
                             apply_in_ranges(&fresh, &f, &[(ta, x), (tb, y)], &rs)
                         }
@@ -238,10 +240,11 @@ impl Lowerer {
             // (3.76) condScl: f(x) if b, else x; a conditional in FCL even where b is known
             Prim::CondScl => {
                 let (b, x) = (args[1].arr()?.clone(), args[2].arr()?.clone());
-                let y = apply_in_ranges(&fresh, &f, &[(x.ty, x.text())], &[x.range]);
+                let y = apply_drawing(&fresh, &f, &[(x.ty, x.text())], &[x.range], None)
+                    .map(|y| y.text());
                 let same_type = scalar_result(&fresh, &f, &[x.ty]).map(|t| t == x.ty);
                 let known = b.known_scalar();
-                if y.is_empty() || !matches!(same_type, Ok(true)) {
+                let Some(y) = y.filter(|_| matches!(same_type, Ok(true))) else {
                     // f has no scalar lowering inside a kernel (a `power`, a long reduction):
                     // only a known condition can pick its branch here
                     return match known {
@@ -261,8 +264,8 @@ impl Lowerer {
                             }
                         }
                     };
-                }
-                let t = format!("(if {} then {y} else {})", b.text(), x.text());
+                };
+                let t = fcl!("(if {} then {y} else {})", b.text(), x.text());
                 let mut out = Arr::scalar(x.ty, t);
                 out.known = match (known, x.known_scalar()) {
                     (Some(Scalar::Bool(true)), Some(v)) => {
@@ -299,8 +302,8 @@ impl Lowerer {
             // their count when the program runs, the update within the capacity's layout
             vt = checked_row(&self.fresh, e.span, &dims[0], is[0], &vt);
         }
-        let mut updated = Arr::new(a.ty, a.shape.clone(), move |i| {
-            format!("(if {i} == {j} then {vt} else {})", index(i))
+        let mut updated = Arr::new(a.ty, a.shape.clone(), move |i: &Fcl| {
+            fcl!("(if {i} == {j} then {vt} else {})", index(i))
         });
         updated.range = a.range.zip(v.range).map(|(a, v)| a.union(v));
         updated.run_len = a.run_len.clone();
@@ -332,7 +335,7 @@ fn dynamic_map(out: Arr, like: &Arr) -> Arr {
     let Some(len) = like.run_len.clone() else {
         return out;
     };
-    let mut out = if super::check::has_checks(&(out.index)("i")) {
+    let mut out = if super::check::has_checks(&(out.index)(&var("i"))) {
         let mut m = Arr::dynamic(out.ty, out.size(), len, out.index.clone());
         // (the junk is the fill)
         m.range = out.range_with_fill();
@@ -363,7 +366,7 @@ pub(super) fn rebuild(x: &Val, parts: &[Arr]) -> R<Val> {
 /// one as two blocks of doubles, module `complex`), its elements in `ranges[c]`.
 pub(super) fn reading(
     fresh: &Fresh,
-    buf: &str,
+    buf: &Name,
     parts: &[Arr],
     offsets: &[usize],
     doubles: bool,
@@ -374,19 +377,19 @@ pub(super) fn reading(
         .zip(offsets)
         .zip(ranges)
         .map(|((a, &o), &range)| {
-            let (buf, ty) = (buf.to_string(), a.ty);
+            let (buf, ty) = (buf.clone(), a.ty);
             let mut read = if ty == Ty::Complex {
                 let (fresh, n) = (fresh.clone(), a.size().max(1));
-                Arr::new(ty, a.shape.clone(), move |i| {
+                Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
                     super::complex::read_pair(&fresh, &buf, o, n, i)
                 })
             } else {
-                Arr::new(ty, a.shape.clone(), move |i| {
-                    let t = format!("(index {buf} ({i} + {o}))");
+                Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
+                    let t = fcl!("(index {buf} ({i} + {o}))");
                     match (doubles, ty) {
                         (true, Ty::Double) | (false, _) => ty.load(&t),
                         // an int stored as a double is exact (|x| < 2^53)
-                        (true, _) => ty.load(&format!("(floord {t})")),
+                        (true, _) => ty.load(&fcl!("(floord {t})")),
                     }
                 })
             };
@@ -402,27 +405,27 @@ pub(super) fn packed(
     parts: &[Arr],
     offsets: &[usize],
     doubles: bool,
-    i: &str,
-) -> String {
-    let text = |a: &Arr, j: &str| {
+    i: &Fcl,
+) -> Fcl {
+    let slot = |a: &Arr, j: &Fcl| {
         let t = super::complex::stored_slot(fresh, a, j);
         if doubles && !matches!(a.ty, Ty::Double | Ty::Complex) {
-            format!("(i2d {t})")
+            fcl!("(i2d {t})")
         } else {
             t
         }
     };
     if parts.len() == 1 {
-        return text(&parts[0], i);
+        return slot(&parts[0], i);
     }
     super::value::share(fresh, i, |i| {
-        let mut out = text(
+        let mut out = slot(
             &parts[parts.len() - 1],
-            &format!("({i} - {})", offsets[parts.len() - 1]),
+            &fcl!("({i} - {})", offsets[parts.len() - 1]),
         );
         for c in (0..parts.len() - 1).rev() {
-            let part = text(&parts[c], &format!("({i} - {})", offsets[c]));
-            out = format!("(if lti {i} {} then {part} else {out})", offsets[c + 1]);
+            let part = slot(&parts[c], &fcl!("({i} - {})", offsets[c]));
+            out = fcl!("(if lti {i} {} then {part} else {out})", offsets[c + 1]);
         }
         out
     })
@@ -466,3 +469,56 @@ fn known_map(fresh: &Fresh, f: &Val, ty: Ty, args: &[&Arr]) -> Option<Rc<Array>>
 
 /// The largest `each`/`zipWith`/`reduce` evaluated at compile time.
 pub(super) const MAX_FOLD: usize = 64;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
+    }
+
+    fn vector(ty: Ty, n: usize, buf: &'static str) -> Arr {
+        Arr::new(ty, vec![n], move |i: &Fcl| {
+            fcl!("(index {buf} {i})", buf = Name::new(buf))
+        })
+    }
+
+    #[test]
+    fn packed_components_follow_one_another() {
+        let f = Fresh::default();
+        let parts = [vector(Ty::Int, 2, "a"), vector(Ty::Bool, 3, "b")];
+        assert_eq!(
+            packed(&f, &parts, &[0, 2], false, &p("i")),
+            p("(if lti i 2 then (index a (i - 0)) else (b2i (index b (i - 2))))")
+        );
+        // in a buffer of doubles, ints are converted; a computed index is named once
+        assert_eq!(
+            packed(&f, &parts, &[0, 2], true, &p("(i + 1)")),
+            p("(let x0 = (i + 1) in \
+               if lti x0 2 then (i2d (index a (x0 - 0))) else (i2d (b2i (index b (x0 - 2)))))")
+        );
+        // one component: its slots as they are
+        assert_eq!(
+            packed(&f, &parts[..1], &[0], false, &p("i")),
+            p("(index a i)")
+        );
+    }
+
+    #[test]
+    fn components_are_read_at_their_offsets() {
+        let f = Fresh::default();
+        let parts = [vector(Ty::Int, 2, "a"), Arr::scalar(Ty::Bool, p("c"))];
+        let s = Name::new("s");
+        let read = reading(&f, &s, &parts, &[0, 2], false, &[None, None]);
+        assert_eq!((read[0].index)(&p("i")), p("(index s (i + 0))"));
+        assert_eq!(read[1].text(), p("((index s (0 + 2)) == 1)"));
+        // ints stored as doubles are floored back
+        let read = reading(&f, &s, &parts, &[0, 2], true, &[None, None]);
+        assert_eq!((read[0].index)(&p("i")), p("(floord (index s (i + 0)))"));
+        assert_eq!(read[1].text(), p("((floord (index s (0 + 2))) == 1)"));
+    }
+}

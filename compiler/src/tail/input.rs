@@ -13,6 +13,7 @@
 //! lowering's.
 
 use super::program::{fails, Lowerer};
+use super::tree::{fcl, fcl_stmt, Fcl};
 use super::value::{scalar_text, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
 use semantics::tail::ops::apply::{apply, OpEnv};
 use semantics::tail::ops::io;
@@ -40,7 +41,7 @@ impl Lowerer {
         };
         let contents = read.map_err(|reason| fails(p, op, e, reason))?;
         let ty = Ty::of(contents.base_type());
-        let texts: Rc<Vec<String>> = Rc::new(
+        let texts: Rc<Vec<Fcl>> = Rc::new(
             (0..contents.size())
                 .map(|i| scalar_text(contents.elems.get(i)))
                 .collect(),
@@ -48,9 +49,9 @@ impl Lowerer {
         // every element is read from the buffer, at literal indices too: the file's
         // contents are the program's input, not constants of its text
         let (fresh, table) = (self.fresh.clone(), Rc::new(OnceCell::new()));
-        let mut a = Arr::new(ty, contents.shape.clone(), move |i| {
+        let mut a = Arr::new(ty, contents.shape.clone(), move |i: &Fcl| {
             let t = table.get_or_init(|| fresh.table_of(ty, texts.clone(), Some(name.clone())));
-            ty.load(&format!("(index {t} {i})"))
+            ty.load(&fcl!("(index {t} {i})"))
         });
         // the contents ride along for static decisions (a read shape or count), as any value
         // known when the program is lowered
@@ -75,7 +76,7 @@ impl Lowerer {
             return Err(fails(p, op, e, reason));
         }
         let t = self.fresh.name("t");
-        self.stmt(format!("{t} <- nowMs 0"));
-        Ok(Val::Arr(Arr::scalar(Ty::Int, t)))
+        self.stmt(fcl_stmt!("{t} <- nowMs 0"));
+        Ok(Val::Arr(Arr::scalar(Ty::Int, fcl!("{t}"))))
     }
 }

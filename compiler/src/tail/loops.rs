@@ -24,10 +24,14 @@
 use super::check::checked_power_count;
 use super::counts::MAX_CAPACITY;
 use super::higher::{components, packed, reading, rebuild, MAX_FOLD};
-use super::program::{Lowerer, TABULATE};
+use super::program::{Line, Lowerer, TABULATE};
 use super::range::Range;
+use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::{LowerTailError, Output, ResultKind};
+use semantics::fcl::printer::print_expr;
+use semantics::fcl::quote::{do_block, unit};
+use semantics::fcl::syntax::Level;
 use semantics::tail::syntax::Expr;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -53,12 +57,13 @@ impl Layout {
             .iter()
             .zip(caps)
             .map(|(a, cap)| {
+                // (only the slot's type and shape matter)
                 let shape = cap.map_or(a.shape.clone(), |c| vec![c]);
-                Arr::new(a.ty, shape, |_| String::new())
+                Arr::new(a.ty, shape, |_: &Fcl| unit())
             })
             .collect();
         for _ in dynamic.iter().filter(|&&d| d) {
-            slots.push(Arr::scalar(Ty::Int, String::new()));
+            slots.push(Arr::scalar(Ty::Int, unit()));
         }
         let doubles = parts
             .iter()
@@ -78,7 +83,7 @@ impl Layout {
     }
 
     /// The state read from buffer `buf`: the components, each dynamic one with its length.
-    pub(super) fn read(&self, lw: &Lowerer, buf: &str) -> Vec<Arr> {
+    pub(super) fn read(&self, lw: &Lowerer, buf: &Name) -> Vec<Arr> {
         let ranges = vec![None; self.slots.len()];
         let read = reading(
             &lw.fresh,
@@ -95,7 +100,7 @@ impl Layout {
             .map(|(a, &d)| {
                 let mut a = a.clone();
                 if d {
-                    a.run_len = lens.next().map(|l| Rc::from(l.text()));
+                    a.run_len = lens.next().map(|l| Rc::new(l.text()));
                 }
                 a
             })
@@ -103,7 +108,7 @@ impl Layout {
     }
 
     /// Element `i` of the buffer holding state `parts` (each at most its slot's capacity).
-    fn write(&self, lw: &Lowerer, parts: &[Arr], i: &str) -> String {
+    fn write(&self, lw: &Lowerer, parts: &[Arr], i: &Fcl) -> Fcl {
         let mut slots = Vec::new();
         let mut lens = Vec::new();
         for ((a, slot), &d) in parts.iter().zip(&self.slots).zip(&self.dynamic) {
@@ -114,17 +119,17 @@ impl Layout {
             let (m, cap) = (a.size(), slot.size());
             lens.push(Arr::scalar(
                 Ty::Int,
-                super::counts::length_text(a).to_string(),
+                super::counts::length_text(a).as_ref().clone(),
             ));
             let (index, ty) = (a.index.clone(), a.ty);
             // (a vector of more elements than the capacity is longer only in its junk: a
             // growing state's capacity holds its longest length, see `power_loop`)
             slots.push(if m >= cap {
-                Arr::new(ty, vec![cap], move |i| index(i))
+                Arr::new(ty, vec![cap], move |i: &Fcl| index(i))
             } else {
                 // a shorter vector: the slots past it are fills
-                Arr::new(ty, vec![cap], move |i| {
-                    format!("(if lti {i} {m} then {} else {})", index(i), ty.fill())
+                Arr::new(ty, vec![cap], move |i: &Fcl| {
+                    fcl!("(if lti {i} {m} then {} else {})", index(i), ty.fill())
                 })
             });
         }
@@ -165,19 +170,19 @@ impl Layout {
 pub(super) struct Step {
     /// The next state's components.
     pub next: Vec<Arr>,
-    /// The statements of a trip.
-    pub body: Vec<String>,
+    /// The statements of a trip (with the comments on them).
+    pub body: Vec<Line>,
     /// The values a trip prints.
     pub prints: Vec<Output>,
     /// The draws of each `roll` call site in a trip (module `roll`).
     pub draws: HashMap<u32, u64>,
 }
 
-/// A `power` count: FCL int text (a literal, or the name the program binds a count the
-/// device computes to), its value where the lowering knows it, and the most trips it can be
-/// (from its range, module `range`) where that is bounded.
+/// A `power` count: an FCL int expression (a literal, or the name the program binds a count
+/// the device computes to), its value where the lowering knows it, and the most trips it can
+/// be (from its range, module `range`) where that is bounded.
 pub(super) struct Trips {
-    pub text: String,
+    pub text: Fcl,
     pub known: Option<i64>,
     pub most: Option<usize>,
 }
@@ -186,7 +191,7 @@ impl Trips {
     /// A count known at compile time.
     pub(super) fn known(n: i64) -> Trips {
         Trips {
-            text: n.to_string(),
+            text: int(n),
             known: Some(n),
             most: usize::try_from(n).ok(),
         }
@@ -317,33 +322,34 @@ impl Lowerer {
     /// first (`Output::repeats`).
     pub(super) fn emit_loop(
         &mut self,
-        trips: &str,
-        it: &str,
-        s: &str,
+        trips: &Fcl,
+        it: &Name,
+        s: &Name,
         layout: &Layout,
         parts: &[Arr],
         Step {
             next, body, prints, ..
         }: Step,
-    ) -> String {
-        let step = layout.write(self, &next, "i");
-        let init = layout.write(self, parts, "i");
+    ) -> Name {
+        let step = layout.write(self, &next, &var("i"));
+        let init = layout.write(self, parts, &var("i"));
         let size = layout.size;
-        let step = if body.is_empty() {
-            format!("tabulate {size} (fn i => {step})")
+        let tabulated = fcl!("tabulate {size} (fn i => {step})");
+        // (the step's comments go before the loop: a nested block's tree holds none)
+        let mut stmts: Vec<Stmt> = self.nested(body);
+        let step = if stmts.is_empty() {
+            tabulated
         } else {
-            format!(
-                "do<grid> {{ {}\n    ; tabulate {size} (fn i => {step}) }}",
-                body.join("\n    ; ")
-            )
+            stmts.push(Stmt::Expr(tabulated));
+            do_block(Level::grid(), stmts)
         };
         if !prints.is_empty() {
             // the number of trips, then each trip's prints (`Output::repeats`)
             let q = self.fresh.name("p");
-            self.stmt(format!(
-                "-- the trips of a loop that prints\n    \
-                 {q}p <- tabulate 1 (fn i => {trips})\n  ; {q} <- forceAndPrint 1 {q}p"
-            ));
+            let qp = Name::new(&format!("{q}p"));
+            self.comment("the trips of a loop that prints");
+            self.stmt(fcl_stmt!("{qp} <- tabulate 1 (fn i => {trips})"));
+            self.stmt(fcl_stmt!("{q} <- forceAndPrint 1 {qp}"));
             self.outputs.push(Output {
                 shape: Vec::new(),
                 kind: ResultKind::Int,
@@ -353,10 +359,14 @@ impl Lowerer {
         }
         let w = self.fresh.name("w");
         self.helpers.insert(TABULATE);
-        self.stmt(format!(
-            "-- loop: {trips} trips over a state of {size} elements (the step's statements run \
-             each trip)\n    \
-             {w} <- power<grid> {trips} (fn {it} => fn {s} => {step}) (tabulate {size} (fn i => {init}))"
+        self.comment(format!(
+            "loop: {} trips over a state of {size} elements (the step's statements run each \
+             trip)",
+            print_expr(trips).trim_end()
+        ));
+        self.stmt(fcl_stmt!(
+            "{w} <- power<grid> {trips} (fn {it} => fn {s} => {step}) \
+             (tabulate {size} (fn i => {init}))"
         ));
         w
     }
@@ -380,7 +390,8 @@ impl Lowerer {
         for &(c, _) in &candidates {
             dynamic[c] = false;
         }
-        let parts = layout.read(self, "");
+        // (only the components' types and shapes matter: no buffer is read)
+        let parts = layout.read(self, &Name::new(""));
         let at_capacity = Layout::new(&parts, dynamic, caps);
         let (s, it) = (self.fresh.name("s"), self.fresh.name("it"));
         let saved = self.checkpoint();
@@ -400,7 +411,7 @@ impl Lowerer {
 
     /// The step applied to the state read from buffer `s` in `layout`: its result's
     /// components, the statements it runs and the values it prints.
-    fn loop_step(&mut self, f: &Val, x: &Val, layout: &Layout, s: &str, it: &str) -> R<Step> {
+    fn loop_step(&mut self, f: &Val, x: &Val, layout: &Layout, s: &Name, it: &Name) -> R<Step> {
         let state = rebuild(x, &layout.read(self, s))?;
         let (next, step) = self.loop_body(f, vec![state], it)?;
         Ok(Step {
@@ -416,10 +427,9 @@ impl Lowerer {
     /// site draws after `it · d` draws of the loop's trips before, so a step that draws is
     /// lowered twice, the second time knowing d. The draws' counts are left as before the
     /// step; the caller counts the trips' draws (`count_loop_draws`).
-    pub(super) fn loop_body(&mut self, f: &Val, args: Vec<Val>, it: &str) -> R<(Val, Step)> {
+    pub(super) fn loop_body(&mut self, f: &Val, args: Vec<Val>, it: &Name) -> R<(Val, Step)> {
         let before = self.rolls.clone();
-        self.trip_draws
-            .push((it.to_string(), Rc::new(HashMap::new())));
+        self.trip_draws.push((it.clone(), Rc::new(HashMap::new())));
         let mut lowered = self.loop_body_once(f, args.clone());
         let draws = self.rolls.since(&before);
         if !draws.is_empty() {
@@ -445,7 +455,7 @@ impl Lowerer {
         ))
     }
 
-    fn loop_body_once(&mut self, f: &Val, args: Vec<Val>) -> (R<Val>, Vec<String>, Vec<Output>) {
+    fn loop_body_once(&mut self, f: &Val, args: Vec<Val>) -> (R<Val>, Vec<Line>, Vec<Output>) {
         let outer = std::mem::take(&mut self.stmts);
         let outer_prints = std::mem::take(&mut self.outputs);
         let in_loop = std::mem::replace(&mut self.in_loop, true);
@@ -470,13 +480,13 @@ impl Lowerer {
         let saved = self.checkpoint();
         let c = self.fresh.name("trips");
         let checked = checked_power_count(&self.fresh, e.span, name, &count.text());
-        self.stmt(format!("{c} <- return<grid> ({checked})"));
+        self.stmt(fcl_stmt!("{c} <- return<grid> ({checked})"));
         let most = count
             .range
             .filter(|r| r.hi < MAX_CAPACITY as f64)
             .map(|r| r.hi.max(0.0) as usize);
         let trips = Trips {
-            text: c,
+            text: fcl!("{c}"),
             known: None,
             most,
         };
@@ -553,13 +563,16 @@ impl Lowerer {
         };
         let w = self.fresh.name("w");
         self.helpers.insert(super::program::TABULATE);
-        self.stmt(format!(
-            "-- power: {n} iterations of one kernel over {size} elements\n    \
-             {w} <- power<grid> {n} (fn it => fn {s} => tabulate {size} (fn i => {})) \
-             (tabulate {size} (fn i => {}))",
-            packed(&self.fresh, &next, &offsets, doubles, "i"),
-            packed(&self.fresh, &parts, &offsets, doubles, "i"),
-            n = n.text,
+        self.comment(format!(
+            "power: {} iterations of one kernel over {size} elements",
+            print_expr(&n.text).trim_end()
+        ));
+        let stepped = packed(&self.fresh, &next, &offsets, doubles, &var("i"));
+        let init = packed(&self.fresh, &parts, &offsets, doubles, &var("i"));
+        self.stmt(fcl_stmt!(
+            "{w} <- power<grid> {n} (fn it => fn {s} => tabulate {size} (fn i => {stepped})) \
+             (tabulate {size} (fn i => {init}))",
+            n = &n.text,
         ));
         rebuild(
             x,
@@ -590,3 +603,107 @@ impl Lowerer {
 
 /// The most `power` trips run one after another at the top level.
 const MAX_TRIPS: i64 = 4096;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
+    }
+
+    /// The statements a lowerer made, without the comments.
+    fn made(lw: &Lowerer) -> Vec<Stmt> {
+        crate::tail::program::statements(lw.stmts.clone())
+    }
+
+    #[test]
+    fn a_loop_runs_its_steps_statements_each_trip() {
+        let mut lw = Lowerer::kernel(&Default::default());
+        let parts = [Arr::new(Ty::Int, vec![3], |_: &Fcl| int(0))];
+        let layout = Layout::new(&parts, vec![false], &[None]);
+        let next = Arr::new(Ty::Int, vec![3], |i: &Fcl| fcl!("({i} + 1)"));
+        let step = Step {
+            next: vec![next],
+            body: vec![
+                Line::Comment("a statement of the step".into()),
+                Line::Stmt(fcl_stmt!("y <- return<grid> 1")),
+            ],
+            prints: Vec::new(),
+            draws: HashMap::new(),
+        };
+        let (it, s) = (Name::new("it"), Name::new("s"));
+        let w = lw.emit_loop(&Trips::known(4).text, &it, &s, &layout, &parts, step);
+        // the step's comment moves out before the loop, then the loop's own
+        let comments: Vec<&str> = lw
+            .stmts
+            .iter()
+            .filter_map(|l| match l {
+                Line::Comment(c) => Some(c.as_str()),
+                Line::Stmt(_) => None,
+            })
+            .collect();
+        assert_eq!(comments.len(), 2, "{comments:?}");
+        assert_eq!(
+            comments[0],
+            "(in the next statement) a statement of the step"
+        );
+        assert!(
+            comments[1].starts_with("loop: 4 trips over a state of 3 elements"),
+            "{}",
+            comments[1]
+        );
+        let Stmt::Bind(x, e) = &made(&lw)[0] else {
+            panic!("a binding");
+        };
+        assert_eq!(x.as_str(), w.as_str());
+        assert_eq!(
+            *e,
+            p(
+                "power<grid> 4 (fn it => fn s => do<grid> { y <- return<grid> 1\n    \
+               ; tabulate 3 (fn i => (i + 1)) }) (tabulate 3 (fn i => 0))"
+            )
+        );
+    }
+
+    #[test]
+    fn a_step_without_statements_is_a_tabulation() {
+        let mut lw = Lowerer::kernel(&Default::default());
+        let parts = [Arr::new(Ty::Int, vec![2], |_: &Fcl| int(0))];
+        let layout = Layout::new(&parts, vec![false], &[None]);
+        let step = Step {
+            next: vec![Arr::new(Ty::Int, vec![2], |i: &Fcl| fcl!("(index s {i})"))],
+            // (comments alone make no block)
+            body: vec![Line::Comment("nothing".into())],
+            prints: Vec::new(),
+            draws: HashMap::new(),
+        };
+        let trips = fcl!("{}", Name::new("trips0"));
+        let (it, s) = (Name::new("it"), Name::new("s"));
+        lw.emit_loop(&trips, &it, &s, &layout, &parts, step);
+        let Stmt::Bind(_, e) = &made(&lw)[0] else {
+            panic!("a binding");
+        };
+        assert_eq!(
+            *e,
+            p(
+                "power<grid> trips0 (fn it => fn s => tabulate 2 (fn i => (index s i))) \
+               (tabulate 2 (fn i => 0))"
+            )
+        );
+    }
+
+    #[test]
+    fn a_dynamic_component_is_read_with_its_length() {
+        let lw = Lowerer::kernel(&Default::default());
+        let parts = [Arr::new(Ty::Int, vec![4], |_: &Fcl| int(0))];
+        let layout = Layout::new(&parts, vec![true], &[None]);
+        let read = layout.read(&lw, &Name::new("s"));
+        assert_eq!(read[0].run_len.as_deref(), Some(&p("(index s (0 + 4))")));
+        assert_eq!((read[0].index)(&p("i")), p("(index s (i + 0))"));
+        assert_eq!(Trips::known(7).text, p("7"));
+    }
+}

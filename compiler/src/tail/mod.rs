@@ -1,9 +1,12 @@
-//! TAIL to FCL: lowers a type-checked TAIL program to monomorphic FCL source text (spec
-//! fcl.md's syntax plus the TAIL extension built-ins of doubles and booleans), so that the FCL
-//! front end, the FCL oracle and the FCL→OpenCL compiler run it unchanged.
+//! TAIL to FCL: lowers a type-checked TAIL program to a monomorphic FCL program (spec fcl.md's
+//! syntax plus the TAIL extension built-ins of doubles and booleans), so that the FCL front
+//! end, the FCL oracle and the FCL→OpenCL compiler run it unchanged. The program is built as
+//! `semantics::fcl::syntax` trees (module `tree`: the `fcl!` quasi-quotes, parsed when the
+//! compiler is built) and handed to the FCL front end as a tree ([`FclProgram`]); it is
+//! printed only for a reader (`compile --emit fcl`).
 //!
 //! Representation: every TAIL array is a *static shape* plus an *index function* from a flat
-//! row-major index (FCL int text) to the element's FCL text (module `value`). The shape
+//! row-major index (an FCL int expression) to the element's FCL expression (module `value`). The shape
 //! operators (`transp`, `transp2`, `take`, `drop`, `rotate`, `vrotate`, `vreverse`, `reshape`,
 //! `cat`, `cons`, `snoc`, `idxS`) compose index functions and never copy (module `shape`);
 //! `each` and `zipWith` apply their function per element (module `higher`), so a chain of them
@@ -16,7 +19,7 @@
 //! vector read at computed indices is a *table*, a buffer stored once when `main` starts.
 //! Arrays are *materialized* (forced into a global buffer by a statement of `main`) only
 //! where needed (module `program`): a `let`-bound array whose uses together would recompute
-//! more than a budget of element text, very large index text, a printed value, a reduction
+//! more than a budget of element size, very large index expressions, a printed value, a reduction
 //! result, the state of `power`, and an array updated by `idxassign`.
 //!
 //! `reduce`/`scan` along the last axis are unrolled for short rows and otherwise become
@@ -36,7 +39,7 @@
 //! with the TAIL semantics' own operators where the arguments are known (module `ops`; `each`,
 //! `zipWith`, `reduce`, `scan` of small known arrays too), which gives the shapes apltail
 //! computes. A known value only rides along (`Arr::known`, module `value`) for static
-//! decisions: shapes, counts, permutations, static failures. The FCL text is always the
+//! decisions: shapes, counts, permutations, static failures. The FCL is always the
 //! computation itself (constant folding is the FCL compiler's job), except for
 //! `gradeUp`/`gradeDown` of a known vector, lowered as its known result (a table); of any other
 //! vector they are a radix sort on the device for ints, chars and bools of 4096 elements and
@@ -74,6 +77,7 @@ mod counts;
 mod dynamic;
 mod each_loop;
 pub mod fault;
+mod fcl_program;
 mod filter;
 mod format;
 mod higher;
@@ -95,6 +99,7 @@ mod tree;
 mod value;
 
 pub use check::{failed_at, format_until_failure, set_checks};
+pub use fcl_program::FclProgram;
 pub use probe::{
     device_prober, lower_tail_probing, lower_tail_probing_faulty, ProbeRequest, Prober, MAX_PROBES,
 };
@@ -104,7 +109,7 @@ use semantics::tail::print_value::{array_text, char_array_text};
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};
 use semantics::{Diagnostic, Span};
 
-/// The largest FCL text the lowering emits (bytes).
+/// The largest FCL program the lowering emits (bytes of its source, roughly: `tree::size`).
 pub const MAX_TEXT: usize = 1 << 22;
 
 /// Why a TAIL program could not be lowered.
@@ -240,8 +245,9 @@ impl Output {
 /// A lowered program: the FCL source and how to read its output back as TAIL values.
 #[derive(Clone, Debug)]
 pub struct Lowered {
-    /// FCL source text whose `main` forces and prints the printed values and the result.
-    pub fcl: String,
+    /// The FCL program whose `main` forces and prints the printed values and the result: a
+    /// syntax tree ([`FclProgram::load`] takes it through the FCL front end; `text` prints it).
+    pub fcl: FclProgram,
     /// The values the program's `pr*` operators print, in order.
     pub prints: Vec<Output>,
     /// The result, printed last (`None` when the program fails).

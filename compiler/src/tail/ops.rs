@@ -6,6 +6,7 @@
 
 use super::program::{fails, Lowerer};
 use super::range::{self, Range};
+use super::tree::{fcl, Fcl};
 use super::value::{known_ints, share, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
 use super::LowerTailError;
 use semantics::tail::ops::apply::{apply, is_scalar_op, scalar_op as fold_scalar, OpEnv, Outcome};
@@ -21,7 +22,8 @@ const MAX_STATIC: usize = 64;
 /// A `reshape` whose result repeats each element of its argument this many times or more
 /// stores the argument first, where an element costs more than a load ([`COSTLY_TEXT`]).
 const REPEATS: usize = 4;
-/// Element text longer than this (bytes) costs more than a load or an index computation.
+/// An element expression larger than this ([`super::tree::size`], about bytes of its source)
+/// costs more than a load or an index computation.
 const COSTLY_TEXT: usize = 48;
 
 impl Lowerer {
@@ -213,7 +215,7 @@ impl Lowerer {
             })
         };
         match (symbolic, known) {
-            // the computation stays in the FCL text (constant folding is the FCL compiler's
+            // the computation stays in the FCL tree (constant folding is the FCL compiler's
             // job); the known value rides along for the static decisions made on it
             (Ok(mut a), Some(k)) => {
                 a.known = Some(std::rc::Rc::new(k));
@@ -329,22 +331,24 @@ impl Lowerer {
         };
         let n = picked.len();
         let fills = picked.contains(&0);
-        let texts: Vec<String> = picked.iter().map(|&k| (k - 1).to_string()).collect();
-        // the positions picked: a choice in the element's text, or a table where there are many
+        // (a padding element's position is the literal -1)
+        let texts: Vec<Fcl> = picked.iter().map(|&k| fcl!("{}", k - 1)).collect();
+        // the positions picked: a choice in the element's expression, or a table where there
+        // are many
         let table =
             (n > MAX_SELECT).then(|| self.fresh.table(Ty::Int, std::rc::Rc::new(texts.clone())));
         let (ty, index, fresh) = (a.ty, a.index.clone(), self.fresh.clone());
         let mut out = Arr::new(ty, vec![n], move |i| {
             share(&fresh, i, |i| {
                 let at = match &table {
-                    Some(t) => format!("(index {t} {i})"),
+                    Some(t) => fcl!("(index {t} {i})"),
                     None => super::value::select(i, &texts),
                 };
                 if !fills {
                     return index(&at);
                 }
                 share(&fresh, &at, |j| {
-                    format!("(if lti {j} 0 then {} else {})", ty.fill(), index(j))
+                    fcl!("(if lti {j} 0 then {} else {})", ty.fill(), index(j))
                 })
             })
         });
@@ -364,7 +368,7 @@ impl Lowerer {
                 std::f64::consts::PI,
             ))));
         }
-        let texts: Vec<String> = args.iter().map(|a| a.text()).collect();
+        let texts: Vec<Fcl> = args.iter().map(|a| a.text()).collect();
         let ranges: Vec<Option<Range>> = args.iter().map(|a| a.range).collect();
         // an application the argument ranges prove cannot fail needs no run-time check
         let span = match range::cannot_fail(p, &ranges) {
@@ -396,9 +400,9 @@ impl Lowerer {
         let extent = a.shape[d];
         // the axis's extent where the device computes it: a vector's length, or the number
         // of rows of an array whose rows it counts (`dynamic::rows_dynamic`)
-        let computed = match (&a.run_len, &a.run_dims) {
-            (Some(len), None) => Some(len.to_string()),
-            (Some(_), Some(_)) if d == 0 => Some(super::dynamic::rows_text(a).to_string()),
+        let computed: Option<Fcl> = match (&a.run_len, &a.run_dims) {
+            (Some(len), None) => Some((**len).clone()),
+            (Some(_), Some(_)) if d == 0 => Some((*super::dynamic::rows_text(a)).clone()),
             _ => None,
         };
         let within = i
@@ -407,7 +411,7 @@ impl Lowerer {
         if computed.is_none() && (i.known.is_some() || within) {
             return;
         }
-        let text = computed.clone().unwrap_or_else(|| extent.to_string());
+        let text = computed.clone().unwrap_or_else(|| fcl!("{extent}"));
         let checked =
             super::check::checked_index(&self.fresh, e.span, &i.text(), &text, computed.is_some());
         let mut c = Arr::scalar(Ty::Int, checked);

@@ -15,7 +15,7 @@
 use super::fault::LoweringFault;
 use super::program::{lower_expr_with, Lowerer};
 use super::value::{Arr, R};
-use super::{parse_output, LowerTailError, Lowered, Output};
+use super::{parse_output, FclProgram, LowerTailError, Lowered, Output};
 use crate::exec::execute;
 use crate::runtime::Runtime;
 use crate::{compile_fcl_for_device, OptLevel};
@@ -29,7 +29,7 @@ pub const MAX_PROBES: usize = 256;
 #[derive(Clone, Debug)]
 pub struct ProbeRequest {
     /// A complete FCL program: the statements lowered so far, then the value's print.
-    pub fcl: String,
+    pub fcl: FclProgram,
     /// The value's TAIL shape and element kind.
     pub output: Output,
     /// Why the lowering needs it ("a drop count not known at compile time"): the refusal
@@ -42,7 +42,7 @@ pub struct ProbeRequest {
 }
 
 /// Runs a complete FCL program and returns its standard output (or why it could not).
-pub type Prober<'a> = dyn FnMut(&str) -> Result<String, String> + 'a;
+pub type Prober<'a> = dyn FnMut(&FclProgram) -> Result<String, String> + 'a;
 
 /// Parses, type checks and lowers a TAIL program, running the programs of its requests
 /// ([`ProbeRequest`]) with `probe` and lowering again with their values, until the lowering
@@ -133,9 +133,10 @@ pub(super) fn lower_staged(
 pub fn device_prober(
     rt: &Runtime,
     block_size: usize,
-) -> impl FnMut(&str) -> Result<String, String> + '_ {
-    move |fcl: &str| {
-        let program = semantics::fcl::lower::load_program(&[("probe.fcl".into(), fcl.into())])
+) -> impl FnMut(&FclProgram) -> Result<String, String> + '_ {
+    move |fcl: &FclProgram| {
+        let program = fcl
+            .load()
             .map_err(|(_, d)| format!("the lowered program does not load: {}", d.message))?;
         let m = compile_fcl_for_device(&program.main, OptLevel::O2, block_size, &rt.device)
             .map_err(|e| e.to_string())?;

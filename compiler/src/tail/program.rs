@@ -3,9 +3,10 @@
 //! `store` makes those that store values), and the final FCL text.
 
 use super::fault::LoweringFault;
-use super::value::{
-    check_declared, declared_ty, is_atomic, unsupported, Arr, Fresh, Fun, Ty, Val, R,
-};
+use super::fcl_program::{helper_decls, FclProgram};
+use super::tree::{depth, fcl, fcl_stmt, int, is_atomic, let_in, size, var, Fcl};
+use super::tree::{Name, Stmt};
+use super::value::{check_declared, declared_ty, unsupported, Arr, Fresh, Fun, Ty, Val, R};
 use super::{LowerTailError, Lowered, Output, RunFailure, MAX_TEXT};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::{Expr, ExprKind};
@@ -16,13 +17,14 @@ use std::rc::Rc;
 /// Variables in scope (persistent: closures capture it, and copies must be cheap).
 pub(super) type Env = im::HashMap<String, Val>;
 
-/// An index text longer than this is materialized (at a `let` even when used once, and after
-/// any operator outside function bodies), so that nesting (unrolled reductions of unrolled
-/// reductions, `cat` of `cat`) cannot make the text grow exponentially.
+/// An index expression larger than this ([`size`]: about its bytes of source) is
+/// materialized (at a `let` even when used once, and after any operator outside function
+/// bodies), so that nesting (unrolled reductions of unrolled reductions, `cat` of `cat`)
+/// cannot make the expression grow exponentially.
 const LONG_INDEX: usize = 8000;
-/// Likewise for parentheses nested deeper than this (FCL's parser allows 256 levels of
-/// expressions, a few per parenthesis).
-const DEEP_INDEX: usize = 40;
+/// Likewise for expressions nested deeper than this: the OpenCL C they compile to nests its
+/// brackets as deep, and clang limits that.
+const DEEP_INDEX: usize = 80;
 /// A `let`-bound array used several times is recomputed by each use while the uses' element
 /// texts together stay under this many bytes, and materialized beyond: recomputing a few
 /// dozen operations is cheaper than a buffer written once and read by every use (measured
@@ -32,8 +34,9 @@ const RECOMPUTE_BUDGET: usize = 1200;
 /// The lowering's state: the statements of `main` so far and what they print.
 pub(super) struct Lowerer {
     pub fresh: Fresh,
-    /// Statements of `main`'s `do<grid>` block, in evaluation order.
-    pub stmts: Vec<String>,
+    /// Statements of `main`'s `do<grid>` block, in evaluation order, with the comments that
+    /// explain them in `compile --emit fcl`.
+    pub stmts: Vec<Line>,
     /// The values printed so far (the `pr*` operators), in order.
     pub outputs: Vec<Output>,
     /// FCL helper declarations the statements use.
@@ -63,11 +66,11 @@ pub(super) struct Lowerer {
     pub drawn: Vec<u32>,
     /// The loops (module `loops`) whose step is being lowered, outermost first: each loop's
     /// trip variable and the draws of each `roll` call site per trip (module `roll`).
-    pub trip_draws: Vec<(String, Rc<HashMap<u32, u64>>)>,
+    pub trip_draws: Vec<(Name, Rc<HashMap<u32, u64>>)>,
     /// The table of a sort network's stages, by its number of positions (module `sort`).
-    pub sort_stages: HashMap<usize, String>,
+    pub sort_stages: HashMap<usize, Name>,
     /// The table of powers of ten `formatD` reads (module `format`), once made.
-    pub decimal_scales: Option<String>,
+    pub decimal_scales: Option<Name>,
 }
 
 impl Lowerer {
@@ -143,11 +146,11 @@ impl Lowerer {
                     // computes it (call by value), used or not: its failure comes before the
                     // statements after it, and all of its elements are checked
                     if !self.kernel && a.size() > 0 && {
-                        let text = (a.index)("i");
+                        let text = (a.index)(&super::tree::var("i"));
                         super::check::has_checks(&text)
                             || (uses > 0
                                 && ((uses > 1
-                                    && uses.saturating_mul(text.len()) > RECOMPUTE_BUDGET)
+                                    && uses.saturating_mul(size(&text)) > RECOMPUTE_BUDGET)
                                     || too_long(&text)))
                     } {
                         v = Val::Arr(self.materialize(a, &format!("{var}, used {uses} times")));
@@ -159,13 +162,13 @@ impl Lowerer {
                     let uses = self.uses.get(var).copied().unwrap_or(0);
                     if self.kernel && a.shape.is_empty() && uses != 1 && !is_atomic(&a.text()) {
                         let x = self.fresh.name("x");
-                        let mut named = Arr::scalar(a.ty, x.clone());
+                        let mut named = Arr::scalar(a.ty, fcl!("{x}"));
                         named.known = a.known.clone();
                         named.range = a.range;
                         env.insert(var.clone(), Val::Arr(named));
                         if let Val::Arr(r) = self.eval(body, &env)? {
                             if r.shape.is_empty() {
-                                let t = format!("(let {x} = {} in {})", a.text(), r.text());
+                                let t = let_in(&x, a.text(), r.text());
                                 return Ok(Val::Arr(Arr {
                                     index: Arr::scalar(r.ty, t).index,
                                     ..r
@@ -212,10 +215,10 @@ impl Lowerer {
                 }
                 match self.apply_op(op.prim, &op.name(), e, vs)? {
                     Val::Arr(a) if !self.kernel && a.size() > 0 => {
-                        let text = (a.index)("i");
+                        let text = (a.index)(&super::tree::var("i"));
                         if too_long(&text) {
-                            let len = text.len();
-                            let why = format!("{} result (index text of {len} bytes)", op.name());
+                            let len = size(&text);
+                            let why = format!("{} result (index of {len} bytes)", op.name());
                             Ok(Val::Arr(self.materialize(&a, &why)))
                         } else {
                             Ok(Val::Arr(a))
@@ -245,7 +248,7 @@ impl Lowerer {
                 };
                 match (branches, known) {
                     (Ok((Val::Arr(x), Val::Arr(y))), _) if scalar => {
-                        let t = format!("(if {} then {} else {})", cond.text(), x.text(), y.text());
+                        let t = fcl!("(if {} then {} else {})", cond.text(), x.text(), y.text());
                         let mut out = Arr::scalar(x.ty, t);
                         out.range = x.range.zip(y.range).map(|(r, s)| r.union(s));
                         out.known = match known {
@@ -316,7 +319,7 @@ impl Lowerer {
                 if let Val::Arr(a) = &first {
                     if self.kernel && a.shape.is_empty() && !is_atomic(&a.text()) {
                         let x = self.fresh.name("x");
-                        let mut named = Arr::scalar(a.ty, x.clone());
+                        let mut named = Arr::scalar(a.ty, fcl!("{x}"));
                         named.known = a.known.clone();
                         named.range = a.range;
                         env.insert(param.clone(), Val::Arr(named));
@@ -328,7 +331,7 @@ impl Lowerer {
                         };
                         if let Val::Arr(r) = r {
                             if r.shape.is_empty() {
-                                let t = format!("(let {x} = {} in {})", a.text(), r.text());
+                                let t = let_in(&x, a.text(), r.text());
                                 let mut out = Arr::scalar(r.ty, t);
                                 out.known = r.known.clone();
                                 out.range = r.range;
@@ -348,9 +351,27 @@ impl Lowerer {
         }
     }
 
-    /// A statement of `main` (a comment line may precede it).
-    pub(super) fn stmt(&mut self, s: String) {
-        self.stmts.push(s);
+    /// A statement of `main` (or of the loop step being lowered).
+    pub(super) fn stmt(&mut self, s: Stmt) {
+        self.stmts.push(Line::Stmt(s));
+    }
+
+    /// The statements of `body`, a block nested in the next statement (a loop's step): its
+    /// comments move out before that statement, where `--emit fcl` can print them.
+    pub(super) fn nested(&mut self, body: Vec<Line>) -> Vec<Stmt> {
+        let mut stmts = Vec::new();
+        for l in body {
+            match l {
+                Line::Stmt(s) => stmts.push(s),
+                Line::Comment(c) => self.comment(format!("(in the next statement) {c}")),
+            }
+        }
+        stmts
+    }
+
+    /// A comment on the statements that follow, for the reader of `compile --emit fcl`.
+    pub(super) fn comment(&mut self, c: impl Into<String>) {
+        self.stmts.push(Line::Comment(c.into()));
     }
 
     /// The lowering's state now, to go back to where an attempt is abandoned.
@@ -386,6 +407,26 @@ impl Lowerer {
     }
 }
 
+/// A line of a `do` block the lowering builds: a statement, or a comment on those after it
+/// (the FCL tree has no comments; `compile --emit fcl` prints them).
+#[derive(Clone, Debug)]
+pub(super) enum Line {
+    Comment(String),
+    Stmt(Stmt),
+}
+
+/// The statements of `lines`, their comments dropped (tests compare statements).
+#[cfg(test)]
+pub(super) fn statements(lines: Vec<Line>) -> Vec<Stmt> {
+    lines
+        .into_iter()
+        .filter_map(|l| match l {
+            Line::Stmt(s) => Some(s),
+            Line::Comment(_) => None,
+        })
+        .collect()
+}
+
 /// The lowering's state at one point ([`Lowerer::checkpoint`]): an attempt that is abandoned
 /// (an `if` that does not select, a `power` that does not loop, a probe's print) leaves nothing
 /// of itself behind.
@@ -399,29 +440,13 @@ pub(super) struct Checkpoint {
     rolls: semantics::tail::ops::io::Rolls,
 }
 
-/// Whether an index text is long or deep enough to be materialized.
-fn too_long(text: &str) -> bool {
-    if text.len() > LONG_INDEX {
-        return true;
-    }
-    let mut depth = 0usize;
-    for c in text.bytes() {
-        match c {
-            b'(' => {
-                depth += 1;
-                if depth > DEEP_INDEX {
-                    return true;
-                }
-            }
-            b')' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    false
+/// Whether an index expression is large or deep enough to be materialized.
+fn too_long(e: &Fcl) -> bool {
+    size(e) > LONG_INDEX || depth(e) > DEEP_INDEX
 }
 
-/// The element text of an array stored in a buffer (bools become ints).
-pub(super) fn element_text(a: &Arr, i: &str) -> String {
+/// The element of an array as a buffer stores it (bools become ints).
+pub(super) fn element_text(a: &Arr, i: &Fcl) -> Fcl {
     a.ty.store(&(a.index)(i))
 }
 
@@ -506,65 +531,67 @@ pub(super) fn lower_expr_with(
 
 impl Lowerer {
     /// The FCL program of the statements so far: helpers, the tables, then `main`.
-    pub(super) fn program_text(&self, failure: Option<&RunFailure>) -> R<String> {
+    pub(super) fn program_text(&self, failure: Option<&RunFailure>) -> R<FclProgram> {
         let tables = self.fresh.tables();
-        let mut fcl = String::from("-- lowered from TAIL by compiler::tail\n");
+        let mut header = vec!["lowered from TAIL by compiler::tail".to_string()];
         let mut helpers = self.helpers.clone();
         if !tables.is_empty() {
             helpers.insert(TABULATE);
         }
+        let mut decls = Vec::new();
         for h in &helpers {
-            fcl.push_str(h);
-            fcl.push('\n');
+            decls.extend(helper_decls(h).map_err(LowerTailError::Unsupported)?);
         }
         if let Some(f) = failure {
-            fcl.push_str(&format!(
-                "-- the TAIL program fails after these statements: {}: {}\n",
+            header.push(format!(
+                "the TAIL program fails after these statements: {}: {}",
                 f.rule, f.reason
             ));
         }
         // the literal tables the statements read, stored first
-        let mut stmts = Vec::new();
+        let mut lines = Vec::new();
         for t in tables {
-            let texts: Vec<String> = t.texts.iter().map(|x| t.ty.store(x)).collect();
+            let texts: Vec<Fcl> = t.texts.iter().map(|x| t.ty.store(x)).collect();
             let n = texts.len();
-            let what = match &t.file {
+            lines.push(Line::Comment(match &t.file {
                 None => format!("a literal vector of {n} elements, read at computed indices"),
                 Some(f) => format!("the {n} elements of file {f:?}, read by the host when lowered"),
-            };
-            stmts.push(format!(
-                "-- {what}\n    {} <- forceM<grid> (tabulate {n} (fn i => {}))",
-                t.name,
-                bisect("i", &texts)
-            ));
+            }));
+            let name = &t.name;
+            let elem = bisect(&var("i"), &texts);
+            lines.push(Line::Stmt(fcl_stmt!(
+                "{name} <- forceM<grid> (tabulate {n} (fn i => {elem}))"
+            )));
         }
-        stmts.extend(self.stmts.iter().cloned());
-        stmts.push("return<grid> ()".into());
-        fcl.push_str(&format!(
-            "sig main : Program <grid> unit\nval main =\n  do<grid>\n  {{ {}\n  }}\n",
-            stmts.join("\n  ; ")
-        ));
-        if fcl.len() > MAX_TEXT {
-            return unsupported("the lowered program text exceeds the lowering's size limit");
+        lines.extend(self.stmts.iter().cloned());
+        let program = FclProgram::new(header, decls, lines);
+        let body = &program.tree.decls.last().map(|d| &d.body);
+        if body.is_some_and(|b| size(b) > MAX_TEXT) {
+            return unsupported("the lowered program exceeds the lowering's size limit");
         }
-        Ok(fcl)
+        // the FCL front end's passes recurse once per level, on a stack sized for what its
+        // parser accepts: a tree nests no deeper
+        if body.is_some_and(|b| depth(b) > semantics::fcl::parser::MAX_IF_CHAIN) {
+            return unsupported("the lowered program nests deeper than the FCL front end takes");
+        }
+        Ok(program)
     }
 }
 
 /// The element of `texts` at index `i` (in range) by bisection: `if`s nested only
 /// 2·log2(n) deep, so that a table of a large file stays within FCL's nesting limit.
-pub(super) fn bisect(i: &str, texts: &[String]) -> String {
+pub(super) fn bisect(i: &Fcl, texts: &[Fcl]) -> Fcl {
     bisect_from(i, 0, texts)
 }
 
 /// [`bisect`] of the elements `texts`, which sit at indices `from..`.
-fn bisect_from(i: &str, from: usize, texts: &[String]) -> String {
+fn bisect_from(i: &Fcl, from: usize, texts: &[Fcl]) -> Fcl {
     match texts {
-        [] => "0".into(),
+        [] => int(0),
         [t] => t.clone(),
         _ => {
             let mid = texts.len() / 2;
-            format!(
+            fcl!(
                 "(if lti {i} {} then {} else {})",
                 from + mid,
                 bisect_from(i, from, &texts[..mid]),

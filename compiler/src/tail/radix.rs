@@ -34,7 +34,10 @@
 //! of the last trip are the permutation.
 
 use super::program::{Lowerer, TABULATE};
+use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
 use super::value::{select, Arr, Fun, Ty, Val, R};
+use semantics::fcl::quote::do_block;
+use semantics::fcl::syntax::Level;
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Scalar};
 use std::rc::Rc;
@@ -97,44 +100,50 @@ impl Plan {
     }
 }
 
-/// The sort key of stored key text `k` of type `ty` (see the module comment) and the number
+/// The sort key of stored key `k` of type `ty` (see the module comment) and the number
 /// of digit passes it needs.
-fn sort_key(ty: Ty, down: bool, k: &str) -> (String, u32) {
+fn sort_key(ty: Ty, down: bool, k: &Fcl) -> (Fcl, u32) {
     match (ty, down) {
-        (Ty::Bool, false) => (k.to_string(), 1),
-        (Ty::Bool, true) => (format!("(1 - {k})"), 1),
+        (Ty::Bool, false) => (k.clone(), 1),
+        (Ty::Bool, true) => (fcl!("(1 - {k})"), 1),
         // codes are at most 0x10FFFF
-        (Ty::Char, false) => (k.to_string(), 3),
-        (Ty::Char, true) => (format!("(xor {k} 16777215)"), 3),
-        (_, false) => (format!("(xor {k} (1 << 31))"), 4),
-        (_, true) => (format!("(xor {k} 2147483647)"), 4),
+        (Ty::Char, false) => (k.clone(), 3),
+        (Ty::Char, true) => (fcl!("(xor {k} 16777215)"), 3),
+        (_, false) => (fcl!("(xor {k} (1 << 31))"), 4),
+        (_, true) => (fcl!("(xor {k} 2147483647)"), 4),
     }
 }
 
-/// FCL text of one half (`high` or low) of the 64-bit sort key of the double `x`: its
-/// encoding's bits (`doubleHiBits`, `doubleLoBits`) with the sign bit flipped for a positive
-/// number and every bit inverted for a negative one, which order as unsigned integers as the
-/// doubles do; -0.0 first becomes 0.0 (the oracle's `<` makes them ties) and every NaN one
-/// NaN above +inf (sort keys cannot mirror an order in which NaN ties with everything, so
-/// NaNs come last, docs/tail-compiler.md §3). For `down` every bit is inverted.
-fn double_key(high: bool, down: bool, x: &str) -> String {
+/// One half (`high` or low) of the 64-bit sort key of the double `x`: its encoding's bits
+/// (`doubleHiBits`, `doubleLoBits`) with the sign bit flipped for a positive number and every
+/// bit inverted for a negative one, which order as unsigned integers as the doubles do; -0.0
+/// first becomes 0.0 (the oracle's `<` makes them ties) and every NaN one NaN above +inf
+/// (sort keys cannot mirror an order in which NaN ties with everything, so NaNs come last,
+/// docs/tail-compiler.md §3). For `down` every bit is inverted.
+fn double_key(high: bool, down: bool, x: &Fcl) -> Fcl {
     let key = if high {
-        "if eqd rx rx then (if eqd rx 0.0 then (1 << 31) else let rh = doubleHiBits rx in \
-         if lti rh 0 then xor rh (0 - 1) else xor rh (1 << 31)) else 0 - 524288"
+        fcl!(
+            "(let rx = {x} in if eqd rx rx then (if eqd rx 0.0 then (1 << 31) else \
+             let rh = doubleHiBits rx in if lti rh 0 then xor rh (0 - 1) else xor rh (1 << 31)) \
+             else 0 - 524288)"
+        )
     } else {
-        "if eqd rx rx then (if eqd rx 0.0 then 0 else if lti (doubleHiBits rx) 0 then \
-         xor (doubleLoBits rx) (0 - 1) else doubleLoBits rx) else 0"
+        fcl!(
+            "(let rx = {x} in if eqd rx rx then (if eqd rx 0.0 then 0 else \
+             if lti (doubleHiBits rx) 0 then xor (doubleLoBits rx) (0 - 1) else doubleLoBits rx) \
+             else 0)"
+        )
     };
     match down {
-        false => format!("(let rx = {x} in {key})"),
-        true => format!("(xor (let rx = {x} in {key}) (0 - 1))"),
+        false => key,
+        true => fcl!("(xor {key} (0 - 1))"),
     }
 }
 
-/// The words of the sort key of the element text `x` (one int, or a double's low and high
+/// The words of the sort key of the element `x` (one int, or a double's low and high
 /// halves) and the passes they take, low digits first: pass p reads digit `p % 4` of word
 /// `p / 4`.
-fn key_words(ty: Ty, down: bool, x: &str) -> (Vec<String>, u32) {
+fn key_words(ty: Ty, down: bool, x: &Fcl) -> (Vec<Fcl>, u32) {
     match ty {
         Ty::Double => (
             vec![double_key(false, down, x), double_key(true, down, x)],
@@ -147,10 +156,10 @@ fn key_words(ty: Ty, down: bool, x: &str) -> (Vec<String>, u32) {
     }
 }
 
-/// FCL text of the digit that pass `it` (FCL int text) reads at position `e` of the loop's
-/// state `s` (the key words, `total` positions each, then the indices).
-fn digit(s: &str, total: usize, it: &str, e: &str) -> String {
-    format!(
+/// The digit that pass `it` (the loop's trip, an FCL int) reads at position `e` of the
+/// loop's state `s` (the key words, `total` positions each, then the indices).
+fn digit(s: &Name, total: usize, it: &Name, e: &Fcl) -> Fcl {
+    fcl!(
         "(((index {s} (({it} >> 2) * {total} + {e})) >> (({it} & 3) * {DIGIT})) & {})",
         RADIX - 1
     )
@@ -168,19 +177,21 @@ impl Lowerer {
         let (n, total) = (plan.n, plan.padded());
         // the real elements: past a run-time length, positions pad (ints only, see `grade`)
         let real = super::counts::length_text(a);
-        let (words, passes) = key_words(a.ty, down, &super::program::element_text(a, "e"));
+        let (words, passes) = key_words(a.ty, down, &super::program::element_text(a, &var("e")));
         let w = words.len();
-        let word = select("part", &words);
+        let word = select(&var("part"), &words);
         let size = (w + 1) * total;
         let keys = self.fresh.name("rkeys");
         self.helpers.insert(TABULATE);
-        self.stmt(format!(
-            "-- {name}: the sort keys of {n} elements ({w} words each), padded to {total} ({} \
-             threads of {CHUNK}), and their indices, for a radix sort of {passes} passes\n    \
-             {keys} <- forceM<grid> (tabulate {size} (fn i => let part = i / {total} in \
-             let e = i - part * {total} in if part == {w} then e else if lti e {real} then \
-             {word} else 0 - 1))",
+        self.comment(format!(
+            "{name}: the sort keys of {n} elements ({w} words each), padded to {total} ({} \
+             threads of {CHUNK}), and their indices, for a radix sort of {passes} passes",
             plan.threads
+        ));
+        self.stmt(fcl_stmt!(
+            "{keys} <- forceM<grid> (tabulate {size} (fn i => let part = i / {total} in \
+             let e = i - part * {total} in if part == {w} then e else if lti e {real} then \
+             {word} else 0 - 1))"
         ));
         // per word, the bits in which some key differs from the first: a pass whose digit
         // every key shares only copies (its kernels still launch: the sort is the same
@@ -188,15 +199,15 @@ impl Lowerer {
         let mut spreads = Vec::new();
         for j in 0..w {
             let k = keys.clone();
-            let differs = Arr::new(Ty::Int, vec![n], move |i| {
-                let first = format!("(index {k} {})", j * total);
-                format!("(xor (index {k} ({} + {i})) {first})", j * total)
+            let differs = Arr::new(Ty::Int, vec![n], move |i: &Fcl| {
+                let first = fcl!("(index {k} {})", j * total);
+                fcl!("(xor (index {k} ({} + {i})) {first})", j * total)
             });
             spreads.push(self.reduced(Prim::Ori, differs)?);
         }
         let (it, s) = (self.fresh.name("it"), self.fresh.name("rs"));
-        let spread = select(&format!("({it} >> 2)"), &spreads);
-        let skip = format!(
+        let spread = select(&fcl!("({it} >> 2)"), &spreads);
+        let skip = fcl!(
             "((({spread} >> (({it} & 3) * {DIGIT})) & {}) == 0)",
             RADIX - 1
         );
@@ -207,68 +218,63 @@ impl Lowerer {
         self.in_loop = in_loop;
         let body = std::mem::replace(&mut self.stmts, outer);
         let step = step?;
+        let mut body = self.nested(body);
+        body.push(Stmt::Expr(step));
+        let block = do_block(Level::grid(), body);
         let out = self.fresh.name("rsorted");
-        self.stmt(format!(
-            "-- {name}: {passes} radix passes, a trip per digit\n    \
-             {out} <- power<grid> {passes} (fn {it} => fn {s} => do<grid> {{ {}\n    ; {step} }}) \
-             (tabulate {size} (fn i => index {keys} i))",
-            body.join("\n    ; ")
+        self.comment(format!("{name}: {passes} radix passes, a trip per digit"));
+        self.stmt(fcl_stmt!(
+            "{out} <- power<grid> {passes} (fn {it} => fn {s} => {block}) \
+             (tabulate {size} (fn i => index {keys} i))"
         ));
         let at = w * total;
         Ok(super::sort::grade_of(
             a,
-            Rc::new(move |i| format!("((index {out} ({at} + {i})) + 1)")),
+            Rc::new(move |i: &Fcl| fcl!("((index {out} ({at} + {i})) + 1)")),
         ))
     }
 
     /// One pass of the loop over the state `s` (`parts` blocks of `total` positions: the key
     /// words, then the indices) in trip `it`: its statements (steps 1 to 3 of the module
     /// comment) and the step's result, every block scattered to the destinations (step 4).
-    fn radix_pass(
-        &mut self,
-        plan: &Plan,
-        s: &str,
-        it: &str,
-        skip: &str,
-        parts: usize,
-    ) -> R<String> {
+    fn radix_pass(&mut self, plan: &Plan, s: &Name, it: &Name, skip: &Fcl, parts: usize) -> R<Fcl> {
         let total = plan.padded();
         let hist = self.histogram(
             plan,
-            &digit(s, total, it, &format!("(t * {CHUNK} + i)")),
-            &format!("(if {skip} then 0 else {CHUNK})"),
+            &digit(s, total, it, &fcl!("(t * {CHUNK} + i)")),
+            &fcl!("(if {skip} then 0 else {CHUNK})"),
         );
         let starts = self.digit_starts(plan, &hist)?;
         let dests = self.destinations(
             plan,
             &starts,
-            &digit(s, total, it, &format!("(t * {CHUNK} + k)")),
-            &format!("(if {skip} then 0 else {})", RADIX + 2 * CHUNK),
+            &digit(s, total, it, &fcl!("(t * {CHUNK} + k)")),
+            &fcl!("(if {skip} then 0 else {})", RADIX + 2 * CHUNK),
         );
         Ok(scatter(plan, &dests, skip, s, parts))
     }
 
-    /// FCL text of the reduction of the int vector `a` by `p` (`ori`) from 0, computed on the
-    /// device.
-    fn reduced(&mut self, p: Prim, a: Arr) -> R<String> {
+    /// The reduction of the int vector `a` by `p` (`ori`) from 0, computed on the device (an
+    /// FCL expression reading it).
+    fn reduced(&mut self, p: Prim, a: Arr) -> R<Fcl> {
         let z = Arr::known(Array::scalar(Scalar::Int(0)));
         let f = Val::Fun(Rc::new(Fun::Op(p, semantics::Span::DUMMY)));
         let Val::Arr(r) = self.reduction(Prim::Reduce, vec![f, Val::Arr(z), Val::Arr(a)])? else {
             return super::value::unsupported("a radix sort's key range that is not an array");
         };
         let r = self.materialize(&r, "a radix sort's key range");
-        Ok((r.index)("0"))
+        Ok((r.index)(&int(0)))
     }
 
     /// Step 1 of a pass: `hist[v·T + t]`, how many positions of chunk t have digit v
     /// (`digit` reads the digit of position `t * CHUNK + i`).
-    fn histogram(&mut self, plan: &Plan, digit: &str, trips: &str) -> String {
+    fn histogram(&mut self, plan: &Plan, digit: &Fcl, trips: &Fcl) -> Name {
         let h = self.fresh.name("rhist");
         let (g, t) = (plan.group, plan.threads);
         let lg = g.trailing_zeros();
-        self.stmt(format!(
-            "-- radix pass: each thread's counts of its chunk's digits, digit-major\n    \
-             {h} <- forceM<grid> (interleave<block> {} (fn q => ((snd q) >> {lg}) * {t} + \
+        self.comment("radix pass: each thread's counts of its chunk's digits, digit-major");
+        self.stmt(fcl_stmt!(
+            "{h} <- forceM<grid> (interleave<block> {} (fn q => ((snd q) >> {lg}) * {t} + \
              (fst q) * {g} + ((snd q) & {})) (generate {} (fn bb => interleave<thread> {RADIX} \
              (fn q => (snd q) * {g} + (fst q)) (generate {g} (fn tt => let t = bb * {g} + tt in \
              return<thread> (seqfor {RADIX} {trips} (fn read => fn i => let d = {digit} in \
@@ -281,11 +287,11 @@ impl Lowerer {
     }
 
     /// Step 2: the exclusive prefix sum of `hist` (digit-major) at digit `v`, thread `t`, as
-    /// FCL text in `v` and `t`. With at most [`ROW_SCAN_MAX`] threads, two small kernels: each
-    /// digit's row of counts scanned sequentially by one thread (its total last), then one
-    /// thread's scan of the totals, where digit v starts; otherwise module `reduce`'s scan of
-    /// the whole histogram.
-    fn digit_starts(&mut self, plan: &Plan, hist: &str) -> R<String> {
+    /// an FCL expression in `v` and `t`. With at most [`ROW_SCAN_MAX`] threads, two small
+    /// kernels: each digit's row of counts scanned sequentially by one thread (its total
+    /// last), then one thread's scan of the totals, where digit v starts; otherwise module
+    /// `reduce`'s scan of the whole histogram.
+    fn digit_starts(&mut self, plan: &Plan, hist: &Name) -> R<Fcl> {
         let t = plan.threads;
         if t >= ROW_SCAN_MAX {
             return self.digit_starts_scanned(plan, hist);
@@ -294,30 +300,30 @@ impl Lowerer {
         let w = t + 1;
         // a few digits per work-group, so that the rows spread over the compute units
         let g = 16;
-        self.stmt(format!(
-            "-- radix pass: each digit's counts scanned along the threads, its total last\n    \
-             {rows} <- forceM<grid> (concat<block> {} (generate {} (fn bb => concat<thread> {w} \
+        self.comment("radix pass: each digit's counts scanned along the threads, its total last");
+        self.stmt(fcl_stmt!(
+            "{rows} <- forceM<grid> (concat<block> {} (generate {} (fn bb => concat<thread> {w} \
              (generate {g} (fn tt => let v = bb * {g} + tt in return<thread> (seqfor {w} {w} \
              (fn read => fn t => (t, if t == 0 then 0 else read (t - 1) + \
              (index {hist} (v * {t} + t - 1))))))))))",
             g * w,
             RADIX / g,
         ));
-        self.stmt(format!(
-            "-- radix pass: where each digit starts (its totals scanned)\n    \
-             {base} <- forceM<grid> (concat<block> {RADIX} (generate 1 (fn bb => concat<thread> \
+        self.comment("radix pass: where each digit starts (its totals scanned)");
+        self.stmt(fcl_stmt!(
+            "{base} <- forceM<grid> (concat<block> {RADIX} (generate 1 (fn bb => concat<thread> \
              {RADIX} (generate 1 (fn tt => return<thread> (seqfor {RADIX} {RADIX} (fn read => \
              fn v => (v, if v == 0 then 0 else read (v - 1) + (index {rows} (v * {w} - 1))))))))))"
         ));
-        Ok(format!("((index {base} v) + (index {rows} (v * {w} + t)))"))
+        Ok(fcl!("((index {base} v) + (index {rows} (v * {w} + t)))"))
     }
 
     /// [`Lowerer::digit_starts`] through module `reduce`'s scan of the whole histogram: the
     /// exclusive sum of entry q is the inclusive one less `hist[q]`.
-    fn digit_starts_scanned(&mut self, plan: &Plan, hist: &str) -> R<String> {
+    fn digit_starts_scanned(&mut self, plan: &Plan, hist: &Name) -> R<Fcl> {
         let len = RADIX * plan.threads;
-        let h = hist.to_string();
-        let counts = Arr::new(Ty::Int, vec![len], move |q| format!("(index {h} {q})"));
+        let h = hist.clone();
+        let counts = Arr::new(Ty::Int, vec![len], move |q: &Fcl| fcl!("(index {h} {q})"));
         let zero = Arr::known(Array::scalar(Scalar::Int(0)));
         let addi = Val::Fun(Rc::new(Fun::Op(Prim::Addi, semantics::Span::DUMMY)));
         let Val::Arr(sums) =
@@ -326,8 +332,8 @@ impl Lowerer {
             return super::value::unsupported("a radix sort's scan that is not an array");
         };
         let sums = self.materialize(&sums, "a radix pass's digit counts, scanned");
-        let q = format!("(v * {} + t)", plan.threads);
-        Ok(format!("({} - (index {hist} {q}))", (sums.index)(&q)))
+        let q = fcl!("(v * {} + t)", plan.threads);
+        Ok(fcl!("({} - (index {hist} {q}))", (sums.index)(&q)))
     }
 
     /// Step 3: every position's destination; thread t's private array holds its counters
@@ -335,13 +341,13 @@ impl Lowerer {
     /// in slots `0..RADIX` and its chunk's destinations after them. Two steps per position:
     /// read the counter into the position's slot, then advance the counter. Returns the
     /// buffer, `RADIX + CHUNK` ints per thread.
-    fn destinations(&mut self, plan: &Plan, starts: &str, digit: &str, trips: &str) -> String {
+    fn destinations(&mut self, plan: &Plan, starts: &Fcl, digit: &Fcl, trips: &Fcl) -> Name {
         let d = self.fresh.name("rdest");
         let g = plan.group;
         let slots = RADIX + CHUNK;
-        self.stmt(format!(
-            "-- radix pass: each position's destination, in chunk order per thread\n    \
-             {d} <- forceM<grid> (concat<block> {} (generate {} (fn bb => concat<thread> \
+        self.comment("radix pass: each position's destination, in chunk order per thread");
+        self.stmt(fcl_stmt!(
+            "{d} <- forceM<grid> (concat<block> {} (generate {} (fn bb => concat<thread> \
              {slots} (generate {g} (fn tt => let t = bb * {g} + tt in return<thread> \
              (seqfor {slots} {trips} (fn read => fn i => if lti i {RADIX} then (let v = i in (i, \
              {starts})) else let s = i - {RADIX} in let k = s >> 1 in let d = {digit} in \
@@ -356,11 +362,11 @@ impl Lowerer {
 /// Step 4, the step's result: the state `s`, `parts` blocks of `total` positions, each block's
 /// element at position e moved to e's destination (read from `dests`; e itself where every key
 /// shares the pass's digit, `skip`).
-fn scatter(plan: &Plan, dests: &str, skip: &str, s: &str, parts: usize) -> String {
+fn scatter(plan: &Plan, dests: &Name, skip: &Fcl, s: &Name, parts: usize) -> Fcl {
     let total = plan.padded();
     let slots = RADIX + CHUNK;
     let lc = CHUNK.trailing_zeros();
-    format!(
+    fcl!(
         "interleave<block> 256 (fn q => let f = (fst q) * 256 + (snd q) in let part = f / {total} in \
          let e = f - part * {total} in part * {total} + (if {skip} then e else index {dests} \
          ((e >> {lc}) * {slots} + {RADIX} + (e & {})))) \
@@ -369,4 +375,42 @@ fn scatter(plan: &Plan, dests: &str, skip: &str, s: &str, parts: usize) -> Strin
         CHUNK - 1,
         parts * total / 256,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
+    }
+
+    #[test]
+    fn sort_keys_and_digits() {
+        assert_eq!(sort_key(Ty::Char, true, &p("k")).0, p("(xor k 16777215)"));
+        assert_eq!(
+            sort_key(Ty::Int, false, &p("k")),
+            (p("(xor k (1 << 31))"), 4)
+        );
+        assert_eq!(
+            double_key(true, true, &p("x")),
+            p(
+                "(xor (let rx = x in if eqd rx rx then (if eqd rx 0.0 then (1 << 31) else \
+               let rh = doubleHiBits rx in if lti rh 0 then xor rh (0 - 1) else \
+               xor rh (1 << 31)) else 0 - 524288) (0 - 1))"
+            )
+        );
+        assert_eq!(
+            digit(
+                &Name::new("rs"),
+                8192,
+                &Name::new("it"),
+                &p("(t * 1024 + i)")
+            ),
+            p("(((index rs ((it >> 2) * 8192 + (t * 1024 + i))) >> ((it & 3) * 8)) & 255)")
+        );
+    }
 }

@@ -3,8 +3,8 @@
 //!
 //! The lowering picks by row length m and row count k, and records its choice as an FCL
 //! comment in the output:
-//! * m ≤ [`UNROLL`] (or inside a function body): unrolled into the consumer's element text,
-//!   so the reduction fuses into the kernel that uses it;
+//! * m ≤ [`UNROLL`] (or inside a function body): unrolled into the consumer's element
+//!   expression, so the reduction fuses into the kernel that uses it;
 //! * otherwise a thread-level sequential fold per row (prelude `foldl`/`seqfor`), one thread
 //!   per row, which keeps apltail's order exactly;
 //! * a long row (m ≥ [`TREE_MIN_LEN`], or m ≥ 256 with fewer than [`FEW_ROWS`] rows, where one
@@ -24,6 +24,7 @@ use super::fault::LoweringFault;
 use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
 use super::program::Lowerer;
 use super::range::{self, Range};
+use super::tree::{fcl, fcl_stmt, let_in, Fcl, Name};
 use super::value::{unflatten, unsupported, with_names, Arr, Fresh, Fun, Ty, Val, MAX_KNOWN, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Elems};
@@ -45,22 +46,23 @@ const PER_THREAD: usize = 8;
 /// cost most where work-groups run one after another (PoCL on a CPU).
 const TARGET_GROUPS: usize = 1024;
 
-/// The element text at (row, column) of rows being reduced.
-type RowElement = Rc<dyn Fn(&str, &str) -> String>;
+/// The element at (row, column) of rows being reduced (FCL int expressions to its FCL
+/// expression).
+type RowElement = Rc<dyn Fn(&Fcl, &Fcl) -> Fcl>;
 
 /// The element at column `j` of row `row` (numbered over the outer axes) of `a`: through
 /// `a`'s coordinate access where it has one (no `/` and `%` to find what a transposition or
 /// a repeating reshape reads), else at flat index `row * m + j`.
-pub(super) fn row_element(fresh: &Fresh, a: &Arr, row: &str, j: &str) -> String {
+pub(super) fn row_element(fresh: &Fresh, a: &Arr, row: &Fcl, j: &Fcl) -> Fcl {
     let Some((&m, outer)) = a.shape.split_last() else {
         return a.text();
     };
     if a.at.is_none() {
-        return (a.index)(&format!("({row} * {m} + {j})"));
+        return (a.index)(&fcl!("({row} * {m} + {j})"));
     }
-    with_names(fresh, &[row.to_string()], |r| {
+    with_names(fresh, std::slice::from_ref(row), |r| {
         let mut cs = unflatten(outer, &r[0]);
-        cs.push(j.to_string());
+        cs.push(j.clone());
         with_names(fresh, &cs, |cs| a.element_at(cs))
     })
 }
@@ -100,11 +102,12 @@ fn expensive(a: &Arr) -> bool {
     a.element_cost() > EXPENSIVE_TEXT
 }
 
-/// Element text longer than this (bytes) is worth materializing before a sequential fold.
+/// An element costing more than this ([`Arr::element_cost`]: about the bytes of its source)
+/// is worth materializing before a sequential fold.
 const EXPENSIVE_TEXT: usize = 160;
 
-/// The identity of an associative, commutative operator on type `ty` (FCL text).
-fn identity(f: &Val, ty: Ty) -> Option<&'static str> {
+/// The identity of an associative, commutative operator on type `ty` (an FCL expression).
+fn identity(f: &Val, ty: Ty) -> Option<Fcl> {
     let Val::Fun(g) = f else { return None };
     let Fun::Op(p, span) = g.as_ref() else {
         return None;
@@ -114,16 +117,16 @@ fn identity(f: &Val, ty: Ty) -> Option<&'static str> {
     // (the lowering's own sums, of counts, cannot overflow)
     let checked = checks_at(*span);
     Some(match (p, ty) {
-        (Prim::Addi, Ty::Int) if !checked => "0",
-        (Prim::Muli, Ty::Int) if !checked => "1",
-        (Prim::Maxi, Ty::Int) => "(0 - 2147483647 - 1)",
-        (Prim::Mini, Ty::Int) => "2147483647",
-        (Prim::Addd, Ty::Double) => "0.0",
-        (Prim::Muld, Ty::Double) => "1.0",
-        (Prim::Maxd, Ty::Double) => "(negd (divd 1.0 0.0))",
-        (Prim::Mind, Ty::Double) => "(divd 1.0 0.0)",
-        (Prim::Andb, Ty::Bool) => "true",
-        (Prim::Orb, Ty::Bool) => "false",
+        (Prim::Addi, Ty::Int) if !checked => fcl!("0"),
+        (Prim::Muli, Ty::Int) if !checked => fcl!("1"),
+        (Prim::Maxi, Ty::Int) => fcl!("(0 - 2147483647 - 1)"),
+        (Prim::Mini, Ty::Int) => fcl!("2147483647"),
+        (Prim::Addd, Ty::Double) => fcl!("0.0"),
+        (Prim::Muld, Ty::Double) => fcl!("1.0"),
+        (Prim::Maxd, Ty::Double) => fcl!("(negd (divd 1.0 0.0))"),
+        (Prim::Mind, Ty::Double) => fcl!("(divd 1.0 0.0)"),
+        (Prim::Andb, Ty::Bool) => fcl!("true"),
+        (Prim::Orb, Ty::Bool) => fcl!("false"),
         _ => return None,
     })
 }
@@ -213,33 +216,39 @@ impl Lowerer {
             // unrolled: y_0 = x_0, y_j = f(x_j, y_(j-1)), a chain of FCL lets (which the FCL
             // front end takes at any length, where nested applications would nest too deeply)
             let rows = a.clone();
-            let ys = move |row: &str, body: &dyn Fn(&[String]) -> String| {
-                let (mut lets, mut names) = (String::new(), Vec::<String>::new());
+            let ys = move |row: &Fcl, body: &dyn Fn(&[Fcl]) -> Fcl| {
+                let (mut lets, mut names) = (Vec::<(Name, Fcl)>::new(), Vec::<Fcl>::new());
                 for j in 0..m {
-                    let x = row_element(&fresh, &rows, row, &j.to_string());
+                    let x = row_element(&fresh, &rows, row, &fcl!("{j}"));
                     let y = match names.last() {
                         None => x,
                         Some(prev) => apply_scalar(&fresh, &f, &[(ty, x), (ty, prev.clone())]),
                     };
                     let name = fresh.name("y");
-                    lets.push_str(&format!("let {name} = {y} in "));
-                    names.push(name);
+                    names.push(fcl!("{name}"));
+                    lets.push((name, y));
                 }
-                format!("({lets}{})", body(&names))
+                let inner = body(&names);
+                lets.into_iter()
+                    .rev()
+                    .fold(inner, |body, (name, y)| let_in(&name, y, body))
             };
             let out = if scan {
                 let f2 = self.fresh.clone();
                 Arr::new(ty, a.shape.clone(), move |i| {
                     super::value::share(&f2, i, |i| {
-                        let at = format!("({i} % {m})");
-                        ys(&format!("({i} / {m})"), &|names| {
+                        let at = fcl!("({i} % {m})");
+                        ys(&fcl!("({i} / {m})"), &|names| {
                             super::value::select(&at, names)
                         })
                     })
                 })
             } else {
+                // m ≥ 1 here (an empty last axis returned above): a last name exists
                 Arr::new(ty, outer, move |i| {
-                    ys(i, &|names| names.last().cloned().unwrap_or_default())
+                    ys(i, &|names| {
+                        names.last().cloned().unwrap_or_else(|| ty.fill())
+                    })
                 })
             };
             return Ok(Val::Arr(out));
@@ -276,7 +285,7 @@ impl Lowerer {
             false => a,
         };
         match (scan, tree) {
-            (true, Some(id)) => return Ok(Val::Arr(self.scan_blocks(&r, &f, id, &a, k, m))),
+            (true, Some(id)) => return Ok(Val::Arr(self.scan_blocks(&r, &f, &id, &a, k, m))),
             (true, None) if m > MAX_KNOWN => {
                 return unsupported(format!(
                     "scan over rows longer than {MAX_KNOWN} of an operator not known to be \
@@ -284,34 +293,41 @@ impl Lowerer {
                 ))
             }
             (true, None) => self.scan_rows(&r, &f, &a, k, m),
-            (false, Some(id)) => self.tree_rows(&r, &f, id, &a, k, m),
+            (false, Some(id)) => self.tree_rows(&r, &f, &id, &a, k, m),
             (false, None) => self.fold_rows(&r, &f, &a, k, m),
         }
         let shape = if scan { a.shape.clone() } else { outer };
         Ok(Val::Arr(Arr::new(ty, shape, move |i| {
-            ty.load(&format!("(index {r} {i})"))
+            ty.load(&fcl!("(index {r} {i})"))
         })))
     }
 
     /// `(fn acc => fn x => f(x, acc))` on stored elements (bools are stored as ints).
-    pub(super) fn step_fn(&self, f: &Val, ty: Ty) -> String {
+    pub(super) fn step_fn(&self, f: &Val, ty: Ty) -> Fcl {
         let (acc, x) = (self.fresh.name("acc"), self.fresh.name("y"));
-        let body = apply_scalar(&self.fresh, f, &[(ty, ty.load(&x)), (ty, ty.load(&acc))]);
-        let body = ty.store(&body);
-        format!("(fn {acc} => fn {x} => {body})")
+        let args = [(ty, ty.load(&fcl!("{x}"))), (ty, ty.load(&fcl!("{acc}")))];
+        let body = ty.store(&apply_scalar(&self.fresh, f, &args));
+        fcl!("(fn {acc} => fn {x} => {body})")
     }
 
     /// One thread per row folds the row sequentially.
-    fn fold_rows(&mut self, r: &str, f: &Val, a: &Arr, k: usize, m: usize) {
+    fn fold_rows(&mut self, r: &Name, f: &Val, a: &Arr, k: usize, m: usize) {
         let step = self.step_fn(f, a.ty);
         let (row, j) = (self.fresh.name("row"), self.fresh.name("j"));
-        let first = a.ty.store(&row_element(&self.fresh, a, &row, "0"));
-        let rest =
-            a.ty.store(&row_element(&self.fresh, a, &row, &format!("(1 + {j})")));
+        let first =
+            a.ty.store(&row_element(&self.fresh, a, &fcl!("{row}"), &fcl!("0")));
+        let rest = a.ty.store(&row_element(
+            &self.fresh,
+            a,
+            &fcl!("{row}"),
+            &fcl!("(1 + {j})"),
+        ));
         let (nb, t) = (k.div_ceil(256), k.min(256));
-        self.stmt(format!(
-            "-- reduce: thread-level fold per row, rows={k} len={m}\n    \
-             {r} <- forceM<grid> (concat<block> {t} (generate {nb} (fn b => concat<thread> 1 \
+        self.comment(format!(
+            "reduce: thread-level fold per row, rows={k} len={m}"
+        ));
+        self.stmt(fcl_stmt!(
+            "{r} <- forceM<grid> (concat<block> {t} (generate {nb} (fn b => concat<thread> 1 \
              (generate {t} (fn t => let {row} = mini (b * {t} + t) {} in return<thread> \
              (foldl {step} {first} (generate {} (fn {j} => {rest}))))))))",
             k - 1,
@@ -320,7 +336,7 @@ impl Lowerer {
     }
 
     /// Block-level tree reductions, repeated over the partial results.
-    fn tree_rows(&mut self, r: &str, f: &Val, id: &str, a: &Arr, k: usize, m: usize) {
+    fn tree_rows(&mut self, r: &Name, f: &Val, id: &Fcl, a: &Arr, k: usize, m: usize) {
         self.helpers.insert(TREE);
         let step = self.step_fn(f, a.ty);
         let ty = a.ty;
@@ -329,7 +345,7 @@ impl Lowerer {
         // the element at (row, column) of the rows being reduced in this pass
         let mut source: RowElement = {
             let (a, fresh) = (a.clone(), self.fresh.clone());
-            Rc::new(move |row, j| a.ty.store(&row_element(&fresh, &a, row, j)))
+            Rc::new(move |row: &Fcl, j: &Fcl| a.ty.store(&row_element(&fresh, &a, row, j)))
         };
         let mut pass = 0;
         loop {
@@ -338,19 +354,22 @@ impl Lowerer {
             let chunk = 256 * s;
             let q = len.div_ceil(chunk);
             let name = if q == 1 {
-                r.to_string()
+                r.clone()
             } else {
-                format!("{r}_{pass}")
+                Name::new(&format!("{r}_{pass}"))
             };
             let (row, c, j) = (
                 self.fresh.name("row"),
                 self.fresh.name("c"),
                 self.fresh.name("j"),
             );
-            let x = source(&row, &j);
-            self.stmt(format!(
-                "-- reduce: block-level tree, rows={k} len={len} ({q} work-groups of 256 threads x {s} per row)\n    \
-                 {name} <- forceM<grid> (concat<block> 1 (generate {} (fn g => let {row} = g / {q} in \
+            let x = source(&fcl!("{row}"), &fcl!("{j}"));
+            self.comment(format!(
+                "reduce: block-level tree, rows={k} len={len} ({q} work-groups of 256 threads x \
+                 {s} per row)"
+            ));
+            self.stmt(fcl_stmt!(
+                "{name} <- forceM<grid> (concat<block> 1 (generate {} (fn g => let {row} = g / {q} in \
                  let {c} = g % {q} in do<block> {{ tp <- concat<thread> 1 (generate 256 (fn t => \
                  return<thread> (foldl {step} {id} (generate {s} (fn s => let {j} = {c} * {chunk} + s * 256 + t \
                  in if lti {j} {len} then {x} else {id}))))) ; tq <- force<block> tp ; treeReduce {step} tq }})))",
@@ -360,7 +379,8 @@ impl Lowerer {
                 return;
             }
             let partial = name.clone();
-            source = Rc::new(move |row, j| format!("(index {partial} ({row} * {q} + {j}))"));
+            source =
+                Rc::new(move |row: &Fcl, j: &Fcl| fcl!("(index {partial} ({row} * {q} + {j}))"));
             len = q;
             pass += 1;
         }
@@ -399,5 +419,57 @@ impl Lowerer {
             shape,
             elems: Elems::from_scalars(a.ty.base(), out),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
+    }
+
+    #[test]
+    fn row_elements_by_flat_index_or_coordinates() {
+        let f = Fresh::default();
+        let a = Arr::new(Ty::Int, vec![3, 4], |i| fcl!("(index a {i})"));
+        assert_eq!(
+            row_element(&f, &a, &p("r"), &p("j")),
+            p("(index a (r * 4 + j))")
+        );
+        // through the coordinate access: the row's coordinates named once each
+        let mut b = Arr::new(Ty::Int, vec![2, 3, 4], |i| fcl!("(index a {i})"));
+        b.at = Some(Rc::new(|cs: &[Fcl]| {
+            fcl!("(g {} {} {})", cs[0].clone(), cs[1].clone(), cs[2].clone())
+        }));
+        assert_eq!(
+            row_element(&f, &b, &p("(r * 2)"), &p("0")),
+            p("(let c0 = (r * 2) in let c1 = (c0 / 3) in let c2 = (c0 % 3) in g c1 c2 0)")
+        );
+        // a scalar is its own row
+        let s = Arr::scalar(Ty::Double, p("1.5"));
+        assert_eq!(row_element(&f, &s, &p("r"), &p("j")), p("1.5"));
+    }
+
+    #[test]
+    fn identities_of_associative_operators() {
+        let op = |p| Val::Fun(Rc::new(Fun::Op(p, Span::DUMMY)));
+        assert_eq!(
+            identity(&op(Prim::Maxi), Ty::Int),
+            Some(p("(0 - 2147483647 - 1)"))
+        );
+        assert_eq!(
+            identity(&op(Prim::Maxd), Ty::Double),
+            Some(p("(negd (divd 1.0 0.0))"))
+        );
+        // an `addi` of the lowering's own (no check site) adds in a tree
+        assert_eq!(identity(&op(Prim::Addi), Ty::Int), Some(p("0")));
+        assert_eq!(identity(&op(Prim::Addd), Ty::Double), Some(p("0.0")));
+        assert_eq!(identity(&op(Prim::Orb), Ty::Bool), Some(p("false")));
+        assert_eq!(identity(&op(Prim::Subi), Ty::Int), None);
     }
 }

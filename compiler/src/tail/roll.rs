@@ -26,6 +26,7 @@
 use super::check::checked_roll_bound;
 use super::higher::scalar_draws;
 use super::program::{fails, Lowerer};
+use super::tree::{fcl, int, Fcl};
 use super::value::{unsupported, Arr, Fresh, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::Expr;
@@ -33,19 +34,19 @@ use semantics::tail::value::{Array, Scalar};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// The draw context of a function applied per element: the flat index of the element (FCL int
-/// text) and, per call site, the site's count before the map.
+/// The draw context of a function applied per element: the flat index of the element (an FCL
+/// int expression) and, per call site, the site's count before the map.
 #[derive(Clone)]
 pub(super) struct Draws {
-    pub index: String,
-    pub bases: Rc<HashMap<u32, String>>,
+    pub index: Fcl,
+    pub bases: Rc<HashMap<u32, Fcl>>,
 }
 
 impl Draws {
     /// The context of a function checked on placeholders: element 0, no counts yet.
     pub(super) fn placeholder() -> Draws {
         Draws {
-            index: "0".into(),
+            index: int(0),
             bases: Rc::new(HashMap::new()),
         }
     }
@@ -53,7 +54,7 @@ impl Draws {
 
 /// The counts before an `each`/`zipWith` of the sites its function draws from (`None`: it
 /// draws from none).
-pub(super) type Bases = Option<Rc<HashMap<u32, String>>>;
+pub(super) type Bases = Option<Rc<HashMap<u32, Fcl>>>;
 
 impl Lowerer {
     /// `roll(n)` at expression `e`.
@@ -71,8 +72,8 @@ impl Lowerer {
             };
             self.drawn.push(site);
             // the placeholder pass has no counts yet
-            let base = d.bases.get(&site).map_or("0", String::as_str);
-            let k = format!("({base} + {})", d.index);
+            let base = d.bases.get(&site).cloned().unwrap_or_else(|| int(0));
+            let k = fcl!("({base} + {})", &d.index);
             let t = roll_text(&self.fresh, e, site, &k, n, bound);
             return Ok(Val::Arr(Arr::scalar(Ty::Double, t)));
         }
@@ -95,7 +96,7 @@ impl Lowerer {
             return unsupported(format!("{op}: more than 2^31 draws of one call site"));
         }
         self.rolls.advance(site, 1);
-        let t = roll_text(&self.fresh, e, site, &k.to_string(), n, None);
+        let t = roll_text(&self.fresh, e, site, &fcl!("{k}"), n, None);
         Ok(Val::Arr(Arr::scalar(Ty::Double, t)))
     }
 
@@ -129,21 +130,15 @@ impl Lowerer {
         Ok((ty, Some(Rc::new(bases))))
     }
 
-    /// The number of draws of `site` before its next one, as FCL int text: its count so far
-    /// and, inside loops, the draws of the trips before this one (the loop's trip variable
-    /// times the site's draws per trip, for each enclosing loop).
-    fn draw_count(&self, site: u32) -> String {
+    /// The number of draws of `site` before its next one, as an FCL int expression: its count
+    /// so far and, inside loops, the draws of the trips before this one (the loop's trip
+    /// variable times the site's draws per trip, for each enclosing loop).
+    fn draw_count(&self, site: u32) -> Fcl {
         let k = self.rolls.count(site);
-        let trips: Vec<String> = self
-            .trip_draws
+        self.trip_draws
             .iter()
-            .filter_map(|(it, per_trip)| Some(format!(" + {it} * {}", per_trip.get(&site)?)))
-            .collect();
-        if trips.is_empty() {
-            k.to_string()
-        } else {
-            format!("({k}{})", trips.concat())
-        }
+            .filter_map(|(it, per_trip)| Some((it, per_trip.get(&site)?)))
+            .fold(fcl!("{k}"), |acc, (it, d)| fcl!("{acc} + {it} * {d}"))
     }
 
     /// Counts the draws of `trips` trips of a loop whose step draws `per_trip` from each site
@@ -176,10 +171,38 @@ impl Lowerer {
 }
 
 /// `rollAt site k n` with the bound checked (known bounds that are not negative need no check).
-fn roll_text(fresh: &Fresh, e: &Expr, site: u32, k: &str, n: &Arr, bound: Option<i32>) -> String {
+fn roll_text(fresh: &Fresh, e: &Expr, site: u32, k: &Fcl, n: &Arr, bound: Option<i32>) -> Fcl {
     let n = match bound {
-        Some(b) if b >= 0 => b.to_string(),
+        Some(b) if b >= 0 => fcl!("{b}"),
         _ => checked_roll_bound(fresh, e.span, &n.text(), bound),
     };
-    format!("(rollAt {site} {k} {n})")
+    fcl!("(rollAt {site} {k} {n})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tail::tree::Name;
+
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
+    }
+
+    #[test]
+    fn draws_count_the_trips_of_enclosing_loops() {
+        let mut l = Lowerer::kernel(&Fresh::default());
+        l.rolls.advance(7, 3);
+        assert_eq!(l.draw_count(7), p("3"));
+        l.trip_draws
+            .push((Name::new("it0"), Rc::new(HashMap::from([(7, 2)]))));
+        l.trip_draws
+            .push((Name::new("it1"), Rc::new(HashMap::from([(8, 5)]))));
+        l.trip_draws
+            .push((Name::new("it2"), Rc::new(HashMap::from([(7, 4)]))));
+        assert_eq!(l.draw_count(7), p("(3 + it0 * 2 + it2 * 4)"));
+        assert_eq!(l.draw_count(8), p("(0 + it1 * 5)"));
+    }
 }

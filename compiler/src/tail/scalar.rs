@@ -7,21 +7,24 @@
 
 use super::check::{checked_int_op, checked_rounding, checks_at};
 use super::fault::LoweringFault::*;
+use super::tree::{bin as infix_op, call, fcl, literal_index, Fcl};
 use super::value::{share, unsupported, Fresh, Ty, R};
+use semantics::fcl::syntax::BinOp;
 use semantics::tail::ops::prim::Prim;
 use semantics::Span;
 
-/// The FCL text and result type of scalar operator `p` applied to argument texts `xs`, the
-/// application at `span` (`Span::DUMMY`: the lowering's own arithmetic, unchecked).
-pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh, span: Span) -> R<(String, Ty)> {
+/// The FCL expression and result type of scalar operator `p` applied to argument expressions
+/// `xs`, the application at `span` (`Span::DUMMY`: the lowering's own arithmetic, unchecked).
+pub(super) fn scalar_op(p: Prim, xs: &[Fcl], fresh: &Fresh, span: Span) -> R<(Fcl, Ty)> {
     use Prim as P;
     use Ty::{Bool as B, Double as D, Int as I};
     // by a positive literal, division cannot fail
     let static_divisor = matches!(p, P::Divi | P::Mod) && positive_literal(&xs[1]);
     if checks_at(span) && !static_divisor {
-        let unchecked = |ys: &[String]| {
-            scalar_op(p, ys, fresh, Span::DUMMY).map_or_else(|_| String::new(), |r| r.0)
-        };
+        // the operators checked_int_op builds from this (divi, mod) always lower: the unit
+        // stands for nothing reachable
+        let unchecked =
+            |ys: &[Fcl]| scalar_op(p, ys, fresh, Span::DUMMY).map_or_else(|_| fcl!("()"), |r| r.0);
         if let Some(t) = checked_int_op(p, xs, span, fresh, &unchecked) {
             return Ok((t, I));
         }
@@ -29,14 +32,14 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh, span: Span) -> R<
             return Ok((t, I));
         }
     }
-    let bin = |f: &str| format!("({f} {} {})", xs[0], xs[1]);
-    let un = |f: &str| format!("({f} {})", xs[0]);
-    let infix = |o: &str| format!("({} {o} {})", xs[0], xs[1]);
+    let bin = |f: &str| call(f, [xs[0].clone(), xs[1].clone()]);
+    let un = |f: &str| call(f, [xs[0].clone()]);
+    let infix = |o: BinOp| infix_op(o, xs[0].clone(), xs[1].clone());
     Ok(match p {
         // §5.1 integers (unchecked: overflow wraps here)
-        P::Addi => (infix("+"), I),
-        P::Subi => (infix("-"), I),
-        P::Muli => (infix("*"), I),
+        P::Addi => (infix(BinOp::Add), I),
+        P::Subi => (infix(BinOp::Sub), I),
+        P::Muli => (infix(BinOp::Mul), I),
         P::Maxi => (bin("maxi"), I),
         P::Mini => (bin("mini"), I),
         P::Divi => (floored_div(&xs[0], &xs[1], fresh), I),
@@ -53,40 +56,40 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh, span: Span) -> R<
             };
             let t = share(fresh, m, |m| {
                 share(fresh, x, |x| {
-                    format!("(if {m} == 0 then {x} else {})", floored_mod(x, m, fresh))
+                    fcl!("(if {m} == 0 then {x} else {})", floored_mod(x, m, fresh))
                 })
             });
             (t, I)
         }
-        P::Negi => (format!("(0 - {})", xs[0]), I),
+        P::Negi => (fcl!("(0 - {})", &xs[0]), I),
         P::Absi => (un("absi"), I),
         // signi(0) = 1 (spec §5.1)
-        P::Signi => (format!("(if lti {} 0 then (0 - 1) else 1)", xs[0]), I),
-        P::Andi => (infix("&"), I),
+        P::Signi => (fcl!("(if lti {} 0 then (0 - 1) else 1)", &xs[0]), I),
+        P::Andi => (infix(BinOp::And), I),
         P::Xori => (bin("xor"), I),
         // a | b = a + b - (a & b) in wrapping arithmetic (FCL's ori compiles only on constants)
         P::Ori => {
             let t = share(fresh, &xs[0], |a| {
-                share(fresh, &xs[1], |b| format!("({a} + {b} - ({a} & {b}))"))
+                share(fresh, &xs[1], |b| fcl!("({a} + {b} - ({a} & {b}))"))
             });
             (t, I)
         }
         // shift counts are unsigned: any count outside 0..31 shifts everything out
         P::Shli => {
             let t = share(fresh, &xs[1], |c| {
-                format!(
+                fcl!(
                     "(if lti {c} 0 then 0 else if lti {c} 32 then {} << {c} else 0)",
-                    xs[0]
+                    &xs[0]
                 )
             });
             (t, I)
         }
         P::Shri => {
             let t = share(fresh, &xs[1], |c| {
-                format!(
+                fcl!(
                     "(if {c} == 0 then {x} else if lti {c} 0 then 0 else if lti {c} 32 then \
                      ({x} >> {c}) & ((1 << (32 - {c})) - 1) else 0)",
-                    x = xs[0]
+                    x = &xs[0]
                 )
             });
             (t, I)
@@ -94,7 +97,7 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh, span: Span) -> R<
         P::Shari => {
             let t = share(fresh, &xs[0], |x| {
                 share(fresh, &xs[1], |c| {
-                    format!(
+                    fcl!(
                         "(if lti {c} 0 then (if lti {x} 0 then (0 - 1) else 0) else if lti {c} 32 \
                          then {x} >> {c} else (if lti {x} 0 then (0 - 1) else 0))"
                     )
@@ -103,26 +106,26 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh, span: Span) -> R<
             (t, I)
         }
         P::Lti => (bin("lti"), B),
-        P::Gti => (format!("(lti {} {})", xs[1], xs[0]), B),
+        P::Gti => (fcl!("(lti {} {})", &xs[1], &xs[0]), B),
         P::Ltei => (
-            format!("(if lti {} {} then false else true)", xs[1], xs[0]),
+            fcl!("(if lti {} {} then false else true)", &xs[1], &xs[0]),
             B,
         ),
         P::Gtei => (
-            format!("(if lti {} {} then false else true)", xs[0], xs[1]),
+            fcl!("(if lti {} {} then false else true)", &xs[0], &xs[1]),
             B,
         ),
-        P::Eqi => (infix("=="), B),
+        P::Eqi => (infix(BinOp::Eq), B),
         // §5.5 characters: their codes
-        P::Eqc => (infix("=="), B),
+        P::Eqc => (infix(BinOp::Eq), B),
         P::Ltc => (bin("lti"), B),
-        P::Gtc => (format!("(lti {} {})", xs[1], xs[0]), B),
+        P::Gtc => (fcl!("(lti {} {})", &xs[1], &xs[0]), B),
         P::Ltec => (
-            format!("(if lti {} {} then false else true)", xs[1], xs[0]),
+            fcl!("(if lti {} {} then false else true)", &xs[1], &xs[0]),
             B,
         ),
         P::Gtec => (
-            format!("(if lti {} {} then false else true)", xs[0], xs[1]),
+            fcl!("(if lti {} {} then false else true)", &xs[0], &xs[1]),
             B,
         ),
         // §5.2 doubles
@@ -137,7 +140,7 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh, span: Span) -> R<
         P::Resd => {
             let t = share(fresh, &xs[0], |m| {
                 share(fresh, &xs[1], |x| {
-                    format!("(if eqd {m} 0.0 then {x} else subd {x} (i2d (floord (divd {x} {m}))))")
+                    fcl!("(if eqd {m} 0.0 then {x} else subd {x} (i2d (floord (divd {x} {m}))))")
                 })
             });
             (t, D)
@@ -168,8 +171,8 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh, span: Span) -> R<
         P::Orb => (bin("orb"), B),
         P::Xorb => (bin("xorb"), B),
         P::Eqb => (bin("eqb"), B),
-        P::Nandb => (format!("(notb {})", bin("andb")), B),
-        P::Norb => (format!("(notb {})", bin("orb")), B),
+        P::Nandb => (fcl!("(notb {})", bin("andb")), B),
+        P::Norb => (fcl!("(notb {})", bin("orb")), B),
         P::Notb => (un("notb"), B),
         // §5.6 conversions
         P::I2d => (un("i2d"), D),
@@ -193,29 +196,30 @@ pub(super) fn scalar_op(p: Prim, xs: &[String], fresh: &Fresh, span: Span) -> R<
     })
 }
 
-/// Whether an int text is a positive literal: the sign tests of floored division are then
-/// static (the program's own constant, not a value the lowering computed).
-fn positive_literal(t: &str) -> bool {
-    t.parse::<i32>().is_ok_and(|v| v > 0)
+/// Whether an int expression is a positive literal (of the int range): the sign tests of
+/// floored division are then static (the program's own constant, not a value the lowering
+/// computed).
+fn positive_literal(t: &Fcl) -> bool {
+    literal_index(t).is_some_and(|v| v > 0 && v <= i32::MAX as usize)
 }
 
 /// ⌊a/b⌋ from FCL's truncating division.
-fn floored_div(a: &str, b: &str, fresh: &Fresh) -> String {
+fn floored_div(a: &Fcl, b: &Fcl, fresh: &Fresh) -> Fcl {
     // planted fault: TAIL's `divi` taken for C's truncating `/`
     if fresh.planted(DiviTruncates) {
-        return format!("({a} / {b})");
+        return fcl!("({a} / {b})");
     }
     if positive_literal(b) {
         // b > 0: the truncated quotient is one too large exactly when the remainder is negative
         return share(fresh, a, |a| {
             let q = fresh.name("q");
-            format!("(let {q} = {a} / {b} in if lti ({a} - {q} * {b}) 0 then {q} - 1 else {q})")
+            fcl!("(let {q} = {a} / {b} in if lti ({a} - {q} * {b}) 0 then {q} - 1 else {q})")
         });
     }
     share(fresh, a, |a| {
         share(fresh, b, |b| {
             let q = fresh.name("q");
-            format!(
+            fcl!(
                 "(let {q} = {a} / {b} in if {q} * {b} == {a} then {q} else \
                  if b2i (lti {a} 0) == b2i (lti {b} 0) then {q} else {q} - 1)"
             )
@@ -224,17 +228,112 @@ fn floored_div(a: &str, b: &str, fresh: &Fresh) -> String {
 }
 
 /// a mod b with the sign of b, from FCL's truncating remainder.
-fn floored_mod(a: &str, b: &str, fresh: &Fresh) -> String {
+fn floored_mod(a: &Fcl, b: &Fcl, fresh: &Fresh) -> Fcl {
     if positive_literal(b) {
         // b > 0: a negative truncated remainder moves up by b
         let r = fresh.name("r");
-        return format!("(let {r} = {a} % {b} in if lti {r} 0 then {r} + {b} else {r})");
+        return fcl!("(let {r} = {a} % {b} in if lti {r} 0 then {r} + {b} else {r})");
     }
     share(fresh, b, |b| {
         let r = fresh.name("r");
-        format!(
+        fcl!(
             "(let {r} = {a} % {b} in if {r} == 0 then 0 else \
              if b2i (lti {r} 0) == b2i (lti {b} 0) then {r} else {r} + {b})"
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
+    }
+
+    /// Operator `op` on `xs` (FCL sources), unchecked, with fresh names from 0.
+    fn op(op: Prim, xs: &[&str]) -> Fcl {
+        let xs: Vec<Fcl> = xs.iter().map(|x| p(x)).collect();
+        let (e, _) = scalar_op(op, &xs, &Fresh::default(), Span::DUMMY).expect("lowers");
+        e
+    }
+
+    #[test]
+    fn operators_apply_built_ins() {
+        assert_eq!(op(Prim::Addi, &["a", "(b * 2)"]), p("(a + (b * 2))"));
+        assert_eq!(op(Prim::Maxi, &["a", "(b * 2)"]), p("(maxi a (b * 2))"));
+        assert_eq!(op(Prim::Absd, &["(negd x)"]), p("(absd (negd x))"));
+        assert_eq!(op(Prim::Negi, &["(a + 1)"]), p("(0 - (a + 1))"));
+        assert_eq!(
+            op(Prim::Gtei, &["a", "b"]),
+            p("(if lti a b then false else true)")
+        );
+        assert_eq!(op(Prim::Gtc, &["a", "b"]), p("(lti b a)"));
+        assert_eq!(op(Prim::Nandb, &["a", "b"]), p("(notb (andb a b))"));
+        assert_eq!(
+            op(Prim::Ori, &["(a * 3)", "b"]),
+            p("(let x0 = (a * 3) in (x0 + b - (x0 & b)))")
+        );
+        assert_eq!(
+            op(Prim::Shri, &["x", "(c + 1)"]),
+            p("(let x0 = (c + 1) in (if x0 == 0 then x else if lti x0 0 then 0 else if lti x0 32 \
+               then (x >> x0) & ((1 << (32 - x0)) - 1) else 0))")
+        );
+    }
+
+    #[test]
+    fn floored_division_by_literals_and_computed_divisors() {
+        assert_eq!(
+            op(Prim::Divi, &["a", "4"]),
+            p("(let q0 = a / 4 in if lti (a - q0 * 4) 0 then q0 - 1 else q0)")
+        );
+        assert_eq!(
+            op(Prim::Mod, &["(a + 1)", "m"]),
+            p("(let r0 = (a + 1) % m in if r0 == 0 then 0 else \
+               if b2i (lti r0 0) == b2i (lti m 0) then r0 else r0 + m)")
+        );
+        assert_eq!(
+            op(Prim::Resi, &["m", "x"]),
+            p(
+                "(if m == 0 then x else (let r0 = x % m in if r0 == 0 then 0 else \
+               if b2i (lti r0 0) == b2i (lti m 0) then r0 else r0 + m))"
+            )
+        );
+        // a literal of the int range only
+        assert!(positive_literal(&p("7")));
+        assert!(!positive_literal(&p("0")));
+        assert!(!positive_literal(&p("(0 - 7)")));
+        assert!(!positive_literal(&p("4294967296")));
+    }
+
+    #[test]
+    fn operators_of_the_program_are_checked() {
+        let f = Fresh::default();
+        let at = Span::new(1, 2);
+        let (e, _) = scalar_op(Prim::Addi, &[p("a"), p("b")], &f, at).expect("lowers");
+        assert_eq!(e, p("(addiChecked 0 a b)"));
+        let f = Fresh::default();
+        let (e, _) = scalar_op(Prim::Divi, &[p("a"), p("b")], &f, at).expect("lowers");
+        assert_eq!(
+            e,
+            p(
+                "(checki 1 (b == 0) (checki 0 (andb (a == (0 - 2147483647 - 1)) (b == (0 - 1))) \
+               (let x0 = (if b == 0 then 1 else b) in (let q1 = a / x0 in if q1 * x0 == a then q1 \
+               else if b2i (lti a 0) == b2i (lti x0 0) then q1 else q1 - 1))))"
+            )
+        );
+        let f = Fresh::default();
+        let (e, _) = scalar_op(Prim::Floor, &[p("(addd d 1.0)")], &f, at).expect("lowers");
+        assert_eq!(
+            e,
+            p(
+                "(let x0 = (addd d 1.0) in (checki 0 (notb (andb (ged x0 (negd 2147483648.0)) \
+               (ltd x0 2147483648.0))) (floord (if andb (ged x0 (negd 2147483648.0)) \
+               (ltd x0 2147483648.0) then x0 else 0.0))))"
+            )
+        );
+    }
 }

@@ -20,6 +20,7 @@ use super::check::int_prefix;
 use super::higher::apply_scalar;
 use super::program::Lowerer;
 use super::reduce::{row_element, TREE_MIN_LEN};
+use super::tree::{fcl, fcl_stmt, Fcl, Name};
 use super::value::{Arr, Fun, Ty, Val};
 use semantics::tail::ops::prim::Prim;
 use semantics::Span;
@@ -72,7 +73,7 @@ impl Lowerer {
     /// prefix in the oracle's order leaves it.
     pub(super) fn scan_checked_addi(
         &mut self,
-        r: &str,
+        r: &Name,
         a: &Arr,
         k: usize,
         m: usize,
@@ -80,10 +81,10 @@ impl Lowerer {
     ) -> Arr {
         let ints = a.clone();
         let doubles = Arr::new(Ty::Double, a.shape.clone(), move |i| {
-            format!("(i2d {})", (ints.index)(i))
+            fcl!("(i2d {})", (ints.index)(i))
         });
         let addd = Val::Fun(Rc::new(Fun::Op(Prim::Addd, Span::DUMMY)));
-        let sums = self.scan_blocks(r, &addd, "0.0", &doubles, k, m);
+        let sums = self.scan_blocks(r, &addd, &fcl!("0.0"), &doubles, k, m);
         let fresh = self.fresh.clone();
         Arr::new(Ty::Int, a.shape.clone(), move |i| {
             int_prefix(&fresh, Prim::Addi, span, &(sums.index)(i))
@@ -91,22 +92,22 @@ impl Lowerer {
     }
 
     /// One thread per row scans the row sequentially into a private buffer.
-    pub(super) fn scan_rows(&mut self, r: &str, f: &Val, a: &Arr, k: usize, m: usize) {
+    pub(super) fn scan_rows(&mut self, r: &Name, f: &Val, a: &Arr, k: usize, m: usize) {
         let (row, j, read) = (
             self.fresh.name("row"),
             self.fresh.name("j"),
             self.fresh.name("read"),
         );
         let ty = a.ty;
-        let x = row_element(&self.fresh, a, &row, &j);
-        let prev = ty.load(&format!("({read} ({j} - 1))"));
+        let x = row_element(&self.fresh, a, &fcl!("{row}"), &fcl!("{j}"));
+        let prev = ty.load(&fcl!("({read} ({j} - 1))"));
         let next = ty.store(&apply_scalar(&self.fresh, f, &[(ty, x), (ty, prev)]));
-        let first = ty.store(&row_element(&self.fresh, a, &row, "0"));
+        let first = ty.store(&row_element(&self.fresh, a, &fcl!("{row}"), &fcl!("0")));
         // fewer rows than a block: as many threads as rows (the oracle simulates every thread)
         let (nb, t) = (k.div_ceil(256), k.min(256));
-        self.stmt(format!(
-            "-- scan: thread-level per row, rows={k} len={m}\n    \
-             {r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {m} \
+        self.comment(format!("scan: thread-level per row, rows={k} len={m}"));
+        self.stmt(fcl_stmt!(
+            "{r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {m} \
              (generate {t} (fn t => let {row} = mini (b * {t} + t) {} in return<thread> \
              (seqfor {m} {m} (fn {read} => fn {j} => ({j}, if {j} == 0 then {first} else {next}))))))))",
             t * m,
@@ -114,17 +115,17 @@ impl Lowerer {
         ));
     }
 
-    /// The scan of `k` rows of `q` work-group totals (`total(i)` the FCL text of total i,
-    /// numbered row by row), or None for one work-group per row: recursively for long rows,
-    /// else one thread per row.
+    /// The scan of `k` rows of `q` work-group totals (`total(i)` the FCL expression of total
+    /// i, numbered row by row), or None for one work-group per row: recursively for long
+    /// rows, else one thread per row.
     fn scan_totals(
         &mut self,
         f: &Val,
-        id: &str,
+        id: &Fcl,
         ty: Ty,
         k: usize,
         q: usize,
-        total: impl Fn(&str) -> String + 'static,
+        total: impl Fn(&Fcl) -> Fcl + 'static,
     ) -> Option<Arr> {
         if q == 1 {
             return None;
@@ -135,23 +136,21 @@ impl Lowerer {
             self.scan_blocks(&p, f, id, &totals, k, q)
         } else {
             self.scan_rows(&p, f, &totals, k, q);
-            Arr::new(ty, vec![k, q], move |i| {
-                ty.load(&format!("(index {p} {i})"))
-            })
+            Arr::new(ty, vec![k, q], move |i| ty.load(&fcl!("(index {p} {i})")))
         })
     }
 
-    /// A long scan by an associative, commutative `f` with identity `id` (FCL text) of `k` rows
-    /// of `m`, into buffer `r`: reduce-then-scan (module comment), q work-groups per row, each
-    /// of its 256 threads owning s contiguous elements (past the row's end, `id`).
-    /// Every prefix combines real elements only, never `id` (`addd`'s 0.0 would turn a −0.0
-    /// prefix into 0.0): a chunk's fold starts at its first element, and the first thread of a
-    /// row starts from nothing.
+    /// A long scan by an associative, commutative `f` with identity `id` (an FCL expression)
+    /// of `k` rows of `m`, into buffer `r`: reduce-then-scan (module comment), q work-groups
+    /// per row, each of its 256 threads owning s contiguous elements (past the row's end,
+    /// `id`). Every prefix combines real elements only, never `id` (`addd`'s 0.0 would turn a
+    /// −0.0 prefix into 0.0): a chunk's fold starts at its first element, and the first thread
+    /// of a row starts from nothing.
     pub(super) fn scan_blocks(
         &mut self,
-        r: &str,
+        r: &Name,
         f: &Val,
-        id: &str,
+        id: &Fcl,
         a: &Arr,
         k: usize,
         m: usize,
@@ -161,12 +160,12 @@ impl Lowerer {
         let step = self.step_fn(f, ty);
         let (q, s) = scan_shape(k, m);
         let (chunk, fresh) = (256 * s, self.fresh.clone());
-        let element = |row: &str, j: &str| {
-            let x = row_element(&fresh, a, row, j);
-            format!("(if lti {j} {m} then {x} else {id})")
+        let element = |row: &Name, j: &Name| {
+            let x = row_element(&fresh, a, &fcl!("{row}"), &fcl!("{j}"));
+            fcl!("(if lti {j} {m} then {x} else {id})")
         };
         // 1. each thread folds its chunk; the work-group scans the 256 thread totals
-        let parts = format!("{r}_parts");
+        let parts = Name::new(&format!("{r}_parts"));
         let (row, c, b, j0, j) = (
             self.fresh.name("row"),
             self.fresh.name("c"),
@@ -175,10 +174,12 @@ impl Lowerer {
             self.fresh.name("j"),
         );
         let (first, rest) = (ty.store(&element(&row, &j0)), ty.store(&element(&row, &j)));
-        self.stmt(format!(
-            "-- scan: block-level reduce-then-scan, rows={k} len={m} ({q} work-groups of 256 \
-             threads x {s} contiguous per row): chunk totals, scanned per work-group\n    \
-             {parts} <- forceM<grid> (concat<block> 256 (generate {} (fn g => let {row} = g / {q} \
+        self.comment(format!(
+            "scan: block-level reduce-then-scan, rows={k} len={m} ({q} work-groups of 256 \
+             threads x {s} contiguous per row): chunk totals, scanned per work-group"
+        ));
+        self.stmt(fcl_stmt!(
+            "{parts} <- forceM<grid> (concat<block> 256 (generate {} (fn g => let {row} = g / {q} \
              in let {c} = g % {q} in do<block> {{ tp <- concat<thread> 1 (generate 256 (fn t => \
              let {b} = {c} * {chunk} + t * {s} in return<thread> (foldl {step} (let {j0} = {b} in \
              {first}) (generate {} (fn i => let {j} = {b} + 1 + i in {rest}))))) ; \
@@ -190,7 +191,7 @@ impl Lowerer {
         let before = {
             let parts = parts.clone();
             self.scan_totals(f, id, ty, k, q, move |i| {
-                ty.load(&format!("(index {parts} ({i} * 256 + 255))"))
+                ty.load(&fcl!("(index {parts} ({i} * 256 + 255))"))
             })
         };
         // 3. each thread scans its chunk again from the prefix before it
@@ -202,41 +203,43 @@ impl Lowerer {
             self.fresh.name("read"),
             self.fresh.name("x"),
         );
-        let apply =
-            |x: &str, acc: String| apply_scalar(&self.fresh, f, &[(ty, x.into()), (ty, acc)]);
-        let mine = ty.load(&format!("(index {parts} (g * 256 + t - 1))"));
+        let apply = |acc: Fcl| apply_scalar(&self.fresh, f, &[(ty, fcl!("{x}")), (ty, acc)]);
+        let mine = ty.load(&fcl!("(index {parts} (g * 256 + t - 1))"));
         let start = match &before {
-            None => format!("if t == 0 then {x} else {}", apply(&x, mine)),
+            None => {
+                let other = apply(mine);
+                fcl!("if t == 0 then {x} else {other}")
+            }
             Some(p) => {
-                let group = (p.index)(&format!("({row} * {q} + {c} - 1)"));
-                let both = apply(&mine, group.clone());
-                format!(
-                    "if {c} == 0 then (if t == 0 then {x} else {}) else {}",
-                    apply(&x, mine),
-                    apply(&x, format!("(if t == 0 then {group} else {both})"))
-                )
+                let group = (p.index)(&fcl!("({row} * {q} + {c} - 1)"));
+                let both = apply_scalar(&self.fresh, f, &[(ty, mine.clone()), (ty, group.clone())]);
+                let first_group = apply(mine);
+                let later = apply(fcl!("(if t == 0 then {group} else {both})"));
+                fcl!("if {c} == 0 then (if t == 0 then {x} else {first_group}) else {later}")
             }
         };
-        let next = apply(&x, ty.load(&format!("({read} (i - 1))")));
+        let next = apply(ty.load(&fcl!("({read} (i - 1))")));
         let elem = element(&row, &j);
-        self.stmt(format!(
-            "-- scan: block-level reduce-then-scan, rows={k} len={m}: each chunk scanned from \
-             the prefix before it\n    \
-             {r} <- forceM<grid> (concat<block> {chunk} (generate {} (fn g => let {row} = g / {q} \
+        let scanned = ty.store(&fcl!("(if i == 0 then ({start}) else {next})"));
+        self.comment(format!(
+            "scan: block-level reduce-then-scan, rows={k} len={m}: each chunk scanned from \
+             the prefix before it"
+        ));
+        self.stmt(fcl_stmt!(
+            "{r} <- forceM<grid> (concat<block> {chunk} (generate {} (fn g => let {row} = g / {q} \
              in let {c} = g % {q} in concat<thread> {s} (generate 256 (fn t => let {b} = {c} * \
              {chunk} + t * {s} in return<thread> (seqfor {s} {s} (fn {read} => fn i => (i, \
-             let {j} = {b} + i in let {x} = {elem} in {}))))))))",
-            k * q,
-            ty.store(&format!("(if i == 0 then ({start}) else {next})"))
+             let {j} = {b} + i in let {x} = {elem} in {scanned}))))))))",
+            k * q
         ));
         // a row takes q·256·s ≥ m positions in `r`
-        let (r, width) = (r.to_string(), q * chunk);
+        let (r, width) = (r.clone(), q * chunk);
         Arr::new(ty, a.shape.clone(), move |i| {
             let at = match (k, width == m) {
-                (1, _) | (_, true) => i.to_string(),
-                _ => format!("({i} / {m} * {width} + {i} % {m})"),
+                (1, _) | (_, true) => i.clone(),
+                _ => fcl!("({i} / {m} * {width} + {i} % {m})"),
             };
-            ty.load(&format!("(index {r} {at})"))
+            ty.load(&fcl!("(index {r} {at})"))
         })
     }
 }

@@ -5,10 +5,12 @@
 use super::fault::LoweringFault::*;
 use super::ops::{known_int, known_vec};
 use super::program::Lowerer;
+use super::tree::{fcl, int, var_name, Fcl};
 use super::value::{
     index_by_coords, select, share, unsupported, with_names, wrap, Arr, At, Fresh, Index, Ty, Val,
     R,
 };
+use semantics::fcl::syntax::{BinOp, ExprKind};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Elems, Scalar};
 use std::rc::Rc;
@@ -25,20 +27,20 @@ impl Lowerer {
             // (3.34) iota
             (P::Iota, [n]) => {
                 let n = extent(known_int(n, "an iota count")?)?;
-                Ok(Arr::new(Ty::Int, vec![n], |i| format!("({i} + 1)")))
+                Ok(Arr::new(Ty::Int, vec![n], |i| fcl!("({i} + 1)")))
             }
             // extents computed on the device
             (P::Shape, [a]) if a.run_dims.is_some() => {
                 let dims = a.run_dims.clone().unwrap_or_default();
                 Ok(Arr::new(Ty::Int, vec![dims.len()], move |i| {
-                    let texts: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+                    let texts: Vec<Fcl> = dims.iter().map(|d| (**d).clone()).collect();
                     select(i, &texts)
                 }))
             }
             // a length computed on the device is the vector's one extent
             (P::Shape, [a]) if a.is_dynamic() => {
-                let len = a.run_len.clone().unwrap_or_default();
-                Ok(Arr::new(Ty::Int, vec![1], move |_| len.to_string()))
+                let len = a.run_len.clone().unwrap_or_else(|| Rc::new(int(0)));
+                Ok(Arr::new(Ty::Int, vec![1], move |_| (*len).clone()))
             }
             (P::Shape, [a]) => {
                 let ks = a.shape.iter().map(|&d| d as i32).collect();
@@ -61,7 +63,7 @@ impl Lowerer {
                 let mut out = if m == n || n <= m {
                     with_index(a, shape, index)
                 } else {
-                    with_index(a, shape, Rc::new(move |i| index(&format!("({i} % {m})"))))
+                    with_index(a, shape, Rc::new(move |i| index(&fcl!("({i} % {m})"))))
                 };
                 out.at = at;
                 Ok(out)
@@ -78,10 +80,14 @@ impl Lowerer {
             (P::First, [a]) => {
                 let first = |ty: Ty, index: &Index| match (&a.run_len, a.size()) {
                     (Some(len), _) => {
-                        format!("(if lti 0 {len} then {} else {})", index("0"), ty.fill())
+                        fcl!(
+                            "(if lti 0 {len} then {} else {})",
+                            index(&int(0)),
+                            ty.fill()
+                        )
                     }
                     (None, 0) => ty.fill(),
-                    (None, _) => index("0"),
+                    (None, _) => index(&int(0)),
                 };
                 let mut out = Arr::scalar(a.ty, first(a.ty, &a.index));
                 if let Some(ints) = &a.int_source {
@@ -106,7 +112,7 @@ impl Lowerer {
                 let at = {
                     let (a, f) = ((*a).clone(), f.clone());
                     let last = a.shape.len() - 1;
-                    Rc::new(move |cs: &[String]| {
+                    Rc::new(move |cs: &[Fcl]| {
                         let mut moved = cs.to_vec();
                         moved[last] = wrap(&f, &cs[last], k, m);
                         with_names(&f, &moved, |cs| a.element_at(cs))
@@ -119,8 +125,8 @@ impl Lowerer {
                     Rc::new(move |i| {
                         // the column moves by k, wrapping without a division
                         share(&g, i, |i| {
-                            share(&g, &format!("({i} % {m})"), |c| {
-                                index(&format!("({i} - {c} + {})", wrap(&g, c, k, m)))
+                            share(&g, &fcl!("({i} % {m})"), |c| {
+                                index(&fcl!("({i} - {c} + {})", wrap(&g, c, k, m)))
                             })
                         })
                     }),
@@ -139,7 +145,7 @@ impl Lowerer {
                 let index = a.index.clone();
                 let at = {
                     let (a, f) = ((*a).clone(), f.clone());
-                    Rc::new(move |cs: &[String]| {
+                    Rc::new(move |cs: &[Fcl]| {
                         let mut moved = cs.to_vec();
                         moved[0] = wrap(&f, &cs[0], rows, s0);
                         with_names(&f, &moved, |cs| a.element_at(cs))
@@ -161,9 +167,9 @@ impl Lowerer {
                 let index = a.index.clone();
                 let at = {
                     let (a, f) = ((*a).clone(), f.clone());
-                    Rc::new(move |cs: &[String]| {
+                    Rc::new(move |cs: &[Fcl]| {
                         let mut moved = cs.to_vec();
-                        moved[0] = format!("({} - {})", s0.saturating_sub(1), cs[0]);
+                        moved[0] = fcl!("({} - {})", s0.saturating_sub(1), cs[0]);
                         with_names(&f, &moved, |cs| a.element_at(cs))
                     }) as At
                 };
@@ -173,7 +179,7 @@ impl Lowerer {
                     a,
                     Rc::new(move |i| {
                         share(&g, i, |i| {
-                            index(&format!("(({} - {i} / {q}) * {q} + {i} % {q})", s0 - 1))
+                            index(&fcl!("(({} - {i} / {q}) * {q} + {i} % {q})", s0 - 1))
                         })
                     }),
                     at,
@@ -219,7 +225,7 @@ fn reshape_at(a: &Arr, shape: &[usize]) -> Option<At> {
         return None; // the flat index is the same
     }
     let (a, suffix) = (a.clone(), shape[k..].to_vec());
-    Some(Rc::new(move |cs: &[String]| {
+    Some(Rc::new(move |cs: &[Fcl]| {
         if a.shape == suffix {
             a.element_at(&cs[k..])
         } else {
@@ -237,13 +243,13 @@ pub(super) fn vector(fresh: &Fresh, elems: Vec<Arr>) -> R<Val> {
     if elems.iter().any(|a| !a.shape.is_empty() || a.ty != ty) {
         return unsupported("a vector literal of non-scalars or mixed types");
     }
-    // the elements' own texts (literals, or the computations of computed elements), with
-    // the value attached when every element is known
+    // the elements' own expressions (literals, or the computations of computed elements),
+    // with the value attached when every element is known
     let known: Option<Vec<Scalar>> = elems.iter().map(|a| a.known_scalar()).collect();
-    let texts: Vec<String> = elems.iter().map(|a| a.text()).collect();
-    let literal = texts.iter().all(|t| is_literal(t));
+    let texts: Vec<Fcl> = elems.iter().map(|a| a.text()).collect();
+    let literal = texts.iter().all(is_literal);
     let complex = super::complex::literal_parts(&texts, known.as_deref());
-    let mut out = Arr::new(ty, vec![texts.len()], |_| String::new());
+    let mut out = Arr::new(ty, vec![texts.len()], |_| int(0));
     out.range = elems
         .iter()
         .map(|a| a.range)
@@ -254,7 +260,7 @@ pub(super) fn vector(fresh: &Fresh, elems: Vec<Arr>) -> R<Val> {
     } else if let Some(parts) = complex {
         super::complex::literal_vector(fresh, texts, parts)
     } else {
-        Rc::new(move |i: &str| select(i, &texts))
+        Rc::new(move |i: &Fcl| select(i, &texts))
     };
     out.known = known.map(|ks| {
         Rc::new(Array {
@@ -266,14 +272,17 @@ pub(super) fn vector(fresh: &Fresh, elems: Vec<Arr>) -> R<Val> {
     Ok(Val::Arr(out))
 }
 
-/// Whether an element text is a literal (a number or a bool, negated or not): no computation
-/// of the program is lost by reading it from a table.
-fn is_literal(t: &str) -> bool {
-    let t = t
-        .trim_start_matches("(0 - ")
-        .trim_start_matches("(negd ")
-        .trim_end_matches(')');
-    t == "true" || t == "false" || t.parse::<f64>().is_ok()
+/// Whether an element expression is a literal (a number or a bool, negated or not: `0 - k`,
+/// `negd x`): no computation of the program is lost by reading it from a table.
+fn is_literal(t: &Fcl) -> bool {
+    match &t.kind {
+        ExprKind::Int(_) | ExprKind::Double(_) | ExprKind::Bool(_) => true,
+        ExprKind::BinOp(BinOp::Sub, zero, x) => {
+            matches!(zero.kind, ExprKind::Int(0)) && is_literal(x)
+        }
+        ExprKind::App(f, x) => var_name(f) == Some("negd") && is_literal(x),
+        _ => false,
+    }
 }
 
 /// The number of elements of a shape, which FCL's int indices must reach.
@@ -357,11 +366,11 @@ fn take(f: &Fresh, n: i64, a: &Arr) -> R<Arr> {
         Rc::new(move |i| {
             let low = o > 0;
             let high = m - o > big;
-            let shifted = |i: &str| {
+            let shifted = |i: &Fcl| {
                 if o >= 0 {
-                    format!("({i} - {o})")
+                    fcl!("({i} - {o})")
                 } else {
-                    format!("({i} + {})", -o)
+                    fcl!("({i} + {})", -o)
                 }
             };
             if !low && !high {
@@ -370,15 +379,15 @@ fn take(f: &Fresh, n: i64, a: &Arr) -> R<Arr> {
             share(&f, i, |i| {
                 let j = shifted(i);
                 let inside = match (low, high) {
-                    (true, true) => format!("if lti {i} {o} then false else lti {j} {big}"),
-                    (true, false) => format!("if lti {i} {o} then false else true"),
-                    _ => format!("lti {j} {big}"),
+                    (true, true) => fcl!("if lti {i} {o} then false else lti {j} {big}"),
+                    (true, false) => fcl!("if lti {i} {o} then false else true"),
+                    _ => fcl!("lti {j} {big}"),
                 };
                 let pad = match clamp {
-                    true => index(&format!("(mini (maxi {j} 0) {})", big - 1)),
+                    true => index(&fcl!("(mini (maxi {j} 0) {})", big - 1)),
                     false => ty.fill(),
                 };
-                format!("(if {inside} then {} else {pad})", index(&j))
+                fcl!("(if {inside} then {} else {pad})", index(&j))
             })
         }),
     ))
@@ -403,7 +412,7 @@ fn drop(f: &Fresh, n: i64, a: &Arr) -> R<Arr> {
     Ok(with_index(
         a,
         shape,
-        Rc::new(move |i| index(&format!("({i} + {off})"))),
+        Rc::new(move |i| index(&fcl!("({i} + {off})"))),
     ))
 }
 
@@ -443,15 +452,15 @@ fn cat(f: &Fresh, a: &Arr, b: &Arr) -> R<Arr> {
             share(&f, i, |i| {
                 if r == 1 {
                     // vectors: one row, the index is the column
-                    let (from_a, from_b) = (ia(i), ib(&format!("({i} - {ma})")));
-                    return format!("(if lti {i} {ma} then {from_a} else {from_b})");
+                    let (from_a, from_b) = (ia(i), ib(&fcl!("({i} - {ma})")));
+                    return fcl!("(if lti {i} {ma} then {from_a} else {from_b})");
                 }
-                let (row, j) = (format!("({i} / {l})"), format!("({i} % {l})"));
-                let from_a = ia(&format!("({row} * {ma} + {j})"));
+                let (row, j) = (fcl!("({i} / {l})"), fcl!("({i} % {l})"));
+                let from_a = ia(&fcl!("({row} * {ma} + {j})"));
                 // planted fault: b's rows read with a's row length
                 let stride = if f.planted(CatStride) { ma } else { mb };
-                let from_b = ib(&format!("({row} * {stride} + {j} - {ma})"));
-                format!("(if lti {j} {ma} then {from_a} else {from_b})")
+                let from_b = ib(&fcl!("({row} * {stride} + {j} - {ma})"));
+                fcl!("(if lti {j} {ma} then {from_a} else {from_b})")
             })
         }),
     ))
@@ -493,8 +502,8 @@ fn transpose(f: &Fresh, perm: &[usize], a: &Arr) -> R<Arr> {
     // operand axis k is result axis perm[k]: the operand's coordinates, then its element
     let at: At = {
         let (a, perm) = (a.clone(), perm.to_vec());
-        Rc::new(move |cs: &[String]| {
-            let operand: Vec<String> = perm.iter().map(|&p| cs[p].clone()).collect();
+        Rc::new(move |cs: &[Fcl]| {
+            let operand: Vec<Fcl> = perm.iter().map(|&p| cs[p].clone()).collect();
             a.element_at(&operand)
         })
     };
@@ -529,7 +538,7 @@ fn idx_s(d: i64, i: &Arr, a: &Arr) -> R<Arr> {
         a,
         shape,
         Rc::new(move |j| {
-            index(&format!(
+            index(&fcl!(
                 "({j} / {inner} * {} + ({pos} - 1) * {inner} + {j} % {inner})",
                 sd * inner
             ))

@@ -23,6 +23,7 @@
 //! memory is ordinary memory there; on a GPU it saves 102 passes over global memory).
 
 use super::program::{element_text, Lowerer, TABULATE};
+use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name};
 use super::value::{literal_vector, scalar_text, unsupported, Arr, Ty, R};
 use semantics::tail::value::Array;
 use std::rc::Rc;
@@ -35,10 +36,10 @@ const MAX_SORT: usize = 1 << 30;
 
 /// A sort being lowered: where its keys are and which order it sorts by.
 struct Network {
-    /// Number of real elements: FCL int text, a literal or a length computed on the device.
-    n: String,
+    /// Number of real elements: an FCL int, a literal or a length computed on the device.
+    n: Rc<Fcl>,
     /// The buffer of the keys as stored (bools and chars as ints).
-    keys: String,
+    keys: Name,
     /// Doubles compare with `ltd`, everything else as ints.
     double: bool,
     /// `gradeDown`: keys descending (ties still by ascending index).
@@ -46,24 +47,24 @@ struct Network {
 }
 
 impl Network {
-    /// FCL text: whether index `a` comes strictly before index `b` (both atomic names of
-    /// indices in `0..P`).
-    fn before(&self, a: &str, b: &str) -> String {
+    /// Whether index `a` comes strictly before index `b` (both atomic names of indices in
+    /// `0..P`), an FCL bool.
+    fn before(&self, a: &Fcl, b: &Fcl) -> Fcl {
         let (n, keys) = (&self.n, &self.keys);
-        let (ka, kb) = (format!("(index {keys} {a})"), format!("(index {keys} {b})"));
+        let (ka, kb) = (fcl!("(index {keys} {a})"), fcl!("(index {keys} {b})"));
         // the keys in the order that puts the first index first
         let (lo, hi) = if self.down {
-            ("kb", "ka")
+            (var("kb"), var("ka"))
         } else {
-            ("ka", "kb")
+            (var("ka"), var("kb"))
         };
         let keyed = if self.double {
             // IEEE `<` only, as the oracle compares: neither less is a tie
-            format!("if ltd {lo} {hi} then true else if ltd {hi} {lo} then false else lti {a} {b}")
+            fcl!("if ltd {lo} {hi} then true else if ltd {hi} {lo} then false else lti {a} {b}")
         } else {
-            format!("if ka == kb then lti {a} {b} else lti {lo} {hi}")
+            fcl!("if ka == kb then lti {a} {b} else lti {lo} {hi}")
         };
-        format!(
+        fcl!(
             "(if lti {a} {n} then (if lti {b} {n} then (let ka = {ka} in let kb = {kb} in \
              {keyed}) else true) else false)"
         )
@@ -92,7 +93,7 @@ impl Lowerer {
         }
         let n = a.shape[0];
         if n == 0 {
-            return Ok(Arr::new(Ty::Int, vec![0], |_| "0".into()));
+            return Ok(Arr::new(Ty::Int, vec![0], |_| int(0)));
         }
         if n > MAX_SORT {
             return unsupported(format!("{name} of more than {MAX_SORT} elements"));
@@ -101,14 +102,16 @@ impl Lowerer {
         if super::radix::radix_sorts(a.ty, n) && !(a.is_dynamic() && a.ty == Ty::Double) {
             return self.radix_grade(down, a);
         }
-        let real = super::counts::length_text(a).to_string();
+        let real = super::counts::length_text(a);
         let p = n.next_power_of_two();
         let keys = self.fresh.name("keys");
         self.helpers.insert(TABULATE);
-        self.stmt(format!(
-            "-- {name}: the {n} keys, read by every stage of a bitonic network over {p} positions\n    \
-             {keys} <- forceM<grid> (tabulate {n} (fn i => {}))",
-            element_text(a, "i")
+        self.comment(format!(
+            "{name}: the {n} keys, read by every stage of a bitonic network over {p} positions"
+        ));
+        self.stmt(fcl_stmt!(
+            "{keys} <- forceM<grid> (tabulate {n} (fn i => {}))",
+            element_text(a, &var("i"))
         ));
         let net = Network {
             n: real,
@@ -117,7 +120,7 @@ impl Lowerer {
             down,
         };
         if p == 1 {
-            return Ok(grade_of(a, Rc::new(|_| "1".into())));
+            return Ok(grade_of(a, Rc::new(|_: &Fcl| int(1))));
         }
         let table = self.stage_table(p);
         let bits = p.trailing_zeros();
@@ -128,7 +131,7 @@ impl Lowerer {
         };
         Ok(grade_of(
             a,
-            Rc::new(move |i| format!("((index {g} {i}) + 1)")),
+            Rc::new(move |i: &Fcl| fcl!("((index {g} {i}) + 1)")),
         ))
     }
 
@@ -137,7 +140,7 @@ impl Lowerer {
     /// its stages with s ≥ BLOCK over the whole array and the rest in local memory again. A
     /// stage in local memory costs a barrier instead of a launch and a pass over global memory.
     /// Returns the buffer of the sorted indices.
-    fn blocked_network(&mut self, net: &Network, table: &str, p: usize) -> String {
+    fn blocked_network(&mut self, net: &Network, table: &Name, p: usize) -> Name {
         let lb = BLOCK.trailing_zeros();
         let mut src = self.local_stages(net, table, None, p, 0, lb * (lb + 1) / 2);
         for kb in lb + 1..=p.trailing_zeros() {
@@ -154,22 +157,25 @@ impl Lowerer {
     fn global_stages(
         &mut self,
         net: &Network,
-        table: &str,
-        src: Option<&str>,
+        table: &Name,
+        src: Option<&Name>,
         p: usize,
         from: u32,
         count: u32,
-    ) -> String {
+    ) -> Name {
         let g = self.fresh.name("g");
         let init = match src {
-            Some(b) => format!("index {b} i"),
-            None => "i".into(),
+            Some(buf) => fcl!("index {buf} i"),
+            None => var("i"),
         };
-        self.stmt(format!(
-            "-- sort: {count} stages from {from} of one kernel over {p} positions\n    \
-             {g} <- power<grid> {count} (fn t => fn src => tabulate {p} (fn i => {})) \
-             (tabulate {p} (fn i => {init}))",
-            exchange(net, table, from, "i", "i", |u| format!("index src {u}"))
+        self.comment(format!(
+            "sort: {count} stages from {from} of one kernel over {p} positions"
+        ));
+        let i = var("i");
+        let elem = exchange(net, table, from, &i, &i, |u| fcl!("index src {u}"));
+        self.stmt(fcl_stmt!(
+            "{g} <- power<grid> {count} (fn t => fn src => tabulate {p} (fn i => {elem})) \
+             (tabulate {p} (fn i => {init}))"
         ));
         g
     }
@@ -179,26 +185,30 @@ impl Lowerer {
     fn local_stages(
         &mut self,
         net: &Network,
-        table: &str,
-        src: Option<&str>,
+        table: &Name,
+        src: Option<&Name>,
         p: usize,
         from: u32,
         count: u32,
-    ) -> String {
+    ) -> Name {
         let g = self.fresh.name("g");
         let init = match src {
-            Some(b) => format!("index {b} (b * {BLOCK} + u)"),
-            None => format!("b * {BLOCK} + u"),
+            Some(buf) => fcl!("index {buf} (b * {BLOCK} + u)"),
+            None => fcl!("b * {BLOCK} + u"),
         };
-        self.stmt(format!(
-            "-- sort: {count} stages from {from} in local memory, blocks of {BLOCK} positions\n    \
-             {g} <- forceM<grid> (concat<block> {BLOCK} (generate {} (fn b => do<block> \
+        self.comment(format!(
+            "sort: {count} stages from {from} in local memory, blocks of {BLOCK} positions"
+        ));
+        let elem = exchange(net, table, from, &var("i"), &var("u"), |u| {
+            fcl!("index a {u}")
+        });
+        self.stmt(fcl_stmt!(
+            "{g} <- forceM<grid> (concat<block> {BLOCK} (generate {} (fn b => do<block> \
              {{ r <- power<block> {count} (fn t => fn a => return<block> (push<block> \
-             (generate {BLOCK} (fn u => let i = b * {BLOCK} + u in {})))) \
+             (generate {BLOCK} (fn u => let i = b * {BLOCK} + u in {elem})))) \
              (return<block> (push<block> (generate {BLOCK} (fn u => {init})))) \
              ; return<block> (push<block> r) }})))",
             p / BLOCK,
-            exchange(net, table, from, "i", "u", |u| format!("index a {u}"))
         ));
         g
     }
@@ -210,7 +220,7 @@ pub(super) fn grade_of(a: &Arr, index: super::value::Index) -> Arr {
     match &a.run_len {
         Some(len) => Arr::dynamic(Ty::Int, a.shape[0], len.clone(), index),
         None => {
-            let mut out = Arr::new(Ty::Int, a.shape.clone(), |_| String::new());
+            let mut out = Arr::new(Ty::Int, a.shape.clone(), |_| int(0));
             out.index = index;
             out
         }
@@ -221,34 +231,34 @@ pub(super) fn grade_of(a: &Arr, index: super::value::Index) -> Arr {
 /// `read` reads): the first or the last by the order of the indices at `u` and its partner.
 fn exchange(
     net: &Network,
-    table: &str,
+    table: &Name,
     from: u32,
-    i: &str,
-    u: &str,
-    read: impl Fn(&str) -> String,
-) -> String {
-    format!(
+    i: &Fcl,
+    u: &Fcl,
+    read: impl Fn(&Fcl) -> Fcl,
+) -> Fcl {
+    fcl!(
         "let st = index {table} (t + {from}) in let kb = st >> 5 in let sb = st & 31 in \
          let x = {} in let y = {} in let c = {} in \
          if (xor ({i} >> kb) ({i} >> sb) & 1) == 0 then (if c then y else x) \
          else (if c then x else y)",
         read(u),
-        read(&format!("(xor {u} (1 << sb))")),
-        net.before("y", "x")
+        read(&fcl!("(xor {u} (1 << sb))")),
+        net.before(&var("y"), &var("x"))
     )
 }
 
 impl Lowerer {
     /// The table of the stages of the network over `p` positions, in network order, each
     /// `log2 k * 32 + log2 s`; one per size however many sorts the program has.
-    fn stage_table(&mut self, p: usize) -> String {
+    fn stage_table(&mut self, p: usize) -> Name {
         if let Some(t) = self.sort_stages.get(&p) {
             return t.clone();
         }
         let mut stages = Vec::new();
         for kb in 1..=p.trailing_zeros() {
             for sb in (0..kb).rev() {
-                stages.push((kb * 32 + sb).to_string());
+                stages.push(fcl!("{}", kb * 32 + sb));
             }
         }
         let t = self.fresh.table(Ty::Int, Rc::new(stages));
@@ -263,9 +273,39 @@ fn known_grade(lw: &Lowerer, k: &Array, down: bool, name: &str) -> R<Arr> {
         Ok(r) => r,
         Err(why) => return unsupported(format!("{name}: {why}")),
     };
-    let texts: Vec<String> = (0..r.size()).map(|i| scalar_text(r.elems.get(i))).collect();
-    let mut out = Arr::new(Ty::Int, r.shape.clone(), |_| String::new());
-    out.index = literal_vector(&lw.fresh, Ty::Int, texts);
+    let elems: Vec<Fcl> = (0..r.size()).map(|i| scalar_text(r.elems.get(i))).collect();
+    let mut out = Arr::new(Ty::Int, r.shape.clone(), |_| int(0));
+    out.index = literal_vector(&lw.fresh, Ty::Int, elems);
     out.known = Some(Rc::new(r));
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
+    }
+
+    #[test]
+    fn descending_order_with_ties_by_index() {
+        let net = Network {
+            n: Rc::new(p("n")),
+            keys: Name::new("keys"),
+            double: false,
+            down: true,
+        };
+        assert_eq!(
+            net.before(&p("y"), &p("x")),
+            p(
+                "(if lti y n then (if lti x n then (let ka = (index keys y) in \
+               let kb = (index keys x) in if ka == kb then lti y x else lti kb ka) \
+               else true) else false)"
+            )
+        );
+    }
 }

@@ -4,8 +4,10 @@
 
 use super::complex::{read_pair, stored_slot};
 use super::program::{Lowerer, TABULATE};
+use super::tree::{fcl, fcl_stmt, var, var_name, Fcl, Name};
 use super::value::{known_ints, select, unsupported, Arr, Index, Ty, R};
 use super::{Output, ResultKind};
+use semantics::fcl::syntax::ExprKind;
 use std::rc::Rc;
 
 impl Lowerer {
@@ -13,14 +15,15 @@ impl Lowerer {
     /// reads it; inside a kernel, the array itself.
     pub(super) fn materialize(&mut self, a: &Arr, why: &str) -> Arr {
         let n = a.size().max(1) * a.ty.slots();
-        if self.kernel || a.size() == 0 || reads_a_buffer(&(a.index)("i")) {
+        if self.kernel || a.size() == 0 || reads_a_buffer(&(a.index)(&var("i"))) {
             return a.clone();
         }
         let m = self.fresh.name("m");
-        let body = stored_slot(&self.fresh, a, "i");
+        let body = stored_slot(&self.fresh, a, &var("i"));
         self.helpers.insert(TABULATE);
-        self.stmts.push(format!(
-            "-- materialize {why}: {n} elements\n    {m} <- forceM<grid> (tabulate {n} (fn i => {body}))"
+        self.comment(format!("materialize {why}: {n} elements"));
+        self.stmt(fcl_stmt!(
+            "{m} <- forceM<grid> (tabulate {n} (fn i => {body}))"
         ));
         self.read_back(a, m)
     }
@@ -51,48 +54,54 @@ impl Lowerer {
             return Ok(a.clone());
         }
         let n = a.size().max(1) * a.ty.slots();
+        let i = var("i");
         let body = match kind {
-            ResultKind::Bool => format!("b2i {}", body_of("i")),
-            ResultKind::Complex => stored_slot(&self.fresh, a, "i"),
-            _ => body_of("i"),
+            ResultKind::Bool => fcl!("b2i {}", body_of(&i)),
+            ResultKind::Complex => stored_slot(&self.fresh, a, &i),
+            _ => body_of(&i),
         };
-        let print = match kind {
+        let print = var(match kind {
             ResultKind::Double | ResultKind::Complex => "forceAndPrintDoubleExact",
             _ => "forceAndPrint",
-        };
+        });
         let p = self.fresh.name("p");
+        let pp = suffixed(&p);
         self.helpers.insert(TABULATE);
-        self.stmts.push(format!(
-            "{p}p <- tabulate {n} (fn i => {body})\n  ; {p} <- {print} {n} {p}p"
-        ));
+        self.stmt(fcl_stmt!("{pp} <- tabulate {n} (fn i => {body})"));
+        self.stmt(fcl_stmt!("{p} <- {print} {n} {pp}"));
         if let Some(dims) = &a.run_dims {
             // then the extents, on a line of their own: the host keeps their product of
             // elements, in that shape
             let q = self.fresh.name("p");
-            let texts: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
-            self.stmt(format!(
-                "-- the extents of an array computed on the device\n    \
-                 {q}p <- tabulate {n} (fn i => {})\n  ; {q} <- forceAndPrint {n} {q}p",
-                super::value::select("i", &texts),
-                n = dims.len()
+            let qp = suffixed(&q);
+            let extents: Vec<Fcl> = dims.iter().map(|d| (**d).clone()).collect();
+            let n = dims.len();
+            self.comment("the extents of an array computed on the device");
+            self.stmt(fcl_stmt!(
+                "{qp} <- tabulate {n} (fn i => {})",
+                select(&i, &extents)
             ));
+            self.stmt(fcl_stmt!("{q} <- forceAndPrint {n} {qp}"));
         } else if let Some(len) = &a.run_len {
             // then the length, on a line of its own: the host keeps that many elements (after
             // the elements, so that a program failing in them prints neither line)
             let q = self.fresh.name("p");
-            self.stmt(format!(
-                "-- the length of a vector computed on the device\n    \
-                 {q}p <- tabulate 1 (fn i => {len})\n  ; {q} <- forceAndPrint 1 {q}p"
-            ));
+            let qp = suffixed(&q);
+            self.comment("the length of a vector computed on the device");
+            self.stmt(fcl_stmt!("{qp} <- tabulate 1 (fn i => {len})"));
+            self.stmt(fcl_stmt!("{q} <- forceAndPrint 1 {qp}"));
         }
         Ok(match kind {
             ResultKind::IntAsDouble => {
-                let mut ints = Arr::new(Ty::Int, a.shape.clone(), move |_| String::new());
+                // (only its type and shape matter: read_back reads the buffer instead)
+                let mut ints = Arr::new(Ty::Int, a.shape.clone(), |_: &Fcl| {
+                    semantics::fcl::quote::unit()
+                });
                 ints.run_len = a.run_len.clone();
                 let ints = self.read_back(&ints, p.clone());
                 let mut out = Arr::new(Ty::Double, a.shape.clone(), {
                     let ix = ints.index.clone();
-                    move |i| format!("(i2d {})", ix(i))
+                    move |i: &Fcl| fcl!("(i2d {})", ix(i))
                 });
                 out.known = a.known.clone();
                 out.run_len = a.run_len.clone();
@@ -105,14 +114,16 @@ impl Lowerer {
 
     /// The array reading buffer `m` (bools are stored as ints, complex numbers as two
     /// blocks of doubles).
-    fn read_back(&self, a: &Arr, m: String) -> Arr {
+    fn read_back(&self, a: &Arr, m: Name) -> Arr {
         let ty = a.ty;
         let mut out = if ty == Ty::Complex {
             let (fresh, n) = (self.fresh.clone(), a.size().max(1));
-            Arr::new(ty, a.shape.clone(), move |i| read_pair(&fresh, &m, 0, n, i))
+            Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
+                read_pair(&fresh, &m, 0, n, i)
+            })
         } else {
-            Arr::new(ty, a.shape.clone(), move |i| {
-                ty.load(&format!("(index {m} {i})"))
+            Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
+                ty.load(&fcl!("(index {m} {i})"))
             })
         };
         out.known = a.known.clone();
@@ -136,7 +147,7 @@ impl Lowerer {
         if self.kernel || self.in_loop {
             return unsupported(why);
         }
-        let known = self.probe(&Arr::scalar(Ty::Int, len.to_string()), &why)?;
+        let known = self.probe(&Arr::scalar(Ty::Int, (**len).clone()), &why)?;
         let n = match known.known_scalar() {
             Some(semantics::tail::value::Scalar::Int(n)) => n,
             _ => return unsupported(why),
@@ -156,16 +167,16 @@ impl Lowerer {
 
     /// `a`, an array whose extents the device computes ([`Arr::run_dims`]), with them read
     /// back (module `probe`) where an operator (`what`) needs its shape static.
-    pub(super) fn settle_dims(&mut self, a: &Arr, dims: &[Rc<str>], what: &str) -> R<Arr> {
+    pub(super) fn settle_dims(&mut self, a: &Arr, dims: &[Rc<Fcl>], what: &str) -> R<Arr> {
         let why = format!("the shape of an array computed on the device, used by {what}");
         if self.kernel || self.in_loop {
             return unsupported(why);
         }
         // the extents, then their product as `run_len` computes it, which checks them: a
         // negative extent fails there with the oracle's rule, as the program would
-        let mut texts: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
-        texts.extend(a.run_len.as_deref().map(str::to_string));
-        let shape = Arr::new(Ty::Int, vec![texts.len()], move |i| select(i, &texts));
+        let mut texts: Vec<Fcl> = dims.iter().map(|d| (**d).clone()).collect();
+        texts.extend(a.run_len.as_deref().cloned());
+        let shape = Arr::new(Ty::Int, vec![texts.len()], move |i: &Fcl| select(i, &texts));
         let known = self.probe(&shape, &why)?;
         let extents = known.known.as_deref().and_then(known_ints).and_then(|ks| {
             ks.into_iter()
@@ -192,12 +203,19 @@ impl Lowerer {
     }
 }
 
-/// Whether an element text is a plain read of a buffer at the index (`(index m5 i)`): the
-/// array is stored already, and storing it again would only copy it.
-fn reads_a_buffer(text: &str) -> bool {
-    text.strip_prefix("(index ")
-        .and_then(|t| t.strip_suffix(" i)"))
-        .is_some_and(|name| {
-            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        })
+/// Whether an element expression is a plain read of a buffer at the index `i` (`(index m5 i)`):
+/// the array is stored already, and storing it again would only copy it.
+fn reads_a_buffer(e: &Fcl) -> bool {
+    let ExprKind::App(f, i) = &e.kind else {
+        return false;
+    };
+    let ExprKind::App(index, buf) = &f.kind else {
+        return false;
+    };
+    var_name(index) == Some("index") && var_name(buf).is_some() && var_name(i) == Some("i")
+}
+
+/// The name `{p}p` of the buffer a print statement prints (`p` names the printed one).
+fn suffixed(p: &Name) -> Name {
+    Name::new(&format!("{p}p"))
 }

@@ -102,17 +102,19 @@ pub(super) fn size(e: &Fcl) -> usize {
             }
             ExprKind::App(f, a) => {
                 stack.extend([&**f, &**a]);
-                3
+                2
             }
             ExprKind::BinOp(_, a, b) => {
                 stack.extend([&**a, &**b]);
-                5
+                4
             }
             ExprKind::If(c, t, f) => {
                 stack.extend([&**c, &**t, &**f]);
                 16
             }
-            ExprKind::Let { name, rhs, body, .. } => {
+            ExprKind::Let {
+                name, rhs, body, ..
+            } => {
                 stack.extend([&**rhs, &**body]);
                 12 + name.len()
             }

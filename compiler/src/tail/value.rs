@@ -1,9 +1,10 @@
 //! TAIL values during lowering: arrays as a static shape plus an index function from a flat
-//! row-major index (FCL int text) to the element's FCL text, with the elements themselves when
-//! they are known at compile time; functions; and the FCL text of literals.
+//! row-major index (an FCL int expression) to the element's FCL expression, with the elements
+//! themselves when they are known at compile time; functions; and the FCL of literals.
 
 use super::fault::LoweringFault;
 use super::range::Range;
+use super::tree::{fcl, int, is_atomic, let_in, literal_index, size, Fcl, Name};
 use super::LowerTailError;
 use semantics::tail::syntax::Expr;
 use semantics::tail::value::{Array, BaseType, Elems, Scalar};
@@ -15,12 +16,12 @@ use std::rc::Rc;
 /// Lowering results.
 pub(super) type R<T> = Result<T, LowerTailError>;
 
-/// An index function: flat row-major index (FCL int text) to the element's FCL text.
-pub(super) type Index = Rc<dyn Fn(&str) -> String>;
+/// An index function: flat row-major index (an FCL int expression) to the element.
+pub(super) type Index = Rc<dyn Fn(&Fcl) -> Fcl>;
 
-/// A coordinate function: coordinates (atomic FCL int texts, one per axis, each in range) to
-/// the element's FCL text.
-pub(super) type At = Rc<dyn Fn(&[String]) -> String>;
+/// A coordinate function: coordinates (atomic FCL int expressions, one per axis, each in
+/// range) to the element.
+pub(super) type At = Rc<dyn Fn(&[Fcl]) -> Fcl>;
 
 /// The element types the lowering supports (chars are their codes, FCL ints; complex numbers
 /// are FCL pairs `(re, im)` of doubles, stored as two blocks of doubles, module `complex`).
@@ -56,24 +57,24 @@ impl Ty {
         }
     }
 
-    /// The element from its text as stored in an FCL buffer (bools are stored as ints).
-    pub(super) fn load(self, stored: &str) -> String {
+    /// The element from what an FCL buffer stores (bools are stored as ints).
+    pub(super) fn load(self, stored: &Fcl) -> Fcl {
         match self {
-            Ty::Bool => format!("({stored} == 1)"),
-            _ => stored.to_string(),
+            Ty::Bool => fcl!("({stored} == 1)"),
+            _ => stored.clone(),
         }
     }
 
-    /// The text stored in an FCL buffer for an element.
-    pub(super) fn store(self, elem: &str) -> String {
+    /// What an FCL buffer stores for an element.
+    pub(super) fn store(self, elem: &Fcl) -> Fcl {
         match self {
-            Ty::Bool => format!("(b2i {elem})"),
-            _ => elem.to_string(),
+            Ty::Bool => fcl!("(b2i {elem})"),
+            _ => elem.clone(),
         }
     }
 
-    /// FCL text of the fill element φ (spec §4.1).
-    pub(super) fn fill(self) -> String {
+    /// The fill element φ (spec §4.1).
+    pub(super) fn fill(self) -> Fcl {
         scalar_text(Scalar::fill(self.base()))
     }
 }
@@ -102,18 +103,18 @@ pub(super) struct Arr {
     /// fail, it is lowered without its run-time check.
     pub range: Option<Range>,
     /// For a vector whose length the device computes (a filter's result, a `power` state
-    /// that such a result flows into): that length as FCL int text, which kernels read where
-    /// the statements stored it. `shape` is then `[capacity]`, a bound on the length that
+    /// that such a result flows into): that length as an FCL int expression, which kernels
+    /// read where the statements stored it. `shape` is then `[capacity]`, a bound on the length that
     /// sizes the buffers and launches; the elements past the length are junk that no consumer
     /// reads and whose computation cannot fail (each producer masks them).
-    pub run_len: Option<Rc<str>>,
+    pub run_len: Option<Rc<Fcl>>,
     /// For an array of rank 2 or more whose shape the device computes (a `reshape` by a
-    /// computed shape): its extents as FCL int texts. `shape` then bounds each extent,
+    /// computed shape): its extents as FCL int expressions. `shape` then bounds each extent,
     /// `run_len` is their product, and the elements are row-major by these extents in the
     /// first `run_len` positions. The operators that take such an array as it is are listed
     /// in `ops::takes_dynamic` (most only where the first extent alone is computed, module
     /// `dynamic`); any other reads the extents back (module `probe`).
-    pub run_dims: Option<Rc<[Rc<str>]>>,
+    pub run_dims: Option<Rc<[Rc<Fcl>]>>,
     /// For a vector built from scalars (a vector literal such as `[n, 3]`): each element's
     /// bounds, tighter than `range` (their union). They hold for the index function they
     /// were made with, so [`Arr::range_at`] trusts them only while the array has it.
@@ -125,7 +126,7 @@ pub(super) const MAX_KNOWN: usize = 4096;
 
 impl Arr {
     /// An array with no known elements.
-    pub(super) fn new(ty: Ty, shape: Vec<usize>, index: impl Fn(&str) -> String + 'static) -> Arr {
+    pub(super) fn new(ty: Ty, shape: Vec<usize>, index: impl Fn(&Fcl) -> Fcl + 'static) -> Arr {
         Arr {
             ty,
             shape,
@@ -141,20 +142,20 @@ impl Arr {
         }
     }
 
-    /// A scalar of FCL text `text`.
-    pub(super) fn scalar(ty: Ty, text: String) -> Arr {
-        Arr::new(ty, Vec::new(), move |_| text.clone())
+    /// A scalar of FCL expression `e`.
+    pub(super) fn scalar(ty: Ty, e: Fcl) -> Arr {
+        Arr::new(ty, Vec::new(), move |_| e.clone())
     }
 
     /// A known value; small arrays index by a chain of `if`s over their elements.
     pub(super) fn known(a: Array) -> Arr {
         let ty = Ty::of(a.base_type());
-        let texts: Vec<String> = (0..a.size()).map(|i| scalar_text(a.elems.get(i))).collect();
+        let texts: Vec<Fcl> = (0..a.size()).map(|i| scalar_text(a.elems.get(i))).collect();
         let index: Index = if a.shape.is_empty() {
             let t = texts.first().cloned().unwrap_or_else(|| ty.fill());
             Rc::new(move |_| t.clone())
         } else {
-            Rc::new(move |i: &str| select(i, &texts))
+            Rc::new(move |i: &Fcl| select(i, &texts))
         };
         Arr {
             ty,
@@ -187,14 +188,14 @@ impl Arr {
         self.run_len.is_some()
     }
 
-    /// A vector of capacity `cap` whose first `len` elements (FCL int text) are `index`'s and
+    /// A vector of capacity `cap` whose first `len` elements (an FCL int) are `index`'s and
     /// whose others are fills: the elements past the length computed by nothing that can fail.
     /// (Its range, where the caller sets one, must hold the fill too: a range bounds every
     /// element, junk included, since the code it saves a check in runs on the junk as well.)
-    pub(super) fn dynamic(ty: Ty, cap: usize, len: Rc<str>, index: Index) -> Arr {
+    pub(super) fn dynamic(ty: Ty, cap: usize, len: Rc<Fcl>, index: Index) -> Arr {
         let l = len.clone();
         let mut out = Arr::new(ty, vec![cap], move |i| {
-            format!("(if lti {i} {l} then {} else {})", index(i), ty.fill())
+            fcl!("(if lti {i} {l} then {} else {})", index(i), ty.fill())
         });
         out.run_len = Some(len);
         out
@@ -222,19 +223,19 @@ impl Arr {
         }
     }
 
-    /// The scalar's FCL text (element 0).
-    pub(super) fn text(&self) -> String {
-        (self.index)("0")
+    /// The scalar's FCL expression (element 0).
+    pub(super) fn text(&self) -> Fcl {
+        (self.index)(&int(0))
     }
 
-    /// What one element costs, roughly: the length in bytes of its FCL text (a load is a
+    /// What one element costs, roughly: the length in bytes of its FCL source (a load is a
     /// dozen; the lowering stores elements that cost much more before reusing them).
     pub(super) fn element_cost(&self) -> usize {
-        (self.index)("i").len()
+        size(&(self.index)(&super::tree::var("i")))
     }
 
-    /// The element at coordinates `cs` (atomic texts, one per axis, each in range).
-    pub(super) fn element_at(&self, cs: &[String]) -> String {
+    /// The element at coordinates `cs` (atomic, one per axis, each in range).
+    pub(super) fn element_at(&self, cs: &[Fcl]) -> Fcl {
         match &self.at {
             Some(at) => at(cs),
             None => (self.index)(&flatten(&self.shape, cs)),
@@ -248,11 +249,11 @@ impl Arr {
 }
 
 /// `if i == 0 then t0 else if i == 1 then t1 … else t(n-1)`; `tk` itself for a literal `k`.
-pub(super) fn select(i: &str, texts: &[String]) -> String {
+pub(super) fn select(i: &Fcl, texts: &[Fcl]) -> Fcl {
     let Some(last) = texts.last() else {
-        return "0".into();
+        return int(0);
     };
-    if let Some(t) = i.parse::<usize>().ok().and_then(|k| texts.get(k)) {
+    if let Some(t) = literal_index(i).and_then(|k| texts.get(k)) {
         return t.clone();
     }
     if texts.len() == 1 {
@@ -260,45 +261,39 @@ pub(super) fn select(i: &str, texts: &[String]) -> String {
     }
     let mut out = last.clone();
     for (k, t) in texts.iter().enumerate().rev().skip(1) {
-        out = format!("(if {i} == {k} then {t} else {out})");
+        out = fcl!("(if {i} == {k} then {t} else {out})");
     }
     out
 }
 
-/// FCL text of a TAIL scalar (ints, doubles, bools): FCL has no unary minus, and a `-` glued
+/// The FCL of a TAIL scalar (ints, doubles, bools): FCL has no unary minus, and a `-` glued
 /// to digits after a term would be an application (spec fcl.md §2.2), so negatives subtract.
-pub(super) fn scalar_text(x: Scalar) -> String {
+pub(super) fn scalar_text(x: Scalar) -> Fcl {
     match x {
-        Scalar::Int(v) if v == i32::MIN => "(0 - 2147483647 - 1)".into(),
-        Scalar::Int(v) if v < 0 => format!("(0 - {})", -v),
-        Scalar::Int(v) => v.to_string(),
-        Scalar::Bool(b) => b.to_string(),
+        Scalar::Int(v) if v == i32::MIN => fcl!("(0 - 2147483647 - 1)"),
+        Scalar::Int(v) => int(i64::from(v)),
+        Scalar::Bool(b) => fcl!("{b}"),
         Scalar::Double(d) => double_literal(d),
-        Scalar::Char(c) => c.to_string(),
-        Scalar::Complex((re, im)) => format!("({}, {})", double_literal(re), double_literal(im)),
+        Scalar::Char(c) => fcl!("{}", u32::from(c)),
+        Scalar::Complex((re, im)) => fcl!("({}, {})", double_literal(re), double_literal(im)),
     }
 }
 
-/// FCL text of a double: Rust's shortest round-trip form (`0.1`, `1e-7`, `1e300`) is an FCL
-/// double literal when it has a `.` or an exponent; signs, infinities and NaN are computed.
-fn double_literal(d: f64) -> String {
+/// The FCL of a double: a literal where it is finite and not negative; signs, infinities and
+/// NaN are computed.
+fn double_literal(d: f64) -> Fcl {
     if d.is_nan() {
-        "(divd 0.0 0.0)".into()
+        fcl!("(divd 0.0 0.0)")
     } else if d.is_infinite() {
         if d > 0.0 {
-            "(divd 1.0 0.0)".into()
+            fcl!("(divd 1.0 0.0)")
         } else {
-            "(negd (divd 1.0 0.0))".into()
+            fcl!("(negd (divd 1.0 0.0))")
         }
     } else if d.is_sign_negative() {
-        format!("(negd {})", double_literal(-d))
+        fcl!("(negd {})", double_literal(-d))
     } else {
-        let t = format!("{d:?}");
-        if t.contains('.') || t.contains('e') {
-            t
-        } else {
-            t + ".0"
-        }
+        semantics::fcl::quote::double(d)
     }
 }
 
@@ -382,9 +377,9 @@ pub(super) struct Fresh(
 /// is one load instead of a chain of `if`s over the elements.
 #[derive(Clone)]
 pub(super) struct Table {
-    pub name: String,
+    pub name: Name,
     pub ty: Ty,
-    pub texts: Rc<Vec<String>>,
+    pub texts: Rc<Vec<Fcl>>,
     /// What the table holds, for the comment in `main`: `None` for a literal vector of the
     /// program, else the file whose contents the host read when the program was lowered.
     pub file: Option<String>,
@@ -433,20 +428,20 @@ impl Fresh {
     }
 
     /// A name `prefix` + a number not used before in this program.
-    pub(super) fn name(&self, prefix: &str) -> String {
+    pub(super) fn name(&self, prefix: &str) -> Name {
         let n = self.0.get();
         self.0.set(n + 1);
-        format!("{prefix}{n}")
+        Name::new(&format!("{prefix}{n}"))
     }
 
     /// The name of a new table holding literal elements `texts`.
-    pub(super) fn table(&self, ty: Ty, texts: Rc<Vec<String>>) -> String {
+    pub(super) fn table(&self, ty: Ty, texts: Rc<Vec<Fcl>>) -> Name {
         self.table_of(ty, texts, None)
     }
 
     /// The name of a new table holding elements `texts`, the contents of `file` when the table
     /// holds a file read by the host.
-    pub(super) fn table_of(&self, ty: Ty, texts: Rc<Vec<String>>, file: Option<String>) -> String {
+    pub(super) fn table_of(&self, ty: Ty, texts: Rc<Vec<Fcl>>, file: Option<String>) -> Name {
         let name = self.name("tab");
         self.1.borrow_mut().push(Table {
             name: name.clone(),
@@ -466,86 +461,71 @@ impl Fresh {
 /// Literal vectors at least this long are read from a table at computed indices.
 pub(super) const TABLE_MIN: usize = 8;
 
-/// The index function of a literal vector of element texts `texts`: the element itself at a
+/// The index function of a literal vector of elements `texts`: the element itself at a
 /// literal index; otherwise a read of a table (made on first use), or a chain of `if`s for a
 /// short vector.
-pub(super) fn literal_vector(fresh: &Fresh, ty: Ty, texts: Vec<String>) -> Index {
+pub(super) fn literal_vector(fresh: &Fresh, ty: Ty, texts: Vec<Fcl>) -> Index {
     let texts = Rc::new(texts);
     if texts.len() < TABLE_MIN {
-        return Rc::new(move |i: &str| select(i, &texts));
+        return Rc::new(move |i: &Fcl| select(i, &texts));
     }
     let (fresh, table) = (fresh.clone(), Rc::new(std::cell::OnceCell::new()));
-    Rc::new(move |i: &str| {
-        if let Some(t) = i.parse::<usize>().ok().and_then(|k| texts.get(k)) {
+    Rc::new(move |i: &Fcl| {
+        if let Some(t) = literal_index(i).and_then(|k| texts.get(k)) {
             return t.clone();
         }
         let m = table.get_or_init(|| fresh.table(ty, texts.clone()));
-        ty.load(&format!("(index {m} {i})"))
+        ty.load(&fcl!("(index {m} {i})"))
     })
 }
 
-/// `let x = text in body(x)`, or `body(text)` when the text is a name or a literal, so that a
-/// text used several times is computed once (no exponential growth through nested lambdas).
-pub(super) fn share(fresh: &Fresh, text: &str, body: impl FnOnce(&str) -> String) -> String {
-    if is_atomic(text) {
-        body(text)
+/// `let x = e in body(x)`, or `body(e)` when `e` is a name or a literal, so that an
+/// expression used several times is computed once (no exponential growth through nested
+/// lambdas).
+pub(super) fn share(fresh: &Fresh, e: &Fcl, body: impl FnOnce(&Fcl) -> Fcl) -> Fcl {
+    if is_atomic(e) {
+        body(e)
     } else {
         let x = fresh.name("x");
-        format!("(let {x} = {text} in {})", body(&x))
+        let_in(&x, e.clone(), body(&super::tree::var(x.as_str())))
     }
 }
 
-/// A name or a literal: safe to repeat in FCL text.
-pub(super) fn is_atomic(t: &str) -> bool {
-    t.chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-}
-
 /// The row-major flat index of coordinates `cs` in `shape`.
-pub(super) fn flatten(shape: &[usize], cs: &[String]) -> String {
+pub(super) fn flatten(shape: &[usize], cs: &[Fcl]) -> Fcl {
     let st = strides(shape);
-    let terms: Vec<String> = cs
+    let terms: Vec<Fcl> = cs
         .iter()
         .zip(&st)
         .zip(shape)
         .filter(|((_, _), &d)| d != 1)
-        .map(|((c, &s), _)| {
-            if s == 1 {
-                c.clone()
-            } else {
-                format!("{c} * {s}")
-            }
-        })
+        .map(|((c, &s), _)| if s == 1 { c.clone() } else { fcl!("{c} * {s}") })
         .collect();
-    match terms.len() {
-        0 => "0".into(),
-        1 => terms[0].clone(),
-        _ => format!("({})", terms.join(" + ")),
+    let mut terms = terms.into_iter();
+    match terms.next() {
+        None => int(0),
+        Some(first) => terms.fold(first, |acc, t| fcl!("{acc} + {t}")),
     }
 }
 
 /// The coordinates in `shape` of flat index `i` (atomic): `i / stride % extent`, without a
 /// `/ 1`, or the `%` of the outermost axis.
-pub(super) fn unflatten(shape: &[usize], i: &str) -> Vec<String> {
+pub(super) fn unflatten(shape: &[usize], i: &Fcl) -> Vec<Fcl> {
     let st = strides(shape);
     let total: usize = shape.iter().product();
     (0..shape.len())
         .map(|k| {
             if shape[k] == 1 {
-                return "0".to_string();
+                return int(0);
             }
-            let mut t = i.to_string();
+            let mut t = i.clone();
             if st[k] != 1 {
-                t = format!("{t} / {}", st[k]);
+                t = fcl!("{t} / {}", st[k]);
             }
             if st[k] * shape[k] != total {
-                t = format!("{t} % {}", shape[k]);
+                t = fcl!("{t} % {}", shape[k]);
             }
-            if t.contains(' ') {
-                format!("({t})")
-            } else {
-                t
-            }
+            t
         })
         .collect()
 }
@@ -554,7 +534,7 @@ pub(super) fn unflatten(shape: &[usize], i: &str) -> Vec<String> {
 /// element through the coordinate access `at`.
 pub(super) fn index_by_coords(fresh: &Fresh, shape: &[usize], at: At) -> Index {
     let (fresh, shape) = (fresh.clone(), shape.to_vec());
-    Rc::new(move |i: &str| {
+    Rc::new(move |i: &Fcl| {
         share(&fresh, i, |i| {
             with_names(&fresh, &unflatten(&shape, i), |cs| at(cs))
         })
@@ -562,34 +542,31 @@ pub(super) fn index_by_coords(fresh: &Fresh, shape: &[usize], at: At) -> Index {
 }
 
 /// `c + k` wrapped into `0..m` (for `c` in `0..m` and `k` in `0..m`): a comparison, no `%`.
-pub(super) fn wrap(fresh: &Fresh, c: &str, k: usize, m: usize) -> String {
+pub(super) fn wrap(fresh: &Fresh, c: &Fcl, k: usize, m: usize) -> Fcl {
     if k == 0 {
-        return c.to_string();
+        return c.clone();
     }
     let x = fresh.name("w");
-    format!("(let {x} = {c} + {k} in if lti {x} {m} then {x} else {x} - {m})")
+    fcl!("(let {x} = {c} + {k} in if lti {x} {m} then {x} else {x} - {m})")
 }
 
-/// `body` of names for `texts`: each text that is not atomic is bound by an FCL `let`.
-pub(super) fn with_names(
-    fresh: &Fresh,
-    texts: &[String],
-    body: impl FnOnce(&[String]) -> String,
-) -> String {
+/// `body` of names for `texts`: each expression that is not atomic is bound by an FCL `let`.
+pub(super) fn with_names(fresh: &Fresh, texts: &[Fcl], body: impl FnOnce(&[Fcl]) -> Fcl) -> Fcl {
     let mut names = Vec::new();
-    let mut lets = String::new();
-    let mut close = 0;
+    let mut lets = Vec::new();
     for t in texts {
         if is_atomic(t) {
             names.push(t.clone());
         } else {
             let x = fresh.name("c");
-            lets.push_str(&format!("(let {x} = {t} in "));
-            close += 1;
-            names.push(x);
+            names.push(super::tree::var(x.as_str()));
+            lets.push((x, t.clone()));
         }
     }
-    format!("{lets}{}{}", body(&names), ")".repeat(close))
+    let inner = body(&names);
+    lets.into_iter()
+        .rev()
+        .fold(inner, |body, (x, rhs)| let_in(&x, rhs, body))
 }
 
 /// Strides of a row-major shape.
@@ -614,76 +591,86 @@ pub(super) fn known_ints(a: &Array) -> Option<Vec<i64>> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn literals_are_fcl_literals() {
-        // FCL has no unary minus: negatives subtract or negate
-        assert_eq!(scalar_text(Scalar::Int(-5)), "(0 - 5)");
-        assert_eq!(scalar_text(Scalar::Int(i32::MIN)), "(0 - 2147483647 - 1)");
-        assert_eq!(scalar_text(Scalar::Double(0.1)), "0.1");
-        assert_eq!(scalar_text(Scalar::Double(3.0)), "3.0");
-        assert_eq!(scalar_text(Scalar::Double(1e-7)), "1e-7");
-        assert_eq!(scalar_text(Scalar::Double(-0.0)), "(negd 0.0)");
-        assert_eq!(
-            scalar_text(Scalar::Double(f64::NEG_INFINITY)),
-            "(negd (divd 1.0 0.0))"
-        );
-        assert_eq!(scalar_text(Scalar::Bool(true)), "true");
-        assert_eq!(scalar_text(Scalar::Char(b'a')), "97");
+    /// The tree the FCL parser reads from `src`.
+    fn p(src: &str) -> Fcl {
+        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+        e.erase_spans();
+        e
     }
 
     #[test]
-    fn shared_texts_are_computed_once() {
-        let f = Fresh::default();
-        assert_eq!(share(&f, "i", |x| format!("{x} + {x}")), "i + i");
+    fn literals_are_fcl_literals() {
+        // FCL has no unary minus: negatives subtract or negate
+        assert_eq!(scalar_text(Scalar::Int(-5)), p("(0 - 5)"));
         assert_eq!(
-            share(&f, "(i * 2)", |x| format!("{x} + {x}")),
-            "(let x0 = (i * 2) in x0 + x0)"
+            scalar_text(Scalar::Int(i32::MIN)),
+            p("(0 - 2147483647 - 1)")
+        );
+        assert_eq!(scalar_text(Scalar::Double(0.1)), p("0.1"));
+        assert_eq!(scalar_text(Scalar::Double(3.0)), p("3.0"));
+        assert_eq!(scalar_text(Scalar::Double(1e-7)), p("1e-7"));
+        assert_eq!(scalar_text(Scalar::Double(-0.0)), p("(negd 0.0)"));
+        assert_eq!(
+            scalar_text(Scalar::Double(f64::NEG_INFINITY)),
+            p("(negd (divd 1.0 0.0))")
+        );
+        assert_eq!(scalar_text(Scalar::Bool(true)), p("true"));
+        assert_eq!(scalar_text(Scalar::Char(b'a')), p("97"));
+    }
+
+    #[test]
+    fn shared_expressions_are_computed_once() {
+        let f = Fresh::default();
+        assert_eq!(share(&f, &p("i"), |x| fcl!("{x} + {x}")), p("i + i"));
+        assert_eq!(
+            share(&f, &p("(i * 2)"), |x| fcl!("{x} + {x}")),
+            p("(let x0 = (i * 2) in x0 + x0)")
         );
     }
 
     #[test]
     fn coordinates_of_flat_indices_and_back() {
         let shape = [2, 3, 4];
-        let cs = unflatten(&shape, "i");
-        assert_eq!(cs, vec!["(i / 12)", "(i / 4 % 3)", "(i % 4)"]);
-        let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(flatten(&shape, &names), "(a * 12 + b * 4 + c)");
+        let cs = unflatten(&shape, &p("i"));
+        assert_eq!(cs, vec![p("(i / 12)"), p("(i / 4 % 3)"), p("(i % 4)")]);
+        let names: Vec<Fcl> = ["a", "b", "c"].iter().map(|s| p(s)).collect();
+        assert_eq!(flatten(&shape, &names), p("(a * 12 + b * 4 + c)"));
         // an axis of extent 1 has coordinate 0 and adds nothing
-        assert_eq!(unflatten(&[3, 1], "i"), vec!["i", "0"]);
-        assert_eq!(flatten(&[3, 1], &names[..2]), "a");
+        assert_eq!(unflatten(&[3, 1], &p("i")), vec![p("i"), p("0")]);
+        assert_eq!(flatten(&[3, 1], &names[..2]), p("a"));
         let f = Fresh::default();
-        let t = with_names(&f, &cs, |cs| cs.join(","));
+        let t = with_names(&f, &cs, |cs| fcl!("({}, ({}, {}))", cs[0], cs[1], cs[2]));
         assert_eq!(
             t,
-            "(let c0 = (i / 12) in (let c1 = (i / 4 % 3) in (let c2 = (i % 4) in c0,c1,c2)))"
+            p("(let c0 = (i / 12) in (let c1 = (i / 4 % 3) in (let c2 = (i % 4) in (c0, (c1, c2)))))")
         );
-        assert_eq!(wrap(&f, "c", 0, 5), "c");
+        assert_eq!(wrap(&f, &p("c"), 0, 5), p("c"));
         assert_eq!(
-            wrap(&f, "c", 2, 5),
-            "(let w3 = c + 2 in if lti w3 5 then w3 else w3 - 5)"
+            wrap(&f, &p("c"), 2, 5),
+            p("(let w3 = c + 2 in if lti w3 5 then w3 else w3 - 5)")
         );
     }
 
     #[test]
     fn literal_vectors_become_tables_when_read_at_computed_indices() {
         let f = Fresh::default();
-        let short = literal_vector(&f, Ty::Int, vec!["1".into(), "2".into()]);
-        assert_eq!(short("i"), "(if i == 0 then 1 else 2)");
-        let texts: Vec<String> = (0..TABLE_MIN).map(|k| k.to_string()).collect();
+        let short = literal_vector(&f, Ty::Int, vec![p("1"), p("2")]);
+        assert_eq!(short(&p("i")), p("(if i == 0 then 1 else 2)"));
+        let texts: Vec<Fcl> = (0..TABLE_MIN).map(|k| int(k as i64)).collect();
         let long = literal_vector(&f, Ty::Bool, texts);
-        assert_eq!(long("3"), "3");
+        assert_eq!(long(&p("3")), p("3"));
         assert!(f.tables().is_empty(), "a literal index needs no table");
-        assert_eq!(long("i"), "((index tab0 i) == 1)");
-        assert_eq!(long("j"), "((index tab0 j) == 1)");
+        assert_eq!(long(&p("i")), p("((index tab0 i) == 1)"));
+        assert_eq!(long(&p("j")), p("((index tab0 j) == 1)"));
         assert_eq!(f.tables().len(), 1, "one table however often it is read");
     }
 
     #[test]
     fn select_chains_ifs() {
-        let t = vec!["1".to_string(), "2".to_string(), "3".to_string()];
+        let t = vec![p("1"), p("2"), p("3")];
         assert_eq!(
-            select("i", &t),
-            "(if i == 0 then 1 else (if i == 1 then 2 else 3))"
+            select(&p("i"), &t),
+            p("(if i == 0 then 1 else (if i == 1 then 2 else 3))")
         );
         assert_eq!(strides(&[2, 3, 4]), vec![12, 4, 1]);
     }

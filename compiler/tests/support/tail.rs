@@ -4,24 +4,44 @@
 
 use compiler::exec::execute;
 use compiler::runtime::Runtime;
-use compiler::tail::{device_prober, format_result, lower_tail_probing, LowerTailError, Lowered};
+use compiler::tail::{
+    device_prober, format_result, lower_tail_probing, FclProgram, LowerTailError, Lowered,
+};
 use compiler::{compile_fcl, OptLevel, DEFAULT_BLOCK_SIZE};
 use interpreter::tail::Outcome;
-use semantics::fcl::lower::load_program;
+use semantics::fcl::lower::{load_program, Program};
 
-/// The lowered program's raw output on the FCL oracle.
-pub fn fcl_oracle(fcl: &str) -> String {
-    let program = load_program(&[("lowered.fcl".to_string(), fcl.to_string())])
-        .unwrap_or_else(|(_, d)| panic!("lowered FCL does not load: {d:?}\n{fcl}"));
-    let out = interpreter::fcl::run(&program.main, &interpreter::fcl::Config::default());
+/// An FCL program to run: a lowered one (a tree) or FCL source text.
+pub trait Runnable {
+    /// Through the FCL front end.
+    fn loaded(&self) -> Program;
+}
+
+impl Runnable for FclProgram {
+    fn loaded(&self) -> Program {
+        self.load()
+            .unwrap_or_else(|(_, d)| panic!("lowered FCL does not load: {d:?}\n{self}"))
+    }
+}
+
+impl Runnable for str {
+    fn loaded(&self) -> Program {
+        load_program(&[("test.fcl".to_string(), self.to_string())])
+            .unwrap_or_else(|(_, d)| panic!("FCL does not load: {d:?}\n{self}"))
+    }
+}
+
+/// The program's raw output on the FCL oracle.
+pub fn fcl_oracle(fcl: &(impl Runnable + ?Sized)) -> String {
+    let out = interpreter::fcl::run(&fcl.loaded().main, &interpreter::fcl::Config::default());
     out.stdout
 }
 
-/// The lowered program's raw output on OpenCL, and its number of kernels.
-pub fn opencl(rt: &Runtime, fcl: &str) -> (String, usize) {
-    let program = load_program(&[("lowered.fcl".to_string(), fcl.to_string())]).unwrap();
+/// The program's raw output on OpenCL, and its number of kernels.
+pub fn opencl(rt: &Runtime, fcl: &(impl Runnable + ?Sized)) -> (String, usize) {
+    let program = fcl.loaded();
     let m = compile_fcl(&program.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).unwrap();
-    let report = execute(&m, rt).unwrap_or_else(|e| panic!("{e}\n{fcl}"));
+    let report = execute(&m, rt).unwrap_or_else(|e| panic!("{e}"));
     (report.stdout, m.kernels.len())
 }
 
@@ -65,7 +85,7 @@ pub fn check_three_levels(name: &str, src: &str, rt: Option<&Runtime>) -> Result
     // sizes computed from data are read back from the device, or else from the FCL oracle
     let lowered = match rt {
         Some(rt) => lower_tail_probing(src, &mut device_prober(rt, DEFAULT_BLOCK_SIZE)),
-        None => lower_tail_probing(src, &mut |fcl: &str| Ok(fcl_oracle(fcl))),
+        None => lower_tail_probing(src, &mut |fcl: &FclProgram| Ok(fcl_oracle(fcl))),
     };
     let lowered: Lowered = match lowered {
         Ok(l) => l,

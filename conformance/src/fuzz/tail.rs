@@ -15,12 +15,11 @@ use crate::shrink::tail::{shrink, TailProgram};
 use compiler::fault::Fault;
 use compiler::runtime::Runtime;
 use compiler::tail::{
-    failed_at, format_result, format_until_failure, lower_tail_probing_faulty, LowerTailError,
-    Lowered,
+    failed_at, format_result, format_until_failure, lower_tail_probing_faulty, FclProgram,
+    LowerTailError, Lowered,
 };
 use interpreter::tail::{drive, Outcome, RunOptions, Stats};
 use semantics::fcl::core::Expr;
-use semantics::fcl::lower::load_program;
 use semantics::tail::step::Machine;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -227,12 +226,12 @@ pub fn check_lowered(src: &str, tail_stdout: &str, fault: Option<Fault>) -> Lowe
             return mismatch("tail lowering", e.to_string())
         }
     };
-    let program = match load_program(&[("lowered.fcl".to_string(), lowered.fcl.clone())]) {
+    let program = match lowered.fcl.load() {
         Ok(p) => p,
         Err((_, d)) => {
             return mismatch(
                 "lowered fcl front end",
-                format!("{}\n{}", d.message, lowered.fcl),
+                format!("{}\n{}", d.message, lowered.fcl.text()),
             )
         }
     };
@@ -298,8 +297,9 @@ pub fn read_back_tail(lowered: &Lowered, got: &str) -> Option<String> {
 
 /// Runs a lowered FCL program (a lowering's request for a value computed from data,
 /// `compiler::tail::ProbeRequest`) on the FCL oracle and returns what it printed.
-pub fn fcl_oracle_prober(fcl: &str) -> Result<String, String> {
-    let program = load_program(&[("probe.fcl".to_string(), fcl.to_string())])
+pub fn fcl_oracle_prober(fcl: &FclProgram) -> Result<String, String> {
+    let program = fcl
+        .load()
         .map_err(|(_, d)| format!("the lowered program does not load: {}", d.message))?;
     let cfg = interpreter::fcl::Config {
         max_steps: MAX_STEPS,

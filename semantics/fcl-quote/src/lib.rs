@@ -24,9 +24,7 @@ use proc_macro::TokenStream;
 use proc_macro2::{Ident, Spacing, Span, TokenStream as Tokens, TokenTree};
 use quote::{format_ident, quote};
 use semantics::fcl::parser::parse_expr;
-use semantics::fcl::syntax::{
-    BinOp, Expr, ExprKind, Level, Scheme, Stmt, Type, TypeKind,
-};
+use semantics::fcl::syntax::{BinOp, Expr, ExprKind, Level, Scheme, Stmt, Type, TypeKind};
 
 /// An FCL expression (`semantics::fcl::syntax::Expr`) from a template with holes.
 #[proc_macro]
@@ -50,6 +48,11 @@ enum Form {
 /// written by hand names a variable `#q…`).
 fn placeholder(k: usize) -> String {
     format!("#q{k}")
+}
+
+/// A character of an FCL identifier.
+fn is_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '#' || c == '\''
 }
 
 fn hole_of(name: &str) -> Option<usize> {
@@ -110,6 +113,7 @@ fn expand(input: Tokens, form: Form) -> Tokens {
     let mut next_positional = 0;
     let mut chars = template.chars().peekable();
     let mut used_positional = vec![false; positional.len()];
+    let mut used_named = vec![false; named.len()];
     while let Some(c) = chars.next() {
         match c {
             '{' if chars.peek() == Some(&'{') => {
@@ -122,6 +126,12 @@ fn expand(input: Tokens, form: Form) -> Tokens {
             }
             '}' => return error(lit_span, "unmatched `}` in the template (write `}}`)"),
             '{' => {
+                if src.ends_with(is_ident_char) {
+                    return error(
+                        lit_span,
+                        "a hole glued to the name before it (`x{k}`): build that name in Rust",
+                    );
+                }
                 let mut spec = String::new();
                 loop {
                     match chars.next() {
@@ -141,9 +151,10 @@ fn expand(input: Tokens, form: Form) -> Tokens {
                     None => {
                         let value = if let Ok(p) = key.parse::<usize>() {
                             match positional.get(p) {
-                                Some(v) => {
+                                Some(_) => {
                                     used_positional[p] = true;
-                                    v.clone()
+                                    let a = format_ident!("__fcl_arg{}", p);
+                                    quote!(#a)
                                 }
                                 None => {
                                     return error(
@@ -152,13 +163,15 @@ fn expand(input: Tokens, form: Form) -> Tokens {
                                     )
                                 }
                             }
-                        } else if let Some((_, v)) = named.iter().find(|(n, _)| *n == key) {
-                            v.clone()
+                        } else if let Some(j) = named.iter().position(|(n, _)| *n == key) {
+                            used_named[j] = true;
+                            let a = format_ident!("__fcl_arg{}", positional.len() + j);
+                            quote!(#a)
                         } else if key.chars().all(|c| c.is_alphanumeric() || c == '_')
                             && !key.starts_with(|c: char| c.is_ascii_digit())
                         {
                             let id = Ident::new(&key, lit_span);
-                            quote!(#id)
+                            quote!(&#id)
                         } else {
                             return error(lit_span, format!("hole {{{spec}}} is not a name"));
                         };
@@ -167,6 +180,12 @@ fn expand(input: Tokens, form: Form) -> Tokens {
                         holes.len() - 1
                     }
                 };
+                if chars.peek().is_some_and(|c| is_ident_char(*c)) {
+                    return error(
+                        lit_span,
+                        "a hole glued to the name after it (`{k}p`): build that name in Rust",
+                    );
+                }
                 // spaces keep the placeholder one token wherever the hole stands
                 src.push(' ');
                 src.push_str(&placeholder(k));
@@ -175,11 +194,20 @@ fn expand(input: Tokens, form: Form) -> Tokens {
             c => src.push(c),
         }
     }
+    if let Some(j) = used_named.iter().position(|u| !u) {
+        return error(
+            lit_span,
+            format!("named argument {} fills no hole", named[j].0),
+        );
+    }
     if let Some(p) = used_positional.iter().position(|u| !u) {
         return error(lit_span, format!("positional argument {p} fills no hole"));
     }
     if src.contains("--") || src.contains("(*") {
-        return error(lit_span, "a template holds no comments (the tree has nowhere to keep them)");
+        return error(
+            lit_span,
+            "a template holds no comments (the tree has nowhere to keep them)",
+        );
     }
     let wrapped = match form {
         Form::Expr => src.clone(),
@@ -192,7 +220,10 @@ fn expand(input: Tokens, form: Form) -> Tokens {
             let near: String = wrapped.get(at..).unwrap_or("").chars().take(30).collect();
             return error(
                 lit_span,
-                format!("the FCL template does not parse: {} (near `{near}`)", d.message),
+                format!(
+                    "the FCL template does not parse: {} (near `{near}`)",
+                    d.message
+                ),
             );
         }
     };
@@ -219,11 +250,26 @@ fn expand(input: Tokens, form: Form) -> Tokens {
             ),
         );
     }
-    let binders: Vec<Ident> = (0..holes.len()).map(|k| format_ident!("__fcl_hole{}", k)).collect();
+    // the arguments evaluated once each, in the order they are written (as `format!` does:
+    // a fresh name drawn by one comes before the next's), then each hole bound to its value
+    let values: Vec<&Tokens> = positional
+        .iter()
+        .chain(named.iter().map(|(_, v)| v))
+        .collect();
+    let args: Vec<Ident> = (0..values.len())
+        .map(|k| format_ident!("__fcl_arg{}", k))
+        .collect();
+    let binders: Vec<Ident> = (0..holes.len())
+        .map(|k| format_ident!("__fcl_hole{}", k))
+        .collect();
     quote! {
         {
-            match (#(&(#holes),)*) {
-                (#(#binders,)*) => #body,
+            #[allow(clippy::needless_borrow)]
+            match (#(&(#values),)*) {
+                (#(#args,)*) => {
+                    #(let #binders = #holes;)*
+                    #body
+                }
             }
         }
     }
@@ -268,7 +314,9 @@ impl Gen {
                     quote!(::semantics::fcl::quote::level_plus(
                         ::semantics::fcl::quote::ToLevel::to_level(#h), #succs))
                 }
-                None => quote!(::semantics::fcl::quote::level(#succs, ::std::option::Option::Some(#v))),
+                None => {
+                    quote!(::semantics::fcl::quote::level(#succs, ::std::option::Option::Some(#v)))
+                }
             },
             None => quote!(::semantics::fcl::quote::level(#succs, ::std::option::Option::None)),
         }

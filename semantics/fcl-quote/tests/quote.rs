@@ -18,7 +18,11 @@ fn holes_take_trees_names_numbers_and_levels() {
     let x = parsed("a + b * 2");
     let f = Name::new("g");
     let l = Level::block();
-    let e = fcl!("(if lti {i} {n} then {x} else {f}<{l}> ({}, {k}))", 2.5, k = int(-1));
+    let e = fcl!(
+        "(if lti {i} {n} then {x} else {f}<{l}> ({}, {k}))",
+        2.5,
+        k = int(-1)
+    );
     assert_eq!(
         e,
         parsed("if lti i 32 then a + b * 2 else g<block> (2.5, -1)")
@@ -48,4 +52,16 @@ fn statements() {
     };
     assert_eq!(s, want);
     assert!(matches!(fcl_stmt!("print {a}"), Stmt::Expr(_)));
+}
+
+#[test]
+fn arguments_are_evaluated_in_the_order_written() {
+    let mut n = 0;
+    let mut next = || {
+        n += 1;
+        Name::new(&format!("v{n}"))
+    };
+    // the template names the second argument first; the first is still drawn first
+    let e = fcl!("({1}, {0})", next(), next());
+    assert_eq!(e, parsed("(v2, v1)"));
 }

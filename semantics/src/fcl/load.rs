@@ -7,6 +7,7 @@ use super::desugar::Desugarer;
 use super::infer::{Inference, TKind, TTerm, TypedDecl};
 use super::mono::{monomorphize, MonoProgram};
 use super::parser::parse_program_here;
+use super::syntax::Program;
 use super::types::{Level, Scheme, Type};
 use crate::{Diagnostic, Span};
 use std::sync::OnceLock;
@@ -31,9 +32,22 @@ pub type FileDiagnostic = (String, Diagnostic);
 struct Sources {
     files: Vec<(String, String)>,
     bases: Vec<usize>,
+    /// Programs built as syntax trees (a program generator's output) rather than read from
+    /// text, by file index: such a file's text is empty and its spans are dummies.
+    trees: Vec<Option<Program>>,
 }
 
 impl Sources {
+    /// One file whose program is the tree `p`, after the prelude.
+    fn of_tree(name: &str, p: &Program) -> Sources {
+        let mut s = Sources::new(&[(name.to_string(), String::new())], true);
+        s.trees = vec![None; s.files.len()];
+        if let Some(last) = s.trees.last_mut() {
+            *last = Some(p.clone());
+        }
+        s
+    }
+
     fn new(user: &[(String, String)], prelude: bool) -> Sources {
         let mut files = Vec::new();
         if prelude {
@@ -47,7 +61,11 @@ impl Sources {
             bases.push(at);
             at += src.len() + 1;
         }
-        Sources { files, bases }
+        Sources {
+            trees: vec![None; files.len()],
+            files,
+            bases,
+        }
     }
 
     /// Maps a diagnostic in the shared span space back to its file.
@@ -75,9 +93,16 @@ impl Sources {
             (inference, Vec::new(), Desugarer::new(), 0)
         };
         for i in first..self.files.len() {
-            let p =
-                parse_program_here(&self.files[i].1, self.bases[i]).map_err(|d| self.locate(d))?;
-            for d in counter.program(&p).map_err(|d| self.locate(d))? {
+            let parsed;
+            let p = match &self.trees[i] {
+                Some(p) => p,
+                None => {
+                    parsed = parse_program_here(&self.files[i].1, self.bases[i])
+                        .map_err(|d| self.locate(d))?;
+                    &parsed
+                }
+            };
+            for d in counter.program(p).map_err(|d| self.locate(d))? {
                 typed.push(inference.declare(&d, i).map_err(|d| self.locate(d))?);
             }
         }
@@ -174,11 +199,20 @@ pub fn monomorphic_program(
     super::stack::with_big_stack(|| monomorphic_here(files, prelude))
 }
 
+/// [`monomorphic_program`] of one program given as a syntax tree (a program generator's
+/// output: the TAIL lowering), after the prelude: nothing is printed or parsed.
+pub fn monomorphic_tree(name: &str, p: &Program) -> Result<MonoProgram, FileDiagnostic> {
+    super::stack::with_big_stack(|| monomorphic_of(Sources::of_tree(name, p), true))
+}
+
 pub(super) fn monomorphic_here(
     files: &[(String, String)],
     prelude: bool,
 ) -> Result<MonoProgram, FileDiagnostic> {
-    let sources = Sources::new(files, prelude);
+    monomorphic_of(Sources::new(files, prelude), prelude)
+}
+
+fn monomorphic_of(sources: Sources, prelude: bool) -> Result<MonoProgram, FileDiagnostic> {
     let typed = sources.typed(prelude)?;
     let end =
         sources.bases.last().copied().unwrap_or(0) + sources.files.last().map_or(0, |f| f.1.len());

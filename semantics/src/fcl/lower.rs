@@ -44,13 +44,26 @@ pub fn load_program(files: &[(String, String)]) -> Result<Program, FileDiagnosti
     load_program_with(files, true)
 }
 
+/// [`load_program`] of one program given as a syntax tree rather than text (the TAIL
+/// lowering's output): the same pipeline after the parser. Its spans are dummies, so a
+/// diagnostic points at the file's start.
+pub fn load_tree(name: &str, p: &super::syntax::Program) -> Result<Program, FileDiagnostic> {
+    let mono = super::load::monomorphic_tree(name, p)?;
+    let layout = source_layout(&[(name.to_string(), String::new())], true);
+    finish(mono, layout)
+}
+
 /// [`load_program`], with the prelude only when `prelude` is true (`--no-prelude`).
 pub fn load_program_with(
     files: &[(String, String)],
     prelude: bool,
 ) -> Result<Program, FileDiagnostic> {
     let mono = monomorphic_program(files, prelude)?;
-    let layout = source_layout(files, prelude);
+    finish(mono, source_layout(files, prelude))
+}
+
+/// Lowers a monomorphic program whose sources have `layout`.
+fn finish(mono: MonoProgram, layout: Vec<(String, usize)>) -> Result<Program, FileDiagnostic> {
     let main = super::stack::with_big_stack(|| OwnedTree(lower_program(&mono))).0;
     let main = main.map_err(|d| {
         let p = Program {

@@ -27,6 +27,11 @@ pub fn print_expr(e: &Expr) -> String {
     super::stack::with_big_stack(|| render(expr(e, Ctx::Top)))
 }
 
+/// Renders one expression on one line (however long): for tools that look at it line by line.
+pub fn print_expr_flat(e: &Expr) -> String {
+    super::stack::with_big_stack(|| render_at(expr(e, Ctx::Top), usize::MAX / 2))
+}
+
 /// Renders a level as written in source (`thread`, `block`, `grid`, `1+l`).
 pub fn print_level(l: &Level) -> String {
     match &l.var {
@@ -45,8 +50,12 @@ pub fn print_type(t: &Type) -> String {
 }
 
 fn render(d: Doc) -> String {
+    render_at(d, WIDTH)
+}
+
+fn render_at(d: Doc, width: usize) -> String {
     let mut out = Vec::new();
-    d.render(WIDTH, &mut out)
+    d.render(width, &mut out)
         .expect("writing to a Vec cannot fail");
     let mut s = String::from_utf8(out).expect("the printer emits UTF-8");
     s.push('\n');
