@@ -143,3 +143,30 @@ pub(super) fn helper_decls(src: &str) -> Result<Vec<Decl>, String> {
     p.erase_spans();
     Ok(p.decls)
 }
+
+#[cfg(test)]
+mod tests {
+    /// `--emit fcl` prints what the FCL front end is given: the text parses back to the tree
+    /// (comments and all), for programs with tables, loops, sorts and prints.
+    #[test]
+    fn the_printed_program_parses_back_to_the_tree() {
+        for src in [
+            "reduce(addi,0,each(fn x:[int]0 => muli(x,x),iota(10)))",
+            "let v:[int]1 = [3,1,4,1,5,9,2,6,5,3] in i2d(reduce(addi,0,each(fn i:[int]0 => idxS(1,i,v),each(fn i:[int]0 => addi(1,resi(10,muli(i,7))),iota(20)))))",
+            "power(fn v:[int]1 => compress(each(fn x:[int]0 => gti(resi(7,x),0),v),v),3,iota(100))",
+            "let s:[int]1 = prArrI(gradeUp(each(fn x:[int]0 => resi(13,muli(x,5)),iota(50)))) in 0",
+        ] {
+            let l = crate::tail::lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+            let text = l.fcl.text();
+            let mut parsed = semantics::fcl::parser::parse_program(&text)
+                .unwrap_or_else(|d| panic!("{src}: {}\n{text}", d.message));
+            parsed.erase_spans();
+            let mut tree = l.fcl.tree.clone();
+            tree.erase_spans();
+            assert!(parsed == tree, "{src}: the text is not the tree\n{text}");
+            let mut flat = semantics::fcl::parser::parse_program(&l.fcl.flat_text()).unwrap();
+            flat.erase_spans();
+            assert!(flat == tree, "{src}: the flat text is not the tree");
+        }
+    }
+}

@@ -283,7 +283,7 @@ impl Parser {
             let rhs = self.binary(prec + 1)?;
             let span = lhs.span.to(rhs.span);
             lhs = Expr {
-                kind: ExprKind::BinOp(op, Box::new(lhs), Box::new(rhs)),
+                kind: ExprKind::BinOp(op, std::sync::Arc::new(lhs), std::sync::Arc::new(rhs)),
                 span,
             };
         }
@@ -313,7 +313,7 @@ impl Parser {
             let a = self.term()?;
             let span = f.span.to(a.span);
             f = Expr {
-                kind: ExprKind::App(Box::new(f), Box::new(a)),
+                kind: ExprKind::App(std::sync::Arc::new(f), std::sync::Arc::new(a)),
                 span,
             };
         }
@@ -456,7 +456,7 @@ impl Parser {
                         self.pos += 1;
                         let b = self.expr()?;
                         self.eat_sym(")")?;
-                        ExprKind::Pair(Box::new(a), Box::new(b))
+                        ExprKind::Pair(std::sync::Arc::new(a), std::sync::Arc::new(b))
                     } else {
                         self.eat_sym(")")?;
                         // Parentheses leave no node; widen the span to include them.
@@ -477,12 +477,16 @@ impl Parser {
                 }
                 self.eat_sym("=>")?;
                 let body = self.expr()?;
-                ExprKind::Fn(params, Box::new(body))
+                ExprKind::Fn(params, std::sync::Arc::new(body))
             }
             Some(Tok::Kw("if")) => {
                 self.pos += 1;
                 let (c, t, e) = self.chain_link(chain_base, "if", Self::if_parts)?;
-                ExprKind::If(Box::new(c), Box::new(t), Box::new(e))
+                ExprKind::If(
+                    std::sync::Arc::new(c),
+                    std::sync::Arc::new(t),
+                    std::sync::Arc::new(e),
+                )
             }
             Some(Tok::Kw("let")) => {
                 self.pos += 1;
@@ -493,8 +497,8 @@ impl Parser {
                     name,
                     levels,
                     sig,
-                    rhs: Box::new(rhs),
-                    body: Box::new(body),
+                    rhs: std::sync::Arc::new(rhs),
+                    body: std::sync::Arc::new(body),
                 }
             }
             Some(Tok::Kw("do")) => {

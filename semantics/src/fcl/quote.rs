@@ -7,6 +7,7 @@
 use super::syntax::{BinOp, Expr, ExprKind, Level, Scheme, Stmt, Type, TypeKind};
 use crate::Span;
 use std::rc::Rc;
+use std::sync::Arc;
 
 fn at(kind: ExprKind) -> Expr {
     Expr {
@@ -41,15 +42,15 @@ pub fn var(x: impl Into<String>, levels: Vec<Level>) -> Expr {
 }
 /// `(a, b)`.
 pub fn pair(a: Expr, b: Expr) -> Expr {
-    at(ExprKind::Pair(Box::new(a), Box::new(b)))
+    at(ExprKind::Pair(Arc::new(a), Arc::new(b)))
 }
 /// `fn x y => body`.
 pub fn lam(params: Vec<String>, body: Expr) -> Expr {
-    at(ExprKind::Fn(params, Box::new(body)))
+    at(ExprKind::Fn(params, Arc::new(body)))
 }
 /// `f a`.
 pub fn app(f: Expr, a: Expr) -> Expr {
-    at(ExprKind::App(Box::new(f), Box::new(a)))
+    at(ExprKind::App(Arc::new(f), Arc::new(a)))
 }
 /// `f a1 … an`: the built-in or function `f` applied to each argument in turn.
 pub fn call(f: &str, args: impl IntoIterator<Item = Expr>) -> Expr {
@@ -57,11 +58,11 @@ pub fn call(f: &str, args: impl IntoIterator<Item = Expr>) -> Expr {
 }
 /// `a op b`.
 pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
-    at(ExprKind::BinOp(op, Box::new(a), Box::new(b)))
+    at(ExprKind::BinOp(op, Arc::new(a), Arc::new(b)))
 }
 /// `if c then t else e`.
 pub fn cond(c: Expr, t: Expr, e: Expr) -> Expr {
-    at(ExprKind::If(Box::new(c), Box::new(t), Box::new(e)))
+    at(ExprKind::If(Arc::new(c), Arc::new(t), Arc::new(e)))
 }
 /// `let x<levels> : sig = rhs in body`.
 pub fn let_in(
@@ -75,8 +76,8 @@ pub fn let_in(
         name: name.into(),
         levels,
         sig,
-        rhs: Box::new(rhs),
-        body: Box::new(body),
+        rhs: Arc::new(rhs),
+        body: Arc::new(body),
     })
 }
 /// `do<l> { s1 ; … }`.
@@ -132,6 +133,11 @@ impl<T: ToExpr + ?Sized> ToExpr for &T {
     }
 }
 impl<T: ToExpr + ?Sized> ToExpr for Box<T> {
+    fn to_expr(&self) -> Expr {
+        (**self).to_expr()
+    }
+}
+impl<T: ToExpr + ?Sized> ToExpr for Arc<T> {
     fn to_expr(&self) -> Expr {
         (**self).to_expr()
     }

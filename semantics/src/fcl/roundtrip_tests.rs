@@ -119,24 +119,30 @@ fn expr(g: &mut Gen, depth: usize) -> Expr {
             let n = 1 + u8::arbitrary(g) % 2;
             ExprKind::Var(name(g), (0..n).map(|_| level(g, 2)).collect())
         }
-        7 => ExprKind::Pair(Box::new(expr(g, depth - 1)), Box::new(expr(g, depth - 1))),
+        7 => ExprKind::Pair(
+            std::sync::Arc::new(expr(g, depth - 1)),
+            std::sync::Arc::new(expr(g, depth - 1)),
+        ),
         8 => {
             let n = 1 + u8::arbitrary(g) % 3;
             ExprKind::Fn(
                 (0..n).map(|_| name(g)).collect(),
-                Box::new(expr(g, depth - 1)),
+                std::sync::Arc::new(expr(g, depth - 1)),
             )
         }
-        9 | 10 => ExprKind::App(Box::new(expr(g, depth - 1)), Box::new(expr(g, depth - 1))),
+        9 | 10 => ExprKind::App(
+            std::sync::Arc::new(expr(g, depth - 1)),
+            std::sync::Arc::new(expr(g, depth - 1)),
+        ),
         11 => ExprKind::BinOp(
             *pick(g, OPS),
-            Box::new(expr(g, depth - 1)),
-            Box::new(expr(g, depth - 1)),
+            std::sync::Arc::new(expr(g, depth - 1)),
+            std::sync::Arc::new(expr(g, depth - 1)),
         ),
         12 => ExprKind::If(
-            Box::new(expr(g, depth - 1)),
-            Box::new(expr(g, depth - 1)),
-            Box::new(expr(g, depth - 1)),
+            std::sync::Arc::new(expr(g, depth - 1)),
+            std::sync::Arc::new(expr(g, depth - 1)),
+            std::sync::Arc::new(expr(g, depth - 1)),
         ),
         13 => ExprKind::Let {
             name: name(g),
@@ -148,8 +154,8 @@ fn expr(g: &mut Gen, depth: usize) -> Expr {
             } else {
                 None
             },
-            rhs: Box::new(expr(g, depth - 1)),
-            body: Box::new(expr(g, depth - 1)),
+            rhs: std::sync::Arc::new(expr(g, depth - 1)),
+            body: std::sync::Arc::new(expr(g, depth - 1)),
         },
         _ => {
             let n = u8::arbitrary(g) % 3;

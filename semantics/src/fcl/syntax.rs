@@ -2,6 +2,7 @@
 //! exactly as written, with a [`Span`] on every node. Desugaring (§2.5) happens in `desugar`.
 
 use crate::Span;
+use std::sync::Arc;
 
 /// A level as written (§2.3): `succs` applications of `1+` to `Z` (`var` is `None`) or to a
 /// level variable. `thread` is `Z`, `block` is `1+Z`, `grid` is `1+1+Z`.
@@ -185,7 +186,8 @@ pub enum Stmt {
     Expr(Expr),
 }
 
-/// The expression forms of §2.2.
+/// The expression forms of §2.2. Subexpressions are shared (`Arc`), so that a program
+/// generator that repeats a subtree (the TAIL lowering's index functions) copies it in O(1).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     Int(i64),
@@ -195,19 +197,19 @@ pub enum ExprKind {
     Unit,
     /// `x` or `x<l1,…>`.
     Var(String, Vec<Level>),
-    Pair(Box<Expr>, Box<Expr>),
+    Pair(Arc<Expr>, Arc<Expr>),
     /// `fn x y => e`.
-    Fn(Vec<String>, Box<Expr>),
-    App(Box<Expr>, Box<Expr>),
-    BinOp(BinOp, Box<Expr>, Box<Expr>),
-    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Fn(Vec<String>, Arc<Expr>),
+    App(Arc<Expr>, Arc<Expr>),
+    BinOp(BinOp, Arc<Expr>, Arc<Expr>),
+    If(Arc<Expr>, Arc<Expr>, Arc<Expr>),
     /// `let x<ls> : σ = e1 in e2`.
     Let {
         name: String,
         levels: Vec<String>,
         sig: Option<Scheme>,
-        rhs: Box<Expr>,
-        body: Box<Expr>,
+        rhs: Arc<Expr>,
+        body: Arc<Expr>,
     },
     /// `do<l> { s1 ; … ; e }`.
     Do(Level, Vec<Stmt>),
@@ -267,22 +269,22 @@ impl Expr {
                 | ExprKind::Unit => {}
                 ExprKind::Var(_, ls) => ls.iter_mut().for_each(|l| l.span = Span::DUMMY),
                 ExprKind::Pair(a, b) | ExprKind::App(a, b) | ExprKind::BinOp(_, a, b) => {
-                    stack.push(a);
-                    stack.push(b);
+                    stack.push(Arc::make_mut(a));
+                    stack.push(Arc::make_mut(b));
                 }
-                ExprKind::Fn(_, b) => stack.push(b),
+                ExprKind::Fn(_, b) => stack.push(Arc::make_mut(b)),
                 ExprKind::If(a, b, c) => {
-                    stack.push(a);
-                    stack.push(b);
-                    stack.push(c);
+                    stack.push(Arc::make_mut(a));
+                    stack.push(Arc::make_mut(b));
+                    stack.push(Arc::make_mut(c));
                 }
                 ExprKind::Let { sig, rhs, body, .. } => {
                     if let Some(s) = sig {
                         s.span = Span::DUMMY;
                         s.ty.erase_spans();
                     }
-                    stack.push(rhs);
-                    stack.push(body);
+                    stack.push(Arc::make_mut(rhs));
+                    stack.push(Arc::make_mut(body));
                 }
                 ExprKind::Do(l, stmts) => {
                     l.span = Span::DUMMY;
