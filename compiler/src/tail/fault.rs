@@ -7,7 +7,7 @@
 //! lowering's shared context (`value::Fresh`), so it reaches every index function and
 //! every function-body lowerer of that program and nothing else: the TAIL oracle, the known
 //! values the lowering computes with the semantics' own operators (module `ops`) and every
-//! other lowering in the process stay correct. Only the FCL text changes, so the lowered
+//! other lowering in the process stay correct. Only the FCL it builds changes, so the lowered
 //! program disagrees with the TAIL oracle on the FCL oracle and on the device alike.
 
 /// A deliberate bug of the TAIL lowering.

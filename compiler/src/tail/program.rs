@@ -1,6 +1,6 @@
 //! The lowering of a whole program: TAIL expressions evaluated symbolically (call by value,
 //! left to right, spec §4.3) into the statements of FCL `main`'s `do<grid>` block (module
-//! `store` makes those that store values), and the final FCL text.
+//! `store` makes those that store values), and the final FCL program (a tree, module `fcl_program`).
 
 use super::fault::LoweringFault;
 use super::fcl_program::{helper_decls, FclProgram};
