@@ -8,8 +8,9 @@
 //! back (module `probe`).
 
 use super::check::has_checks;
-use super::program::{Env, Lowerer};
+use super::lowerer::Lowerer;
 use super::tree::{fcl, var, Fcl};
+use super::value::Env;
 use super::value::{Arr, Val, R};
 use semantics::tail::syntax::Expr;
 use std::rc::Rc;

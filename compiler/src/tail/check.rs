@@ -17,8 +17,7 @@
 
 use super::tree::{fcl, int, int_literal, var, Fcl};
 use super::value::{share, Fresh};
-use super::{Lowered, RunFailure};
-use semantics::fcl::step::scalar::failed_site;
+use super::RunFailure;
 use semantics::fcl::syntax::{ExprKind, Stmt};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::scalar as tail;
@@ -338,20 +337,6 @@ pub(super) fn has_checks(e: &Fcl) -> bool {
         }
     }
     false
-}
-
-/// The TAIL failure a failed check stands for, from the error text of the FCL oracle or of
-/// compiled code (`check site N failed`, in a kernel or not).
-pub fn failed_at<'a>(l: &'a Lowered, error: &str) -> Option<&'a RunFailure> {
-    l.sites.get(failed_site(error)?)
-}
-
-/// What the TAIL program printed before it failed, from the FCL program's output up to the
-/// failure: the `pr*` values whose lines are there, in order (`None` when the output is not a
-/// prefix of what the lowered program prints).
-pub fn format_until_failure(l: &Lowered, fcl_stdout: &str) -> Option<String> {
-    let lines: Vec<&str> = fcl_stdout.lines().collect();
-    super::format_outputs(&l.prints, &lines, true).map(|(text, _)| text)
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! parts at `n..2n`. One kernel of 2n threads writes both blocks, each thread one part.
 
 use super::higher::apply_scalar;
-use super::program::{element_text, Lowerer};
+use super::lowerer::{element_text, Lowerer};
 use super::reduce::row_element;
 use super::tree::{fcl, fcl_stmt, int, literal_index, var, Fcl, Name};
 use super::value::{scalar_text, select, share, Arr, Fresh, Index, Ty, Val, TABLE_MIN};

@@ -18,7 +18,7 @@
 //! Every element past the run-time length is a fill, computed by nothing that can fail.
 
 use super::check::{checked_extents, checked_iota_count};
-use super::program::Lowerer;
+use super::lowerer::Lowerer;
 use super::range::Range;
 use super::tree::{fcl, int, Fcl};
 use super::value::{share, Arr, Ty, Val, R};

@@ -17,8 +17,8 @@
 //!   over `generate (len - 1)`), in apltail's order.
 
 use super::counts::length_text;
+use super::lowerer::Lowerer;
 use super::ops::known_int;
-use super::program::Lowerer;
 use super::range::Range;
 use super::tree::{fcl, fcl_stmt, int, literal_index, Fcl};
 use super::value::{share, unsupported, Arr, Fresh, Fun, Ty, Val, R};

@@ -9,7 +9,7 @@
 //! statements in turn.
 
 use super::loops::{Layout, Step};
-use super::program::Lowerer;
+use super::lowerer::Lowerer;
 use super::tree::{fcl, int, Fcl};
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::LowerTailError;

@@ -2,7 +2,7 @@
 //! is ([`FclProgram::load`]), with the comments that explain it to a reader of
 //! `compile --emit fcl` ([`FclProgram::text`]: the FCL printer, comments interleaved).
 
-use super::program::Line;
+use super::lowerer::Line;
 use super::tree::{fcl, Fcl, Stmt};
 use semantics::fcl::load::FileDiagnostic;
 use semantics::fcl::printer::{print_expr, print_program};

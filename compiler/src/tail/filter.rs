@@ -13,7 +13,7 @@
 use super::check::checked_same_length;
 use super::counts::{length_text, MAX_CAPACITY};
 use super::fault::LoweringFault;
-use super::program::{fails, Lowerer};
+use super::lowerer::{fails, Lowerer};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name};
 use super::value::{share, unsupported, Arr, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
@@ -203,7 +203,7 @@ impl Lowerer {
             sum_at(&var(e.as_str())),
             sum_at(&fcl!("({e} - 1)")),
         );
-        let elem = super::program::element_text(a, &var(e.as_str()));
+        let elem = super::lowerer::element_text(a, &var(e.as_str()));
         self.comment(
             "compress: the kept elements scattered to the front, in order (a stable partition)",
         );

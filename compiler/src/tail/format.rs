@@ -16,7 +16,7 @@
 
 use super::tree::{fcl, fcl_stmt, int, Fcl};
 use super::value::{share, Arr, Fresh, Ty};
-use super::{program::Lowerer, range::Range};
+use super::{lowerer::Lowerer, range::Range};
 use std::rc::Rc;
 
 /// The chars of the longest `formatD` text: a sign, `0.` and five zeros, then 12 digits.
@@ -89,7 +89,7 @@ impl Lowerer {
             }
         };
         self.helpers.insert(FORMAT_DOUBLE);
-        self.helpers.insert(super::program::TABULATE);
+        self.helpers.insert(super::lowerer::TABULATE);
         // the digits, the exponent and the kind of number, computed once; each char reads them
         let (d, xt) = (self.fresh.name("digits"), x.text());
         self.comment("formatD: the 12 digits and the exponent of a double");
@@ -307,7 +307,8 @@ fun testX j =
     /// tree.
     fn program(n: usize) -> semantics::fcl::lower::Program {
         use super::super::fcl_program::{helper_decls, FclProgram};
-        use super::super::program::{bisect, Line, TABULATE};
+        use super::super::lowerer::{Line, TABULATE};
+        use super::super::program::bisect;
         let mut helpers = Vec::new();
         for src in [FORMAT_DOUBLE, TABULATE, TEST_X] {
             helpers.extend(helper_decls(src).expect("the test's helpers parse"));

@@ -5,10 +5,10 @@
 
 use super::check::checked_row;
 use super::loops::Trips;
+use super::lowerer::{fails, Lowerer};
+use super::lowerer::{Bases, Draws};
 use super::ops::{known_int, known_vec};
-use super::program::{fails, Lowerer};
 use super::range::Range;
-use super::roll::{Bases, Draws};
 use super::tree::{fcl, var, Fcl, Name};
 use super::value::{index_by_coords, unsupported, Arr, At, Fresh, Fun, Ty, Val, R};
 use super::LowerTailError;

@@ -12,7 +12,7 @@
 //! runs `main` (the FCL oracle when it reaches it), so its value is the run's, not the
 //! lowering's.
 
-use super::program::{fails, Lowerer};
+use super::lowerer::{fails, Lowerer};
 use super::tree::{fcl, fcl_stmt, Fcl};
 use super::value::{scalar_text, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
 use semantics::tail::ops::apply::{apply, OpEnv};

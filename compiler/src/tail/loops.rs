@@ -24,7 +24,7 @@
 use super::check::checked_power_count;
 use super::counts::MAX_CAPACITY;
 use super::higher::{components, packed, reading, rebuild, MAX_FOLD};
-use super::program::{Line, Lowerer, TABULATE};
+use super::lowerer::{Line, Lowerer, TABULATE};
 use super::range::Range;
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
 use super::value::{unsupported, Arr, Ty, Val, R};
@@ -562,7 +562,7 @@ impl Lowerer {
             Err(e) => return Err(e),
         };
         let w = self.fresh.name("w");
-        self.helpers.insert(super::program::TABULATE);
+        self.helpers.insert(super::lowerer::TABULATE);
         self.comment(format!(
             "power: {} iterations of one kernel over {size} elements",
             print_expr(&n.text).trim_end()
@@ -617,7 +617,7 @@ mod tests {
 
     /// The statements a lowerer made, without the comments.
     fn made(lw: &Lowerer) -> Vec<Stmt> {
-        crate::tail::program::statements(lw.stmts.clone())
+        crate::tail::lowerer::statements(lw.stmts.clone())
     }
 
     #[test]

@@ -83,6 +83,7 @@ mod format;
 mod higher;
 mod input;
 mod loops;
+mod lowerer;
 mod ops;
 mod probe;
 mod program;
@@ -98,7 +99,7 @@ mod store;
 mod tree;
 mod value;
 
-pub use check::{failed_at, format_until_failure, set_checks};
+pub use check::set_checks;
 pub use fcl_program::FclProgram;
 pub use probe::{
     device_prober, lower_tail_probing, lower_tail_probing_faulty, ProbeRequest, Prober, MAX_PROBES,
@@ -379,4 +380,19 @@ fn complex_array(o: &Output, count: usize, texts: &[&str]) -> Option<Array> {
         shape: o.shape.clone(),
         elems: Elems::from_scalars(BaseType::Complex, scalars),
     })
+}
+
+/// The TAIL failure a failed check stands for, from the error text of the FCL oracle or of
+/// compiled code (`check site N failed`, in a kernel or not).
+pub fn failed_at<'a>(l: &'a Lowered, error: &str) -> Option<&'a RunFailure> {
+    l.sites
+        .get(semantics::fcl::step::scalar::failed_site(error)?)
+}
+
+/// What the TAIL program printed before it failed, from the FCL program's output up to the
+/// failure: the `pr*` values whose lines are there, in order (`None` when the output is not a
+/// prefix of what the lowered program prints).
+pub fn format_until_failure(l: &Lowered, fcl_stdout: &str) -> Option<String> {
+    let lines: Vec<&str> = fcl_stdout.lines().collect();
+    format_outputs(&l.prints, &lines, true).map(|(text, _)| text)
 }

@@ -4,7 +4,7 @@
 //! the static shapes, counts and permutations the lowering needs and finds programs that
 //! certainly fail.
 
-use super::program::{fails, Lowerer};
+use super::lowerer::{fails, Lowerer};
 use super::range::{self, Range};
 use super::tree::{fcl, Fcl};
 use super::value::{known_ints, share, unsupported, Arr, Ty, Val, MAX_KNOWN, R};

@@ -13,7 +13,8 @@
 //! the arrays they describe, but the statements before a request run once per request.
 
 use super::fault::LoweringFault;
-use super::program::{lower_expr_with, Lowerer};
+use super::lowerer::Lowerer;
+use super::program::lower_expr_with;
 use super::value::{Arr, R};
 use super::{parse_output, FclProgram, LowerTailError, Lowered, Output};
 use crate::exec::execute;
@@ -98,7 +99,7 @@ pub(super) fn lower_staged(
                     // negative extent in a shape's product): so does the program, there. The
                     // request is the program up to that point, printing what it prints
                     // before; it fails before it prints the value.
-                    Err(e) if super::check::failed_at(&req.before, &e).is_some() => {
+                    Err(e) if super::failed_at(&req.before, &e).is_some() => {
                         return Ok(Lowered {
                             fcl: req.fcl,
                             ..*req.before

@@ -33,7 +33,7 @@
 //! same destinations; its kernels are built once, whatever the number of passes. The indices
 //! of the last trip are the permutation.
 
-use super::program::{Lowerer, TABULATE};
+use super::lowerer::{Lowerer, TABULATE};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
 use super::value::{select, Arr, Fun, Ty, Val, R};
 use semantics::fcl::quote::do_block;
@@ -177,7 +177,7 @@ impl Lowerer {
         let (n, total) = (plan.n, plan.padded());
         // the real elements: past a run-time length, positions pad (ints only, see `grade`)
         let real = super::counts::length_text(a);
-        let (words, passes) = key_words(a.ty, down, &super::program::element_text(a, &var("e")));
+        let (words, passes) = key_words(a.ty, down, &super::lowerer::element_text(a, &var("e")));
         let w = words.len();
         let word = select(&var("part"), &words);
         let size = (w + 1) * total;

@@ -22,7 +22,7 @@
 use super::check::checks_at;
 use super::fault::LoweringFault;
 use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
-use super::program::Lowerer;
+use super::lowerer::Lowerer;
 use super::range::{self, Range};
 use super::tree::{fcl, fcl_stmt, let_in, Fcl, Name};
 use super::value::{unflatten, unsupported, with_names, Arr, Fresh, Fun, Ty, Val, MAX_KNOWN, R};

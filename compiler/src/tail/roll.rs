@@ -25,7 +25,7 @@
 
 use super::check::checked_roll_bound;
 use super::higher::scalar_draws;
-use super::program::{fails, Lowerer};
+use super::lowerer::{fails, Bases, Draws, Lowerer};
 use super::tree::{fcl, int, Fcl};
 use super::value::{unsupported, Arr, Fresh, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
@@ -33,28 +33,6 @@ use semantics::tail::syntax::Expr;
 use semantics::tail::value::{Array, Scalar};
 use std::collections::HashMap;
 use std::rc::Rc;
-
-/// The draw context of a function applied per element: the flat index of the element (an FCL
-/// int expression) and, per call site, the site's count before the map.
-#[derive(Clone)]
-pub(super) struct Draws {
-    pub index: Fcl,
-    pub bases: Rc<HashMap<u32, Fcl>>,
-}
-
-impl Draws {
-    /// The context of a function checked on placeholders: element 0, no counts yet.
-    pub(super) fn placeholder() -> Draws {
-        Draws {
-            index: int(0),
-            bases: Rc::new(HashMap::new()),
-        }
-    }
-}
-
-/// The counts before an `each`/`zipWith` of the sites its function draws from (`None`: it
-/// draws from none).
-pub(super) type Bases = Option<Rc<HashMap<u32, Fcl>>>;
 
 impl Lowerer {
     /// `roll(n)` at expression `e`.

@@ -18,7 +18,7 @@
 
 use super::check::int_prefix;
 use super::higher::apply_scalar;
-use super::program::Lowerer;
+use super::lowerer::Lowerer;
 use super::reduce::{row_element, TREE_MIN_LEN};
 use super::tree::{fcl, fcl_stmt, Fcl, Name};
 use super::value::{Arr, Fun, Ty, Val};

@@ -3,8 +3,8 @@
 //! (ψ-reduction, seed 002). Shapes, counts and permutations must be known at compile time.
 
 use super::fault::LoweringFault::*;
+use super::lowerer::Lowerer;
 use super::ops::{known_int, known_vec};
-use super::program::Lowerer;
 use super::tree::{fcl, int, var_name, Fcl};
 use super::value::{
     index_by_coords, select, share, unsupported, with_names, wrap, Arr, At, Fresh, Index, Ty, Val,

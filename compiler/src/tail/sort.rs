@@ -22,7 +22,7 @@
 //! 108 launches instead of 210 (PoCL on 2 CPU cores: equal kernel time within noise, as local
 //! memory is ordinary memory there; on a GPU it saves 102 passes over global memory).
 
-use super::program::{element_text, Lowerer, TABULATE};
+use super::lowerer::{element_text, Lowerer, TABULATE};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name};
 use super::value::{literal_vector, scalar_text, unsupported, Arr, Ty, R};
 use semantics::tail::value::Array;

@@ -3,7 +3,7 @@
 //! shape settled to a static one by reading its length or extents back (module `probe`).
 
 use super::complex::{read_pair, stored_slot};
-use super::program::{Lowerer, TABULATE};
+use super::lowerer::{Lowerer, TABULATE};
 use super::tree::{fcl, fcl_stmt, var, var_name, Fcl, Name};
 use super::value::{known_ints, select, unsupported, Arr, Index, Ty, R};
 use super::{Output, ResultKind};

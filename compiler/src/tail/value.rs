@@ -304,7 +304,7 @@ pub(super) enum Fun {
         /// The element type the parameter is declared with, where it is one.
         param_ty: Option<Ty>,
         body: Expr,
-        env: super::program::Env,
+        env: Env,
     },
     /// An operator name used as a value, with its place (a check inside it reports there).
     Op(semantics::tail::ops::prim::Prim, Span),
@@ -335,6 +335,9 @@ pub(super) fn check_declared(v: Val, ty: Option<Ty>) -> R<Val> {
         _ => Ok(v),
     }
 }
+
+/// Variables in scope (persistent: closures capture it, and copies must be cheap).
+pub(super) type Env = im::HashMap<String, Val>;
 
 /// A TAIL value during lowering.
 #[derive(Clone)]
