@@ -35,7 +35,7 @@
 
 use super::lowerer::{Lowerer, TABULATE};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
-use super::value::{select, Arr, Fun, Ty, Val, R};
+use super::value::{select, Arr, Fun, Index, Ty, Val, R};
 use semantics::fcl::quote::do_block;
 use semantics::fcl::syntax::Level;
 use semantics::tail::ops::prim::Prim;
@@ -228,7 +228,7 @@ impl Lowerer {
              (tabulate {size} (fn i => index {keys} i))"
         ));
         let at = w * total;
-        Ok(super::sort::grade_of(
+        Ok(grade_of(
             a,
             Rc::new(move |i: &Fcl| fcl!("((index {out} ({at} + {i})) + 1)")),
         ))
@@ -375,6 +375,19 @@ fn scatter(plan: &Plan, dests: &Name, skip: &Fcl, s: &Name, parts: usize) -> Fcl
         CHUNK - 1,
         parts * total / 256,
     )
+}
+
+/// The grade of vector `a`, the positions of its elements read by `index`: of `a`'s length,
+/// static or run-time.
+pub(super) fn grade_of(a: &Arr, index: Index) -> Arr {
+    match &a.run_len {
+        Some(len) => Arr::dynamic(Ty::Int, a.shape[0], len.clone(), index),
+        None => {
+            let mut out = Arr::new(Ty::Int, a.shape.clone(), |_| int(0));
+            out.index = index;
+            out
+        }
+    }
 }
 
 #[cfg(test)]

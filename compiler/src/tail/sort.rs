@@ -23,6 +23,7 @@
 //! memory is ordinary memory there; on a GPU it saves 102 passes over global memory).
 
 use super::lowerer::{element_text, Lowerer, TABULATE};
+use super::radix::grade_of;
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name};
 use super::value::{literal_vector, scalar_text, unsupported, Arr, Ty, R};
 use semantics::tail::value::Array;
@@ -211,19 +212,6 @@ impl Lowerer {
             p / BLOCK,
         ));
         g
-    }
-}
-
-/// The grade of vector `a`, the positions of its elements read by `index`: of `a`'s length,
-/// static or run-time.
-pub(super) fn grade_of(a: &Arr, index: super::value::Index) -> Arr {
-    match &a.run_len {
-        Some(len) => Arr::dynamic(Ty::Int, a.shape[0], len.clone(), index),
-        None => {
-            let mut out = Arr::new(Ty::Int, a.shape.clone(), |_| int(0));
-            out.index = index;
-            out
-        }
     }
 }
 
