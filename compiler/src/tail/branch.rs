@@ -49,7 +49,7 @@ fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
     if x.ty != y.ty || !pure(x) || !pure(y) {
         return None;
     }
-    let c = cond.text();
+    let c = cond.expr();
     let (xi, yi) = (x.index.clone(), y.index.clone());
     let pick = {
         let c = c.clone();
@@ -59,7 +59,7 @@ fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
     let mut out = if x.shape == y.shape && !x.is_dynamic() && !y.is_dynamic() {
         Arr::new(x.ty, x.shape.clone(), pick)
     } else if x.shape.len() == 1 && y.shape.len() == 1 {
-        let len = super::counts::length_text;
+        let len = super::counts::length_expr;
         let l = fcl!("(if {c} then {} else {})", len(x), len(y));
         let cap = x.shape[0].max(y.shape[0]);
         if cap == 0 {
@@ -119,12 +119,7 @@ mod tests {
     use super::super::value::Ty;
     use super::*;
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     fn vector(n: usize, buf: &'static str) -> Arr {
         let buf = super::super::tree::Name::new(buf);

@@ -18,7 +18,7 @@
 use super::tree::{fcl, int, int_literal, var, Fcl};
 use super::value::{share, Fresh};
 use super::RunFailure;
-use semantics::fcl::syntax::{ExprKind, Stmt};
+use semantics::fcl::syntax::ExprKind;
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::scalar as tail;
 use semantics::Span;
@@ -317,24 +317,10 @@ const CHECKING: [&str; 4] = ["checki", "addiChecked", "subiChecked", "muliChecke
 pub(super) fn has_checks(e: &Fcl) -> bool {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
-        match &e.kind {
-            ExprKind::Var(x, _) if CHECKING.contains(&x.as_str()) => return true,
-            ExprKind::Int(_)
-            | ExprKind::Double(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Str(_)
-            | ExprKind::Unit
-            | ExprKind::Var(..) => {}
-            ExprKind::Pair(a, b) | ExprKind::App(a, b) | ExprKind::BinOp(_, a, b) => {
-                stack.extend([&**a, &**b]);
-            }
-            ExprKind::Fn(_, b) => stack.push(b),
-            ExprKind::If(c, t, f) => stack.extend([&**c, &**t, &**f]),
-            ExprKind::Let { rhs, body, .. } => stack.extend([&**rhs, &**body]),
-            ExprKind::Do(_, ss) => stack.extend(ss.iter().map(|s| match s {
-                Stmt::Bind(_, e) | Stmt::Expr(e) => e,
-            })),
+        if matches!(&e.kind, ExprKind::Var(x, _) if CHECKING.contains(&x.as_str())) {
+            return true;
         }
+        e.for_each_child(|c| stack.push(c));
     }
     false
 }
@@ -343,12 +329,7 @@ pub(super) fn has_checks(e: &Fcl) -> bool {
 mod tests {
     use super::*;
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     #[test]
     fn checks_are_found_in_trees() {

@@ -10,10 +10,10 @@
 //! parts at `n..2n`. One kernel of 2n threads writes both blocks, each thread one part.
 
 use super::higher::apply_scalar;
-use super::lowerer::{element_text, Lowerer};
+use super::lowerer::{stored_element, Lowerer};
 use super::reduce::row_element;
 use super::tree::{fcl, fcl_stmt, int, literal_index, var, Fcl, Name};
-use super::value::{scalar_text, select, share, Arr, Fresh, Index, Ty, Val, TABLE_MIN};
+use super::value::{scalar_expr, select, share, Arr, Fresh, Index, Ty, Val, TABLE_MIN};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::Scalar;
 use std::cell::OnceCell;
@@ -89,7 +89,7 @@ fn parts(a: &Fcl, b: &Fcl, f: &str) -> Fcl {
 /// imaginary part of element i − n from n on (the element computed once, its other part unused).
 pub(super) fn stored_slot(fresh: &Fresh, a: &Arr, i: &Fcl) -> Fcl {
     if a.ty != Ty::Complex {
-        return element_text(a, i);
+        return stored_element(a, i);
     }
     let n = a.size().max(1);
     share(fresh, i, |i| {
@@ -122,12 +122,12 @@ pub(super) fn literal_parts(texts: &[Fcl], known: Option<&[Scalar]>) -> Option<V
         .iter()
         .zip(texts)
         .map(|(&k, t)| match k {
-            Scalar::Complex(z) if *t == scalar_text(k) => Some(z),
+            Scalar::Complex(z) if *t == scalar_expr(k) => Some(z),
             _ => None,
         })
         .collect::<Option<Vec<_>>>()?;
-    let re = xs.iter().map(|z| scalar_text(Scalar::Double(z.0)));
-    let im = xs.iter().map(|z| scalar_text(Scalar::Double(z.1)));
+    let re = xs.iter().map(|z| scalar_expr(Scalar::Double(z.0)));
+    let im = xs.iter().map(|z| scalar_expr(Scalar::Double(z.1)));
     Some(re.chain(im).collect())
 }
 
@@ -266,12 +266,7 @@ impl Lowerer {
 mod tests {
     use super::*;
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     #[test]
     fn operators_take_pairs_apart() {
@@ -335,7 +330,7 @@ mod tests {
         let zs: Vec<Scalar> = (0..TABLE_MIN)
             .map(|k| Scalar::Complex((k as f64, -(k as f64))))
             .collect();
-        let texts: Vec<Fcl> = zs.iter().map(|&z| scalar_text(z)).collect();
+        let texts: Vec<Fcl> = zs.iter().map(|&z| scalar_expr(z)).collect();
         let parts = literal_parts(&texts, Some(&zs)).expect("literal parts");
         assert_eq!(parts.len(), 2 * TABLE_MIN);
         assert_eq!(parts[1], p("1.0"));

@@ -42,7 +42,7 @@ fn count_bound(n: &Arr) -> Option<usize> {
 }
 
 /// A vector's length as an FCL expression: its run-time length, or its static one.
-pub(super) fn length_text(a: &Arr) -> Rc<Fcl> {
+pub(super) fn length_expr(a: &Arr) -> Rc<Fcl> {
     match &a.run_len {
         Some(len) => len.clone(),
         None => Rc::new(fcl!("{}", a.shape[0])),
@@ -115,7 +115,7 @@ impl Lowerer {
             return Ok(None);
         }
         let f = self.fresh.clone();
-        let nt = n.text();
+        let nt = n.expr();
         Ok(match (p, a) {
             // (3.34)/(3.35) iota: 1…n, a negative count fails
             (Prim::Iota, None) => {
@@ -139,7 +139,7 @@ impl Lowerer {
             // formatI: the int's decimal text, as Rust and the oracle write it
             (Prim::FormatI, None) if computed => Some(super::format::format_int(&f, &nt)),
             (Prim::Drop, Some(a)) if a.shape.len() == 1 => {
-                let (l, cap) = (length_text(a), a.shape[0]);
+                let (l, cap) = (length_expr(a), a.shape[0]);
                 if cap == 0 {
                     return Ok(Some(a.clone()));
                 }
@@ -159,7 +159,7 @@ impl Lowerer {
                 let Some(cap) = count_bound(n).filter(|&b| b > 0) else {
                     return Ok(None);
                 };
-                let l = length_text(a);
+                let l = length_expr(a);
                 let len = share(&f, &nt, |n| fcl!("(if lti {n} 0 then 0 - {n} else {n})"));
                 let (index, fill, g) = (a.index.clone(), a.ty.fill(), f.clone());
                 // element i: a_i (n ≥ 0) or a_(L + n + i) (n < 0), a fill outside 0…L−1
@@ -175,7 +175,7 @@ impl Lowerer {
             }
             // rotate (or vrotate) of a vector of run-time length L: left by n mod L
             (Prim::Rotate | Prim::Vrotate, Some(a)) if dynamic => {
-                let (l, index, g) = (length_text(a), a.index.clone(), f.clone());
+                let (l, index, g) = (length_expr(a), a.index.clone(), f.clone());
                 // (the shift is computed only for i < L, so L > 0 there)
                 let shift = fcl!("(({nt}) % {l} + {l}) % {l}");
                 Some(counted(&f, a, a.shape[0], l.clone(), shift, move |s, i| {

@@ -16,7 +16,7 @@
 //! * Any other function folds sequentially over the run-time length (a thread-level `foldl`
 //!   over `generate (len - 1)`), in apltail's order.
 
-use super::counts::length_text;
+use super::counts::length_expr;
 use super::lowerer::Lowerer;
 use super::ops::known_int;
 use super::range::Range;
@@ -82,7 +82,7 @@ impl Lowerer {
                     ..r
                 }));
             }
-            let t = fcl!("(if {len} == 0 then {} else {})", z.text(), r.text());
+            let t = fcl!("(if {len} == 0 then {} else {})", z.expr(), r.expr());
             let mut out = Arr::scalar(ty, t);
             out.range = r.range.zip(z.range).map(|(r, z)| r.union(z));
             return Ok(Val::Arr(out));
@@ -109,7 +109,7 @@ impl Lowerer {
         ));
         let t = fcl!(
             "(if {len} == 0 then {} else {})",
-            z.text(),
+            z.expr(),
             ty.load(&fcl!("(index {r} 0)"))
         );
         Ok(Val::Arr(Arr::scalar(ty, t)))
@@ -194,20 +194,20 @@ pub(super) fn rows_dynamic(a: &Arr) -> bool {
 
 /// The number of rows of `a`, an array whose rows the device counts ([`rows_dynamic`]), as
 /// its length gives it, so that the check of its extents runs wherever it is read.
-pub(super) fn rows_text(a: &Arr) -> Rc<Fcl> {
+pub(super) fn rows_expr(a: &Arr) -> Rc<Fcl> {
     let row: usize = a.shape[1..].iter().product();
-    Rc::new(fcl!("({} / {row})", length_text(a)))
+    Rc::new(fcl!("({} / {row})", length_expr(a)))
 }
 
 /// `r`, what a per-row operator made of `a` at its capacity, with `a`'s rows: `a`'s run-time
 /// extents, less axis `dropped` where the operator removed one (then the rows' count as a's
-/// length gives it, [`rows_text`]).
+/// length gives it, [`rows_expr`]).
 fn with_rows_of(a: &Arr, r: Arr, dropped: Option<usize>) -> Arr {
     let (run_len, run_dims) = match dropped {
         None => (a.run_len.clone(), a.run_dims.clone()),
         Some(axis) => {
             let dims = a.run_dims.as_deref().unwrap_or_default();
-            let mut kept = vec![rows_text(a)];
+            let mut kept = vec![rows_expr(a)];
             kept.extend(
                 (1..dims.len())
                     .filter(|&k| k != axis)
@@ -244,7 +244,7 @@ pub(super) fn at_capacity(a: &Arr) -> Arr {
 /// `a` (of run-time length) at its capacity, with the junk past its length replaced by the
 /// neutral element `n` (`value`).
 fn masked(a: &Arr, n: Fcl, value: Scalar) -> Arr {
-    let (index, l) = (a.index.clone(), length_text(a));
+    let (index, l) = (a.index.clone(), length_expr(a));
     let mut masked = Arr::new(a.ty, a.shape.clone(), move |i: &Fcl| {
         fcl!("(if lti {i} {l} then {} else {n})", index(i))
     });
@@ -305,7 +305,7 @@ fn taken_rows(f: &Fresh, n: &Arr, a: &Arr) -> Option<Arr> {
     let row: usize = a.shape[1..].iter().product();
     let mut shape = a.shape.clone();
     shape[0] = n.unsigned_abs() as usize;
-    let (index, len, ty, g) = (a.index.clone(), length_text(a), a.ty, f.clone());
+    let (index, len, ty, g) = (a.index.clone(), length_expr(a), a.ty, f.clone());
     let taken = shape[0] * row;
     let element = move |p: &Fcl| {
         if n >= 0 {
@@ -332,7 +332,7 @@ fn joined(f: &Fresh, p: Prim, args: &[Val]) -> Option<Arr> {
     };
     let part = |v: &Arr| match v.shape.len() {
         0 => (Rc::new(int(1)), 1),
-        _ => (length_text(v), v.shape[0]),
+        _ => (length_expr(v), v.shape[0]),
     };
     let ((la, ca), (lb, cb)) = (part(a), part(b));
     let (ia, ib) = (a.index.clone(), b.index.clone());

@@ -71,7 +71,7 @@ impl Lowerer {
         let layout = Layout::new(std::slice::from_ref(&first), vec![false], &[None]);
         let s = self.fresh.name("s");
         let before = layout.read(self, &s).remove(0).index;
-        let (rt, at) = (r.text(), it.clone());
+        let (rt, at) = (r.expr(), it.clone());
         let next = Arr::new(r.ty, shape, move |i| {
             fcl!("(if {i} == {at} then {rt} else {})", before(i))
         });

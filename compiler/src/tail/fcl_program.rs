@@ -68,6 +68,11 @@ impl FclProgram {
         semantics::fcl::lower::load_tree(FILE, &self.tree)
     }
 
+    /// The lowering's comments on `main`'s statements, in order (a loop step's among them).
+    pub fn comments(&self) -> impl Iterator<Item = &str> {
+        self.comments.iter().map(|(_, c)| c.as_str())
+    }
+
     /// `main`'s statements.
     fn main_stmts(&self) -> &[Stmt] {
         match self.tree.decls.last().map(|d| &d.body.kind) {

@@ -11,7 +11,7 @@
 //! element of the mask, the counts or the data leaves the device.
 
 use super::check::checked_same_length;
-use super::counts::{length_text, MAX_CAPACITY};
+use super::counts::{length_expr, MAX_CAPACITY};
 use super::fault::LoweringFault;
 use super::lowerer::{fails, Lowerer};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name};
@@ -50,7 +50,7 @@ impl Lowerer {
         if dynamic && !same && vectors && p == Prim::Compress {
             // lengths that may differ: checked to be the same when the program runs, both
             // then within the smaller capacity
-            let (lm, la) = (length_text(&sel), length_text(&a));
+            let (lm, la) = (length_expr(&sel), length_expr(&a));
             let len: Rc<Fcl> = Rc::new(checked_same_length(&self.fresh, e.span, &lm, &la));
             let cap = sel.shape[0].min(a.shape[0]);
             let within = |v: &Arr| Arr {
@@ -203,7 +203,7 @@ impl Lowerer {
             sum_at(&var(e.as_str())),
             sum_at(&fcl!("({e} - 1)")),
         );
-        let elem = super::lowerer::element_text(a, &var(e.as_str()));
+        let elem = super::lowerer::stored_element(a, &var(e.as_str()));
         self.comment(
             "compress: the kept elements scattered to the front, in order (a stable partition)",
         );
@@ -284,12 +284,7 @@ fn search(fresh: &super::value::Fresh, j: &Fcl, n: usize, sum_at: &dyn Fn(&Fcl) 
 mod tests {
     use super::*;
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     #[test]
     fn the_search_binds_each_step_by_application() {

@@ -91,7 +91,7 @@ impl Lowerer {
         self.helpers.insert(FORMAT_DOUBLE);
         self.helpers.insert(super::lowerer::TABULATE);
         // the digits, the exponent and the kind of number, computed once; each char reads them
-        let (d, xt) = (self.fresh.name("digits"), x.text());
+        let (d, xt) = (self.fresh.name("digits"), x.expr());
         self.comment("formatD: the 12 digits and the exponent of a double");
         self.stmt(fcl_stmt!(
             "{d} <- forceM<grid> (tabulate 4 (fn i => fmtdStored {table} {xt} i))"
@@ -360,12 +360,7 @@ fun testX j =
         }
     }
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     /// Each entry of the table is the double literal the parser reads from the value's
     /// shortest text (a negative exponent g a negative literal).

@@ -55,7 +55,7 @@ fn apply_at(
 
 /// A scalar result's expression, or `()` where there is none (see [`apply_scalar`]).
 fn expr_of(a: Option<Arr>) -> Fcl {
-    a.map_or_else(semantics::fcl::quote::unit, |a| a.text())
+    a.map_or_else(semantics::fcl::quote::unit, |a| a.expr())
 }
 
 /// The bounds of `f`'s results on arguments of types `tys` in `ranges` (module `range`).
@@ -240,8 +240,8 @@ impl Lowerer {
             // (3.76) condScl: f(x) if b, else x; a conditional in FCL even where b is known
             Prim::CondScl => {
                 let (b, x) = (args[1].arr()?.clone(), args[2].arr()?.clone());
-                let y = apply_drawing(&fresh, &f, &[(x.ty, x.text())], &[x.range], None)
-                    .map(|y| y.text());
+                let y = apply_drawing(&fresh, &f, &[(x.ty, x.expr())], &[x.range], None)
+                    .map(|y| y.expr());
                 let same_type = scalar_result(&fresh, &f, &[x.ty]).map(|t| t == x.ty);
                 let known = b.known_scalar();
                 let Some(y) = y.filter(|_| matches!(same_type, Ok(true))) else {
@@ -265,7 +265,7 @@ impl Lowerer {
                         }
                     };
                 };
-                let t = fcl!("(if {} then {y} else {})", b.text(), x.text());
+                let t = fcl!("(if {} then {y} else {})", b.expr(), x.expr());
                 let mut out = Arr::scalar(x.ty, t);
                 out.known = match (known, x.known_scalar()) {
                     (Some(Scalar::Bool(true)), Some(v)) => {
@@ -296,7 +296,7 @@ impl Lowerer {
         let (a, v) = (args[1].arr()?.clone(), args[2].arr()?.clone());
         let j = update_position(&is, &a.shape)
             .map_err(|reason| fails(Prim::Idxassign, name, e, reason))?;
-        let (index, mut vt) = (a.index.clone(), v.text());
+        let (index, mut vt) = (a.index.clone(), v.expr());
         if let Some(dims) = a.run_dims.as_deref() {
             // rows the device counts (the only extents that may be): the row checked against
             // their count when the program runs, the update within the capacity's layout
@@ -474,12 +474,7 @@ pub(super) const MAX_FOLD: usize = 64;
 mod tests {
     use super::*;
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     fn vector(ty: Ty, n: usize, buf: &'static str) -> Arr {
         Arr::new(ty, vec![n], move |i: &Fcl| {
@@ -515,10 +510,10 @@ mod tests {
         let s = Name::new("s");
         let read = reading(&f, &s, &parts, &[0, 2], false, &[None, None]);
         assert_eq!((read[0].index)(&p("i")), p("(index s (i + 0))"));
-        assert_eq!(read[1].text(), p("((index s (0 + 2)) == 1)"));
+        assert_eq!(read[1].expr(), p("((index s (0 + 2)) == 1)"));
         // ints stored as doubles are floored back
         let read = reading(&f, &s, &parts, &[0, 2], true, &[None, None]);
         assert_eq!((read[0].index)(&p("i")), p("(floord (index s (i + 0)))"));
-        assert_eq!(read[1].text(), p("((floord (index s (0 + 2))) == 1)"));
+        assert_eq!(read[1].expr(), p("((floord (index s (0 + 2))) == 1)"));
     }
 }

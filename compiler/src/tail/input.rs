@@ -14,7 +14,7 @@
 
 use super::lowerer::{fails, Lowerer};
 use super::tree::{fcl, fcl_stmt, Fcl};
-use super::value::{scalar_text, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
+use super::value::{scalar_expr, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
 use semantics::tail::ops::apply::{apply, OpEnv};
 use semantics::tail::ops::io;
 use semantics::tail::ops::prim::Prim;
@@ -43,7 +43,7 @@ impl Lowerer {
         let ty = Ty::of(contents.base_type());
         let texts: Rc<Vec<Fcl>> = Rc::new(
             (0..contents.size())
-                .map(|i| scalar_text(contents.elems.get(i)))
+                .map(|i| scalar_expr(contents.elems.get(i)))
                 .collect(),
         );
         // every element is read from the buffer, at literal indices too: the file's

@@ -100,7 +100,7 @@ impl Layout {
             .map(|(a, &d)| {
                 let mut a = a.clone();
                 if d {
-                    a.run_len = lens.next().map(|l| Rc::new(l.text()));
+                    a.run_len = lens.next().map(|l| Rc::new(l.expr()));
                 }
                 a
             })
@@ -119,7 +119,7 @@ impl Layout {
             let (m, cap) = (a.size(), slot.size());
             lens.push(Arr::scalar(
                 Ty::Int,
-                super::counts::length_text(a).as_ref().clone(),
+                super::counts::length_expr(a).as_ref().clone(),
             ));
             let (index, ty) = (a.index.clone(), a.ty);
             // (a vector of more elements than the capacity is longer only in its junk: a
@@ -182,7 +182,7 @@ pub(super) struct Step {
 /// the device computes to), its value where the lowering knows it, and the most trips it can
 /// be (from its range, module `range`) where that is bounded.
 pub(super) struct Trips {
-    pub text: Fcl,
+    pub expr: Fcl,
     pub known: Option<i64>,
     pub most: Option<usize>,
 }
@@ -191,7 +191,7 @@ impl Trips {
     /// A count known at compile time.
     pub(super) fn known(n: i64) -> Trips {
         Trips {
-            text: int(n),
+            expr: int(n),
             known: Some(n),
             most: usize::try_from(n).ok(),
         }
@@ -299,7 +299,7 @@ impl Lowerer {
             return unsupported("a power whose state grows by more on each trip");
         }
         self.count_loop_draws(&step.draws, n.known)?;
-        let w = self.emit_loop(&n.text, &it, &s, &layout, &parts, step);
+        let w = self.emit_loop(&n.expr, &it, &s, &layout, &parts, step);
         let mut state = layout.read(self, &w);
         if n.known.is_some() {
             // each growing component the step lengthens from a static length to a static one,
@@ -479,14 +479,14 @@ impl Lowerer {
     ) -> R<Option<Val>> {
         let saved = self.checkpoint();
         let c = self.fresh.name("trips");
-        let checked = checked_power_count(&self.fresh, e.span, name, &count.text());
+        let checked = checked_power_count(&self.fresh, e.span, name, &count.expr());
         self.stmt(fcl_stmt!("{c} <- return<grid> ({checked})"));
         let most = count
             .range
             .filter(|r| r.hi < MAX_CAPACITY as f64)
             .map(|r| r.hi.max(0.0) as usize);
         let trips = Trips {
-            text: fcl!("{c}"),
+            expr: fcl!("{c}"),
             known: None,
             most,
         };
@@ -565,14 +565,14 @@ impl Lowerer {
         self.helpers.insert(super::lowerer::TABULATE);
         self.comment(format!(
             "power: {} iterations of one kernel over {size} elements",
-            print_expr(&n.text).trim_end()
+            print_expr(&n.expr).trim_end()
         ));
         let stepped = packed(&self.fresh, &next, &offsets, doubles, &var("i"));
         let init = packed(&self.fresh, &parts, &offsets, doubles, &var("i"));
         self.stmt(fcl_stmt!(
             "{w} <- power<grid> {n} (fn it => fn {s} => tabulate {size} (fn i => {stepped})) \
              (tabulate {size} (fn i => {init}))",
-            n = &n.text,
+            n = &n.expr,
         ));
         rebuild(
             x,
@@ -608,12 +608,7 @@ const MAX_TRIPS: i64 = 4096;
 mod tests {
     use super::*;
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     /// The statements a lowerer made, without the comments.
     fn made(lw: &Lowerer) -> Vec<Stmt> {
@@ -636,7 +631,7 @@ mod tests {
             draws: HashMap::new(),
         };
         let (it, s) = (Name::new("it"), Name::new("s"));
-        let w = lw.emit_loop(&Trips::known(4).text, &it, &s, &layout, &parts, step);
+        let w = lw.emit_loop(&Trips::known(4).expr, &it, &s, &layout, &parts, step);
         // the step's comment moves out before the loop, then the loop's own
         let comments: Vec<&str> = lw
             .stmts
@@ -704,6 +699,6 @@ mod tests {
         let read = layout.read(&lw, &Name::new("s"));
         assert_eq!(read[0].run_len.as_deref(), Some(&p("(index s (0 + 4))")));
         assert_eq!((read[0].index)(&p("i")), p("(index s (i + 0))"));
-        assert_eq!(Trips::known(7).text, p("7"));
+        assert_eq!(Trips::known(7).expr, p("7"));
     }
 }

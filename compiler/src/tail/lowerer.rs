@@ -1,6 +1,6 @@
 //! The lowerer: the state a lowering carries (the statements of `main` so far, what they
 //! print, the store of `idxassign`, the draws of `roll`), the checkpoints that undo an abandoned
-//! attempt, and what every operator's lowering shares (`fails`, `element_text`, `tabulate`).
+//! attempt, and what every operator's lowering shares (`fails`, `stored_element`, `tabulate`).
 //! Module `program` evaluates TAIL expressions with it; the operators' modules add statements.
 
 use super::fault::LoweringFault;
@@ -68,23 +68,12 @@ impl Lowerer {
             .into_iter()
             .map(|(span, b)| (span, Ty::of(b)))
             .collect::<HashMap<_, _>>();
+        // a program's lowerer: a kernel's, at the top level, with its uses and answers
         Ok(Lowerer {
-            fresh: Fresh::with_zildes(zildes, fault),
-            stmts: Vec::new(),
-            outputs: Vec::new(),
-            helpers: BTreeSet::new(),
             kernel: false,
-            in_loop: false,
             uses: Rc::new(uses),
-            store: HashMap::new(),
             answers,
-            probed: 0,
-            rolls: Default::default(),
-            draws: None,
-            drawn: Vec::new(),
-            trip_draws: Vec::new(),
-            sort_stages: HashMap::new(),
-            decimal_scales: None,
+            ..Lowerer::kernel(&Fresh::with_zildes(zildes, fault))
         })
     }
 
@@ -200,7 +189,7 @@ pub(super) struct Checkpoint {
 }
 
 /// The element of an array as a buffer stores it (bools become ints).
-pub(super) fn element_text(a: &Arr, i: &Fcl) -> Fcl {
+pub(super) fn stored_element(a: &Arr, i: &Fcl) -> Fcl {
     a.ty.store(&(a.index)(i))
 }
 

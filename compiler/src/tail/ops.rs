@@ -20,11 +20,11 @@ const MAX_SELECT: usize = 64;
 /// The largest static argument (a shape vector) read back from the device.
 const MAX_STATIC: usize = 64;
 /// A `reshape` whose result repeats each element of its argument this many times or more
-/// stores the argument first, where an element costs more than a load ([`COSTLY_TEXT`]).
+/// stores the argument first, where an element costs more than a load ([`COSTLY_ELEMENT`]).
 const REPEATS: usize = 4;
 /// An element expression larger than this ([`super::tree::size`], about bytes of its source)
 /// costs more than a load or an index computation.
-const COSTLY_TEXT: usize = 48;
+const COSTLY_ELEMENT: usize = 48;
 
 impl Lowerer {
     /// `reshape(s, a)` reads each element of `a` size(s)/size(a) times: in an inner product's
@@ -44,7 +44,7 @@ impl Lowerer {
             .try_fold(1usize, |p, &d| p.checked_mul(usize::try_from(d).ok()?));
         let m = a.size();
         let repeats = m > 0 && n.is_some_and(|n| n / m >= REPEATS);
-        if repeats && a.element_cost() > COSTLY_TEXT {
+        if repeats && a.element_cost() > COSTLY_ELEMENT {
             let stored = self.materialize(a, "the elements a reshape repeats");
             args[1] = Val::Arr(stored);
         }
@@ -368,7 +368,7 @@ impl Lowerer {
                 std::f64::consts::PI,
             ))));
         }
-        let texts: Vec<Fcl> = args.iter().map(|a| a.text()).collect();
+        let texts: Vec<Fcl> = args.iter().map(|a| a.expr()).collect();
         let ranges: Vec<Option<Range>> = args.iter().map(|a| a.range).collect();
         // an application the argument ranges prove cannot fail needs no run-time check
         let span = match range::cannot_fail(p, &ranges) {
@@ -402,7 +402,7 @@ impl Lowerer {
         // of rows of an array whose rows it counts (`dynamic::rows_dynamic`)
         let computed: Option<Fcl> = match (&a.run_len, &a.run_dims) {
             (Some(len), None) => Some((**len).clone()),
-            (Some(_), Some(_)) if d == 0 => Some((*super::dynamic::rows_text(a)).clone()),
+            (Some(_), Some(_)) if d == 0 => Some((*super::dynamic::rows_expr(a)).clone()),
             _ => None,
         };
         let within = i
@@ -413,7 +413,7 @@ impl Lowerer {
         }
         let text = computed.clone().unwrap_or_else(|| fcl!("{extent}"));
         let checked =
-            super::check::checked_index(&self.fresh, e.span, &i.text(), &text, computed.is_some());
+            super::check::checked_index(&self.fresh, e.span, &i.expr(), &text, computed.is_some());
         let mut c = Arr::scalar(Ty::Int, checked);
         c.range = Range::new(1.0, extent.max(1) as f64);
         args[1] = Val::Arr(c);

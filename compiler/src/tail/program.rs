@@ -65,7 +65,7 @@ impl Lowerer {
                 // inside a kernel, a scalar used several times is bound by an FCL let
                 if let Val::Arr(a) = &v {
                     let uses = self.uses.get(var).copied().unwrap_or(0);
-                    if self.kernel && a.shape.is_empty() && uses != 1 && !is_atomic(&a.text()) {
+                    if self.kernel && a.shape.is_empty() && uses != 1 && !is_atomic(&a.expr()) {
                         let x = self.fresh.name("x");
                         let mut named = Arr::scalar(a.ty, fcl!("{x}"));
                         named.known = a.known.clone();
@@ -73,7 +73,7 @@ impl Lowerer {
                         env.insert(var.clone(), Val::Arr(named));
                         if let Val::Arr(r) = self.eval(body, &env)? {
                             if r.shape.is_empty() {
-                                let t = let_in(&x, a.text(), r.text());
+                                let t = let_in(&x, a.expr(), r.expr());
                                 return Ok(Val::Arr(Arr {
                                     index: Arr::scalar(r.ty, t).index,
                                     ..r
@@ -153,7 +153,7 @@ impl Lowerer {
                 };
                 match (branches, known) {
                     (Ok((Val::Arr(x), Val::Arr(y))), _) if scalar => {
-                        let t = fcl!("(if {} then {} else {})", cond.text(), x.text(), y.text());
+                        let t = fcl!("(if {} then {} else {})", cond.expr(), x.expr(), y.expr());
                         let mut out = Arr::scalar(x.ty, t);
                         out.range = x.range.zip(y.range).map(|(r, s)| r.union(s));
                         out.known = match known {
@@ -222,7 +222,7 @@ impl Lowerer {
                 // used several times does not copy the argument's text (at the top level, the
                 // body's statements would name a variable only that let binds)
                 if let Val::Arr(a) = &first {
-                    if self.kernel && a.shape.is_empty() && !is_atomic(&a.text()) {
+                    if self.kernel && a.shape.is_empty() && !is_atomic(&a.expr()) {
                         let x = self.fresh.name("x");
                         let mut named = Arr::scalar(a.ty, fcl!("{x}"));
                         named.known = a.known.clone();
@@ -236,7 +236,7 @@ impl Lowerer {
                         };
                         if let Val::Arr(r) = r {
                             if r.shape.is_empty() {
-                                let t = let_in(&x, a.text(), r.text());
+                                let t = let_in(&x, a.expr(), r.expr());
                                 let mut out = Arr::scalar(r.ty, t);
                                 out.known = r.known.clone();
                                 out.range = r.range;

@@ -176,8 +176,8 @@ impl Lowerer {
         let plan = Plan::new(a.shape[0]);
         let (n, total) = (plan.n, plan.padded());
         // the real elements: past a run-time length, positions pad (ints only, see `grade`)
-        let real = super::counts::length_text(a);
-        let (words, passes) = key_words(a.ty, down, &super::lowerer::element_text(a, &var("e")));
+        let real = super::counts::length_expr(a);
+        let (words, passes) = key_words(a.ty, down, &super::lowerer::stored_element(a, &var("e")));
         let w = words.len();
         let word = select(&var("part"), &words);
         let size = (w + 1) * total;
@@ -394,12 +394,7 @@ pub(super) fn grade_of(a: &Arr, index: Index) -> Arr {
 mod tests {
     use super::*;
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     #[test]
     fn sort_keys_and_digits() {

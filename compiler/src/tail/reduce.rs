@@ -55,7 +55,7 @@ type RowElement = Rc<dyn Fn(&Fcl, &Fcl) -> Fcl>;
 /// a repeating reshape reads), else at flat index `row * m + j`.
 pub(super) fn row_element(fresh: &Fresh, a: &Arr, row: &Fcl, j: &Fcl) -> Fcl {
     let Some((&m, outer)) = a.shape.split_last() else {
-        return a.text();
+        return a.expr();
     };
     if a.at.is_none() {
         return (a.index)(&fcl!("({row} * {m} + {j})"));
@@ -99,12 +99,12 @@ fn checked_addi(f: &Val, ty: Ty) -> Option<Span> {
 /// Whether an element of `a` costs more than a few operations, so that computing all of them
 /// in parallel beats computing them one by one in a fold.
 fn expensive(a: &Arr) -> bool {
-    a.element_cost() > EXPENSIVE_TEXT
+    a.element_cost() > EXPENSIVE_ELEMENT
 }
 
 /// An element costing more than this ([`Arr::element_cost`]: about the bytes of its source)
 /// is worth materializing before a sequential fold.
-const EXPENSIVE_TEXT: usize = 160;
+const EXPENSIVE_ELEMENT: usize = 160;
 
 /// The identity of an associative, commutative operator on type `ty` (an FCL expression).
 fn identity(f: &Val, ty: Ty) -> Option<Fcl> {
@@ -426,12 +426,7 @@ impl Lowerer {
 mod tests {
     use super::*;
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     #[test]
     fn row_elements_by_flat_index_or_coordinates() {

@@ -152,7 +152,7 @@ impl Lowerer {
 fn roll_text(fresh: &Fresh, e: &Expr, site: u32, k: &Fcl, n: &Arr, bound: Option<i32>) -> Fcl {
     let n = match bound {
         Some(b) if b >= 0 => fcl!("{b}"),
-        _ => checked_roll_bound(fresh, e.span, &n.text(), bound),
+        _ => checked_roll_bound(fresh, e.span, &n.expr(), bound),
     };
     fcl!("(rollAt {site} {k} {n})")
 }
@@ -162,12 +162,7 @@ mod tests {
     use super::*;
     use crate::tail::tree::Name;
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     #[test]
     fn draws_count_the_trips_of_enclosing_loops() {

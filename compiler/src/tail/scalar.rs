@@ -247,12 +247,7 @@ fn floored_mod(a: &Fcl, b: &Fcl, fresh: &Fresh) -> Fcl {
 mod tests {
     use super::*;
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     /// Operator `op` on `xs` (FCL sources), unchecked, with fresh names from 0.
     fn op(op: Prim, xs: &[&str]) -> Fcl {

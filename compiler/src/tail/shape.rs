@@ -246,7 +246,7 @@ pub(super) fn vector(fresh: &Fresh, elems: Vec<Arr>) -> R<Val> {
     // the elements' own expressions (literals, or the computations of computed elements),
     // with the value attached when every element is known
     let known: Option<Vec<Scalar>> = elems.iter().map(|a| a.known_scalar()).collect();
-    let texts: Vec<Fcl> = elems.iter().map(|a| a.text()).collect();
+    let texts: Vec<Fcl> = elems.iter().map(|a| a.expr()).collect();
     let literal = texts.iter().all(is_literal);
     let complex = super::complex::literal_parts(&texts, known.as_deref());
     let mut out = Arr::new(ty, vec![texts.len()], |_| int(0));
@@ -532,7 +532,7 @@ fn idx_s(d: i64, i: &Arr, a: &Arr) -> R<Arr> {
     let inner: usize = a.shape[d + 1..].iter().product();
     let mut shape = a.shape.clone();
     shape.remove(d);
-    let pos = i.text();
+    let pos = i.expr();
     let index = a.index.clone();
     Ok(with_index(
         a,

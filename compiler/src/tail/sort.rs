@@ -22,10 +22,10 @@
 //! 108 launches instead of 210 (PoCL on 2 CPU cores: equal kernel time within noise, as local
 //! memory is ordinary memory there; on a GPU it saves 102 passes over global memory).
 
-use super::lowerer::{element_text, Lowerer, TABULATE};
+use super::lowerer::{stored_element, Lowerer, TABULATE};
 use super::radix::grade_of;
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name};
-use super::value::{literal_vector, scalar_text, unsupported, Arr, Ty, R};
+use super::value::{literal_vector, scalar_expr, unsupported, Arr, Ty, R};
 use semantics::tail::value::Array;
 use std::rc::Rc;
 
@@ -103,7 +103,7 @@ impl Lowerer {
         if super::radix::radix_sorts(a.ty, n) && !(a.is_dynamic() && a.ty == Ty::Double) {
             return self.radix_grade(down, a);
         }
-        let real = super::counts::length_text(a);
+        let real = super::counts::length_expr(a);
         let p = n.next_power_of_two();
         let keys = self.fresh.name("keys");
         self.helpers.insert(TABULATE);
@@ -112,7 +112,7 @@ impl Lowerer {
         ));
         self.stmt(fcl_stmt!(
             "{keys} <- forceM<grid> (tabulate {n} (fn i => {}))",
-            element_text(a, &var("i"))
+            stored_element(a, &var("i"))
         ));
         let net = Network {
             n: real,
@@ -261,7 +261,7 @@ fn known_grade(lw: &Lowerer, k: &Array, down: bool, name: &str) -> R<Arr> {
         Ok(r) => r,
         Err(why) => return unsupported(format!("{name}: {why}")),
     };
-    let elems: Vec<Fcl> = (0..r.size()).map(|i| scalar_text(r.elems.get(i))).collect();
+    let elems: Vec<Fcl> = (0..r.size()).map(|i| scalar_expr(r.elems.get(i))).collect();
     let mut out = Arr::new(Ty::Int, r.shape.clone(), |_| int(0));
     out.index = literal_vector(&lw.fresh, Ty::Int, elems);
     out.known = Some(Rc::new(r));
@@ -272,12 +272,7 @@ fn known_grade(lw: &Lowerer, k: &Array, down: bool, name: &str) -> R<Arr> {
 mod tests {
     use super::*;
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     #[test]
     fn descending_order_with_ties_by_index() {

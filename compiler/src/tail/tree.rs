@@ -4,12 +4,20 @@
 //! the trees to the FCL front end as they are; nothing it builds is printed and parsed again.
 
 pub(super) use fcl_quote::{fcl, fcl_stmt};
-pub(super) use semantics::fcl::quote::Name;
+pub(super) use semantics::fcl::quote::{bin, call, Name};
 pub(super) use semantics::fcl::syntax::Stmt;
 use semantics::fcl::syntax::{BinOp, ExprKind};
 
 /// An FCL expression.
 pub(super) type Fcl = semantics::fcl::syntax::Expr;
+
+/// The tree the FCL parser reads from `src` (tests compare the lowering's trees with it).
+#[cfg(test)]
+pub(super) fn parsed(src: &str) -> Fcl {
+    let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
+    e.erase_spans();
+    e
+}
 
 /// The int literal `k` (negative literals are `0 - k`, as the lowering has always written
 /// them, so that no `-` is glued to the term before it when the tree is printed).
@@ -24,16 +32,6 @@ pub(super) fn int(k: i64) -> Fcl {
 /// The variable `name`.
 pub(super) fn var(name: &str) -> Fcl {
     semantics::fcl::quote::var(name, Vec::new())
-}
-
-/// `f a1 … an`: function or built-in `f` applied to each argument in turn.
-pub(super) fn call(f: &str, args: impl IntoIterator<Item = Fcl>) -> Fcl {
-    semantics::fcl::quote::call(f, args)
-}
-
-/// `a op b`.
-pub(super) fn bin(op: BinOp, a: Fcl, b: Fcl) -> Fcl {
-    semantics::fcl::quote::bin(op, a, b)
 }
 
 /// `let x = rhs in body`.
@@ -92,41 +90,15 @@ pub(super) fn size(e: &Fcl) -> usize {
             ExprKind::Str(s) => s.len() + 2,
             ExprKind::Unit => 2,
             ExprKind::Var(x, ls) => x.len() + 8 * ls.len(),
-            ExprKind::Pair(a, b) => {
-                stack.extend([&**a, &**b]);
-                4
-            }
-            ExprKind::Fn(ps, b) => {
-                stack.push(b);
-                7 + ps.iter().map(|p| p.len() + 1).sum::<usize>()
-            }
-            ExprKind::App(f, a) => {
-                stack.extend([&**f, &**a]);
-                2
-            }
-            ExprKind::BinOp(_, a, b) => {
-                stack.extend([&**a, &**b]);
-                4
-            }
-            ExprKind::If(c, t, f) => {
-                stack.extend([&**c, &**t, &**f]);
-                16
-            }
-            ExprKind::Let {
-                name, rhs, body, ..
-            } => {
-                stack.extend([&**rhs, &**body]);
-                12 + name.len()
-            }
-            ExprKind::Do(_, ss) => {
-                for s in ss {
-                    match s {
-                        Stmt::Bind(_, e) | Stmt::Expr(e) => stack.push(e),
-                    }
-                }
-                12 + 8 * ss.len()
-            }
+            ExprKind::Pair(..) => 4,
+            ExprKind::Fn(ps, _) => 7 + ps.iter().map(|p| p.len() + 1).sum::<usize>(),
+            ExprKind::App(..) => 2,
+            ExprKind::BinOp(..) => 4,
+            ExprKind::If(..) => 16,
+            ExprKind::Let { name, .. } => 12 + name.len(),
+            ExprKind::Do(_, ss) => 12 + 8 * ss.len(),
         };
+        e.for_each_child(|c| stack.push(c));
     }
     total
 }
@@ -138,31 +110,7 @@ pub(super) fn depth(e: &Fcl) -> usize {
     let mut stack: Vec<(&Fcl, usize)> = vec![(e, 0)];
     while let Some((e, d)) = stack.pop() {
         deepest = deepest.max(d);
-        match &e.kind {
-            ExprKind::Int(_)
-            | ExprKind::Double(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Str(_)
-            | ExprKind::Unit
-            | ExprKind::Var(..) => {}
-            ExprKind::Pair(a, b) | ExprKind::App(a, b) | ExprKind::BinOp(_, a, b) => {
-                stack.extend([(&**a, d + 1), (&**b, d + 1)]);
-            }
-            ExprKind::Fn(_, b) => stack.push((b, d + 1)),
-            ExprKind::If(c, t, f) => {
-                stack.extend([(&**c, d + 1), (&**t, d + 1), (&**f, d + 1)]);
-            }
-            ExprKind::Let { rhs, body, .. } => {
-                stack.extend([(&**rhs, d + 1), (&**body, d + 1)]);
-            }
-            ExprKind::Do(_, ss) => {
-                for s in ss {
-                    match s {
-                        Stmt::Bind(_, e) | Stmt::Expr(e) => stack.push((e, d + 1)),
-                    }
-                }
-            }
-        }
+        e.for_each_child(|c| stack.push((c, d + 1)));
     }
     deepest
 }

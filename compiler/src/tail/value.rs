@@ -75,7 +75,7 @@ impl Ty {
 
     /// The fill element φ (spec §4.1).
     pub(super) fn fill(self) -> Fcl {
-        scalar_text(Scalar::fill(self.base()))
+        scalar_expr(Scalar::fill(self.base()))
     }
 }
 
@@ -150,7 +150,7 @@ impl Arr {
     /// A known value; small arrays index by a chain of `if`s over their elements.
     pub(super) fn known(a: Array) -> Arr {
         let ty = Ty::of(a.base_type());
-        let texts: Vec<Fcl> = (0..a.size()).map(|i| scalar_text(a.elems.get(i))).collect();
+        let texts: Vec<Fcl> = (0..a.size()).map(|i| scalar_expr(a.elems.get(i))).collect();
         let index: Index = if a.shape.is_empty() {
             let t = texts.first().cloned().unwrap_or_else(|| ty.fill());
             Rc::new(move |_| t.clone())
@@ -224,7 +224,7 @@ impl Arr {
     }
 
     /// The scalar's FCL expression (element 0).
-    pub(super) fn text(&self) -> Fcl {
+    pub(super) fn expr(&self) -> Fcl {
         (self.index)(&int(0))
     }
 
@@ -268,7 +268,7 @@ pub(super) fn select(i: &Fcl, texts: &[Fcl]) -> Fcl {
 
 /// The FCL of a TAIL scalar (ints, doubles, bools): FCL has no unary minus, and a `-` glued
 /// to digits after a term would be an application (spec fcl.md §2.2), so negatives subtract.
-pub(super) fn scalar_text(x: Scalar) -> Fcl {
+pub(super) fn scalar_expr(x: Scalar) -> Fcl {
     match x {
         Scalar::Int(v) if v == i32::MIN => fcl!("(0 - 2147483647 - 1)"),
         Scalar::Int(v) => int(i64::from(v)),
@@ -594,31 +594,26 @@ pub(super) fn known_ints(a: &Array) -> Option<Vec<i64>> {
 mod tests {
     use super::*;
 
-    /// The tree the FCL parser reads from `src`.
-    fn p(src: &str) -> Fcl {
-        let mut e = semantics::fcl::parser::parse_expr(src).expect("test FCL parses");
-        e.erase_spans();
-        e
-    }
+    use crate::tail::tree::parsed as p;
 
     #[test]
     fn literals_are_fcl_literals() {
         // FCL has no unary minus: negatives subtract or negate
-        assert_eq!(scalar_text(Scalar::Int(-5)), p("(0 - 5)"));
+        assert_eq!(scalar_expr(Scalar::Int(-5)), p("(0 - 5)"));
         assert_eq!(
-            scalar_text(Scalar::Int(i32::MIN)),
+            scalar_expr(Scalar::Int(i32::MIN)),
             p("(0 - 2147483647 - 1)")
         );
-        assert_eq!(scalar_text(Scalar::Double(0.1)), p("0.1"));
-        assert_eq!(scalar_text(Scalar::Double(3.0)), p("3.0"));
-        assert_eq!(scalar_text(Scalar::Double(1e-7)), p("1e-7"));
-        assert_eq!(scalar_text(Scalar::Double(-0.0)), p("(negd 0.0)"));
+        assert_eq!(scalar_expr(Scalar::Double(0.1)), p("0.1"));
+        assert_eq!(scalar_expr(Scalar::Double(3.0)), p("3.0"));
+        assert_eq!(scalar_expr(Scalar::Double(1e-7)), p("1e-7"));
+        assert_eq!(scalar_expr(Scalar::Double(-0.0)), p("(negd 0.0)"));
         assert_eq!(
-            scalar_text(Scalar::Double(f64::NEG_INFINITY)),
+            scalar_expr(Scalar::Double(f64::NEG_INFINITY)),
             p("(negd (divd 1.0 0.0))")
         );
-        assert_eq!(scalar_text(Scalar::Bool(true)), p("true"));
-        assert_eq!(scalar_text(Scalar::Char(b'a')), p("97"));
+        assert_eq!(scalar_expr(Scalar::Bool(true)), p("true"));
+        assert_eq!(scalar_expr(Scalar::Char(b'a')), p("97"));
     }
 
     #[test]

@@ -504,7 +504,8 @@ fn generate_and_check_tail(
                 let block = compiled.unwrap_or(DEFAULT_BLOCK_SIZE);
                 let mut j = compile_job_sized(&main, &checked.stdout, c.fault_for(k), block);
                 if let Some((_, Ok(m))) = j.levels.last() {
-                    let mut reached = reach::reached(&lowered.fcl.text(), m);
+                    let comments: Vec<&str> = lowered.fcl.comments().collect();
+                    let mut reached = reach::reached(&comments, m);
                     // a program whose compiled form depends on its data (values read back
                     // while it was lowered, on the FCL oracle here): docs/tail-compiler.md §1
                     if lowered.probes > 0 {

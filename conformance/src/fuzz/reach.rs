@@ -8,20 +8,21 @@ use compiler::kir::{Expr, HostStep, Module, Stmt};
 use semantics::fcl::core::ScalarOp;
 
 /// The lowering's choices for reductions and scans, as the comments of the lowered FCL name
-/// them (`compiler::tail`'s modules `reduce` and `scan`), with the construct each counts as.
+/// them (`compiler::tail`'s modules `reduce` and `scan`; in a loop's step, after a marker),
+/// with the construct each counts as.
 const LOWERED: [(&str, &str); 4] = [
-    ("-- reduce: block-level tree", "block-level reduce"),
-    ("-- scan: block-level reduce-then-scan", "block-level scan"),
-    ("-- reduce: thread-level fold", "thread-level fold"),
-    ("-- scan: thread-level", "thread-level scan"),
+    ("reduce: block-level tree", "block-level reduce"),
+    ("scan: block-level reduce-then-scan", "block-level scan"),
+    ("reduce: thread-level fold", "thread-level fold"),
+    ("scan: thread-level", "thread-level scan"),
 ];
 
-/// The constructs one program reaches: from its lowered FCL text (a TAIL program's; `""` for an
-/// FCL program) and its compiled module.
-pub fn reached(lowered_fcl: &str, m: &Module) -> Vec<&'static str> {
+/// The constructs one program reaches: from the comments of its lowered FCL (a TAIL
+/// program's; none for an FCL program) and its compiled module.
+pub fn reached(lowered_comments: &[&str], m: &Module) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = LOWERED
         .iter()
-        .filter(|(comment, _)| lowered_fcl.contains(comment))
+        .filter(|(choice, _)| lowered_comments.iter().any(|c| c.contains(choice)))
         .map(|&(_, name)| name)
         .collect();
     let kernels = &m.kernels;

@@ -458,19 +458,7 @@ impl Gen {
     }
 }
 
+/// The variant name of `op` (`Add`), which its `Debug` writes.
 fn binop(op: BinOp) -> Ident {
-    let name = match op {
-        BinOp::Pipe => "Pipe",
-        BinOp::Eq => "Eq",
-        BinOp::Neq => "Neq",
-        BinOp::Shl => "Shl",
-        BinOp::Shr => "Shr",
-        BinOp::And => "And",
-        BinOp::Add => "Add",
-        BinOp::Sub => "Sub",
-        BinOp::Mul => "Mul",
-        BinOp::Div => "Div",
-        BinOp::Mod => "Mod",
-    };
-    Ident::new(name, Span::call_site())
+    format_ident!("{op:?}")
 }

@@ -256,6 +256,41 @@ impl Program {
 }
 
 impl Expr {
+    /// Calls `f` on each immediate subexpression, left to right (the expressions of a `do`
+    /// block's statements included): the one place that knows where an `Expr` has children,
+    /// for walks over trees too deep to recurse on.
+    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
+        match &self.kind {
+            ExprKind::Int(_)
+            | ExprKind::Double(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Str(_)
+            | ExprKind::Unit
+            | ExprKind::Var(..) => {}
+            ExprKind::Pair(a, b) | ExprKind::App(a, b) | ExprKind::BinOp(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::Fn(_, b) => f(b),
+            ExprKind::If(c, t, e) => {
+                f(c);
+                f(t);
+                f(e);
+            }
+            ExprKind::Let { rhs, body, .. } => {
+                f(rhs);
+                f(body);
+            }
+            ExprKind::Do(_, stmts) => {
+                for s in stmts {
+                    match s {
+                        Stmt::Bind(_, e) | Stmt::Expr(e) => f(e),
+                    }
+                }
+            }
+        }
+    }
+
     /// Sets every span in this expression to [`Span::DUMMY`] (iteratively: trees may be deep).
     pub fn erase_spans(&mut self) {
         let mut stack: Vec<&mut Expr> = vec![self];
