@@ -59,7 +59,7 @@ fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
     let mut out = if x.shape == y.shape && !x.is_dynamic() && !y.is_dynamic() {
         Arr::new(x.ty, x.shape.clone(), pick)
     } else if x.shape.len() == 1 && y.shape.len() == 1 {
-        let len = super::counts::length_expr;
+        let len = super::value::length_expr;
         let l = fcl!("(if {c} then {} else {})", len(x), len(y));
         let cap = x.shape[0].max(y.shape[0]);
         if cap == 0 {

@@ -9,7 +9,7 @@
 //! is *two blocks of doubles*, struct of arrays: the real parts at slots `0..n`, the imaginary
 //! parts at `n..2n`. One kernel of 2n threads writes both blocks, each thread one part.
 
-use super::higher::apply_scalar;
+use super::apply::apply_scalar;
 use super::lowerer::{stored_element, Lowerer};
 use super::reduce::row_element;
 use super::tree::{fcl, fcl_stmt, int, literal_index, var, Fcl, Name};

@@ -21,7 +21,7 @@ use super::check::{checked_extents, checked_iota_count};
 use super::lowerer::Lowerer;
 use super::range::Range;
 use super::tree::{fcl, int, Fcl};
-use super::value::{share, Arr, Ty, Val, R};
+use super::value::{length_expr, share, Arr, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::Expr;
 use semantics::tail::value::Scalar;
@@ -39,14 +39,6 @@ fn count_bound(n: &Arr) -> Option<usize> {
     let r = n.range?;
     let b = r.lo.abs().max(r.hi.abs());
     (b <= MAX_CAPACITY as f64).then_some(b as usize)
-}
-
-/// A vector's length as an FCL expression: its run-time length, or its static one.
-pub(super) fn length_expr(a: &Arr) -> Rc<Fcl> {
-    match &a.run_len {
-        Some(len) => len.clone(),
-        None => Rc::new(fcl!("{}", a.shape[0])),
-    }
 }
 
 /// A vector of `a`'s elements or fills, of capacity `cap` and run-time length `len`: element

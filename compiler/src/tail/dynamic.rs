@@ -16,12 +16,10 @@
 //! * Any other function folds sequentially over the run-time length (a thread-level `foldl`
 //!   over `generate (len - 1)`), in apltail's order.
 
-use super::counts::length_expr;
 use super::lowerer::Lowerer;
-use super::ops::known_int;
 use super::range::Range;
 use super::tree::{fcl, fcl_stmt, int, literal_index, Fcl};
-use super::value::{share, unsupported, Arr, Fresh, Fun, Ty, Val, R};
+use super::value::{known_int, length_expr, share, unsupported, Arr, Fresh, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::Expr;
 use semantics::tail::value::Scalar;
@@ -91,7 +89,7 @@ impl Lowerer {
             let a = self.settle(&a, p.name())?;
             return self.reduction(p, vec![f, Val::Arr(z), Val::Arr(a)]);
         }
-        if super::higher::scalar_result(&self.fresh, &f, &[ty, ty])? != ty {
+        if super::apply::scalar_result(&self.fresh, &f, &[ty, ty])? != ty {
             return unsupported("a reduce function whose result type differs");
         }
         // a sequential fold over the run-time length, in apltail's order

@@ -8,8 +8,9 @@
 //! map runs element by element at the top level instead (`map_unrolled`), each element's
 //! statements in turn.
 
-use super::loops::{Layout, Step};
+use super::loops::Step;
 use super::lowerer::Lowerer;
+use super::state::Layout;
 use super::tree::{fcl, int, Fcl};
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::LowerTailError;
@@ -34,7 +35,7 @@ impl Lowerer {
         }
         // a few known elements: the results may be known too, as the lowering computes them
         // one after another
-        let small = (1..=super::higher::MAX_FOLD).contains(&args[0].size());
+        let small = (1..=super::apply::MAX_FOLD).contains(&args[0].size());
         if small && args.iter().all(|a| a.known.is_some()) {
             return self.map_unrolled(f, args, why);
         }

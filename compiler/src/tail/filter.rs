@@ -11,11 +11,11 @@
 //! element of the mask, the counts or the data leaves the device.
 
 use super::check::checked_same_length;
-use super::counts::{length_expr, MAX_CAPACITY};
+use super::counts::MAX_CAPACITY;
 use super::fault::LoweringFault;
 use super::lowerer::{fails, Lowerer};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name};
-use super::value::{share, unsupported, Arr, Fun, Ty, Val, R};
+use super::value::{length_expr, share, unsupported, Arr, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::select;
 use semantics::tail::syntax::Expr;
@@ -72,7 +72,7 @@ impl Lowerer {
         // the shapes the operator rejects (vectors of equal length only), with the oracle's
         // reason: the operator applied to fills of the same shapes
         if sel.shape.len() != 1 || a.shape.len() != 1 || sel.shape != a.shape {
-            if sel.size().max(a.size()) > super::ops::MAX_FILLS {
+            if sel.size().max(a.size()) > super::value::MAX_FILLS {
                 return refuse();
             }
             let (s, x) = (sel.fills(), a.fills());

@@ -14,9 +14,10 @@
 //!   from a table of 10^(22·j) ([`decimal_scales`]) to about 2^-104, so only a double that
 //!   close to a midpoint could round the other way.
 
+use super::lowerer::Lowerer;
+use super::range::Range;
 use super::tree::{fcl, fcl_stmt, int, Fcl};
 use super::value::{share, Arr, Fresh, Ty};
-use super::{lowerer::Lowerer, range::Range};
 use std::rc::Rc;
 
 /// The chars of the longest `formatD` text: a sign, `0.` and five zeros, then 12 digits.

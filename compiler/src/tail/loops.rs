@@ -21,150 +21,21 @@
 //! step may not do what runs once per program (read a value back for the lowering,
 //! `idxassign`): such a `power` runs trip by trip at the top level instead.
 
+use super::apply::MAX_FOLD;
 use super::check::checked_power_count;
 use super::counts::MAX_CAPACITY;
-use super::higher::{components, packed, reading, rebuild, MAX_FOLD};
 use super::lowerer::{Line, Lowerer, TABULATE};
 use super::range::Range;
+use super::state::{components, packed, reading, rebuild, Layout};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::{LowerTailError, Output, ResultKind};
 use semantics::fcl::printer::print_expr;
-use semantics::fcl::quote::{do_block, unit};
+use semantics::fcl::quote::do_block;
 use semantics::fcl::syntax::Level;
 use semantics::tail::syntax::Expr;
 use std::collections::HashMap;
 use std::rc::Rc;
-
-/// The layout of a loop's state buffer: the components at their capacities, one after
-/// another, then the length of each component whose length changes.
-pub(super) struct Layout {
-    /// Whether component c's length changes.
-    dynamic: Vec<bool>,
-    /// The components' element types and capacities (the data parts) followed by one int
-    /// scalar per length slot.
-    slots: Vec<Arr>,
-    offsets: Vec<usize>,
-    size: usize,
-    doubles: bool,
-}
-
-impl Layout {
-    /// The layout of state `parts`, whose vectors marked in `dynamic` are held at capacity
-    /// `caps` (their own size where `None`).
-    pub(super) fn new(parts: &[Arr], dynamic: Vec<bool>, caps: &[Option<usize>]) -> Layout {
-        let mut slots: Vec<Arr> = parts
-            .iter()
-            .zip(caps)
-            .map(|(a, cap)| {
-                // (only the slot's type and shape matter)
-                let shape = cap.map_or(a.shape.clone(), |c| vec![c]);
-                Arr::new(a.ty, shape, |_: &Fcl| unit())
-            })
-            .collect();
-        for _ in dynamic.iter().filter(|&&d| d) {
-            slots.push(Arr::scalar(Ty::Int, unit()));
-        }
-        let doubles = parts
-            .iter()
-            .any(|a| matches!(a.ty, Ty::Double | Ty::Complex));
-        let (mut offsets, mut size) = (Vec::new(), 0);
-        for a in &slots {
-            offsets.push(size);
-            size += a.size().max(1) * a.ty.slots();
-        }
-        Layout {
-            dynamic,
-            slots,
-            offsets,
-            size,
-            doubles,
-        }
-    }
-
-    /// The state read from buffer `buf`: the components, each dynamic one with its length.
-    pub(super) fn read(&self, lw: &Lowerer, buf: &Name) -> Vec<Arr> {
-        let ranges = vec![None; self.slots.len()];
-        let read = reading(
-            &lw.fresh,
-            buf,
-            &self.slots,
-            &self.offsets,
-            self.doubles,
-            &ranges,
-        );
-        let mut lens = read[self.dynamic.len()..].iter();
-        read[..self.dynamic.len()]
-            .iter()
-            .zip(&self.dynamic)
-            .map(|(a, &d)| {
-                let mut a = a.clone();
-                if d {
-                    a.run_len = lens.next().map(|l| Rc::new(l.expr()));
-                }
-                a
-            })
-            .collect()
-    }
-
-    /// Element `i` of the buffer holding state `parts` (each at most its slot's capacity).
-    fn write(&self, lw: &Lowerer, parts: &[Arr], i: &Fcl) -> Fcl {
-        let mut slots = Vec::new();
-        let mut lens = Vec::new();
-        for ((a, slot), &d) in parts.iter().zip(&self.slots).zip(&self.dynamic) {
-            if !d {
-                slots.push(a.clone());
-                continue;
-            }
-            let (m, cap) = (a.size(), slot.size());
-            lens.push(Arr::scalar(
-                Ty::Int,
-                super::counts::length_expr(a).as_ref().clone(),
-            ));
-            let (index, ty) = (a.index.clone(), a.ty);
-            // (a vector of more elements than the capacity is longer only in its junk: a
-            // growing state's capacity holds its longest length, see `power_loop`)
-            slots.push(if m >= cap {
-                Arr::new(ty, vec![cap], move |i: &Fcl| index(i))
-            } else {
-                // a shorter vector: the slots past it are fills
-                Arr::new(ty, vec![cap], move |i: &Fcl| {
-                    fcl!("(if lti {i} {m} then {} else {})", index(i), ty.fill())
-                })
-            });
-        }
-        slots.extend(lens);
-        packed(&lw.fresh, &slots, &self.offsets, self.doubles, i)
-    }
-
-    /// Whether `next` (a step's result) fits this layout; else, where it would fit with more
-    /// components' lengths changing, that layout's `dynamic`. A vector that grows fits where
-    /// its capacity was made for its growth (`caps`, see `power_loop`).
-    fn fits(&self, parts: &[Arr], next: &[Arr], caps: &[Option<usize>]) -> R<Option<Vec<bool>>> {
-        if next.len() != parts.len() {
-            return unsupported("a power whose function changes the form of its state");
-        }
-        let mut dynamic = self.dynamic.clone();
-        for (c, (a, b)) in parts.iter().zip(next).enumerate() {
-            if a.ty != b.ty {
-                return unsupported("a power whose function changes its state's element type");
-            }
-            if !dynamic[c] && b.shape == a.shape && !b.is_dynamic() {
-                continue;
-            }
-            let vectors = a.shape.len() == 1 && b.shape.len() == 1;
-            let grows = b.size() > self.slots[c].size() && caps[c].is_none();
-            if !vectors || grows || a.ty == Ty::Complex {
-                return unsupported(
-                    "a power whose function grows its state, or changes a shape that is not a \
-                     vector's length",
-                );
-            }
-            dynamic[c] = true;
-        }
-        Ok((dynamic != self.dynamic).then_some(dynamic))
-    }
-}
 
 /// A loop step's lowering.
 pub(super) struct Step {

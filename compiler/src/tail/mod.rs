@@ -25,29 +25,33 @@
 //! `reduce`/`scan` along the last axis are unrolled for short rows and otherwise become
 //! thread-level sequential folds/scans per row or, for long rows of an associative operator,
 //! block-level tree reductions and reduce-then-scans over a contiguous chunk per thread
-//! (modules `reduce` and `scan`; the choice is an FCL comment in the output). `power`/`powerScl` iterate FCL's grid-level `power` over one buffer
-//! holding the state (scalars and tuple states included, module `higher`); `idxassign` tracks
-//! the store: the updated variable reads a materialized copy from then on.
+//! (modules `reduce` and `scan`; the choice is an FCL comment in the output). `power`/`powerScl`
+//! iterate FCL's grid-level `power` over one buffer holding the state (scalars and tuple states
+//! included, modules `loops` and `state`); `idxassign` tracks the store: the updated variable
+//! reads a materialized copy from then on.
 //!
 //! Scope: element types int, double, bool, char (chars as their codes) and complex (FCL pairs
 //! `(re, im)` of doubles, stored as a block of real parts and a block of imaginary parts, module
-//! `complex`). Shapes are static: a count, shape, permutation, `power` count or condition that
-//! the program computes from data is *read back* (module `probe`: the statements so far run on
-//! the device, the value comes back, and the program is lowered again specialised to it), and
-//! `compress`/`replicate` by a computed mask or counts become a device prefix sum, its last
-//! element read back, and a binary-search gather (module `filter`). Known values are evaluated
-//! with the TAIL semantics' own operators where the arguments are known (module `ops`; `each`,
-//! `zipWith`, `reduce`, `scan` of small known arrays too), which gives the shapes apltail
+//! `complex`). Shapes are static where the lowering knows them. A count, length or extent the
+//! program computes from data stays on the device as an FCL expression: the array has a static
+//! *capacity* and a *run-time length* (`Arr::run_len`, `Arr::run_dims`) that the kernels
+//! compute and the host reads only to size an allocation or a launch, when the program runs
+//! (modules `counts`, `dynamic`; `compress`/`replicate` by a computed mask or counts are a
+//! device prefix sum and a scatter or a binary-search gather, module `filter`). What an operator
+//! still needs static is *read back* (module `probe`: the statements so far run on the device,
+//! the value comes back, and the program is lowered again specialised to it). Known values are
+//! evaluated with the TAIL semantics' own operators where the arguments are known (module `ops`;
+//! `each`, `zipWith`, `reduce`, `scan` of small known arrays too), which gives the shapes apltail
 //! computes. A known value only rides along (`Arr::known`, module `value`) for static
 //! decisions: shapes, counts, permutations, static failures. The FCL is always the
 //! computation itself (constant folding is the FCL compiler's job), except for
 //! `gradeUp`/`gradeDown` of a known vector, lowered as its known result (a table); of any other
 //! vector they are a radix sort on the device for ints, chars and bools of 4096 elements and
 //! more (module `radix`) and a bitonic sort network otherwise (module `sort`), which need
-//! statements of `main` (a function applied per element that sorts runs element by element at
-//! the top level). A function whose body has statements (a `pr*`, a filter, a sort, a file
-//! read) runs at the top level: `power` trip by trip, `each`/`zipWith` element by element, in
-//! the oracle's order; so does a `power` whose state changes shape. File reads happen when the
+//! statements of `main`. A function whose body has statements (a `pr*`, a filter, a sort) is
+//! one FCL loop: `power` a trip per iteration, `each`/`zipWith` a trip per element, in the
+//! oracle's order (modules `loops`, `each_loop`); a `power` whose state changes length keeps it
+//! at a capacity with its length in the state. File reads happen when the
 //! program is lowered (module `input`: the host reads the file, its contents become a table,
 //! docs/fcl-extensions.md §5). `roll` draws from the oracle's counter-based generator (module
 //! `roll`): draw k of a call site is FCL's pure `rollAt site k bound`, so inside an
@@ -69,7 +73,24 @@
 //! imaginary parts); [`format_result`] turns those lines back into TAIL's
 //! output with the TAIL value printer, using the static shapes the lowering knows. A double
 //! array that is `i2d` of ints is printed as ints and converted exactly on the host.
+//!
+//! Layers: the modules import in one direction, each from its own layer or those below
+//! (checked by the tests of `layers`), so one operator's lowering is found in one place:
+//!
+//! | layer | modules | what they are |
+//! |---|---|---|
+//! | trees and values | `tree`, `range`, `fault`, `value`, `check`, `lowerer`, `fcl_program` | FCL trees, a TAIL value's shape and index function, value ranges, check sites, the lowerer's state, the output program |
+//! | element functions | `apply` | a function value applied to scalars inside a kernel |
+//! | operators | `reduce`, `scan`, `complex`, `scalar`, `shape`, `dynamic`, `counts`, `format`, `radix`, `sort`, `roll`, `input`, `store`, `filter`, `ops` | one operator family each; `ops` dispatches an application to them |
+//! | control | `state`, `loops`, `branch`, `higher`, `each_loop` | `power` and effectful `each` as FCL loops, `if` with array branches, the higher-order operators |
+//! | program | `program`, `probe` | expressions, bindings and the whole program; values read back |
+//!
+//! The layers order what modules share by name: types, free functions, constants. The
+//! lowerer's methods (`impl Lowerer`) live with their operators and are called through `self`
+//! across layers (a step of `power` is lowered by `program`'s `eval`; `ops` dispatches `each` to
+//! `higher`): the evaluation is mutually recursive, as the semantics is.
 
+mod apply;
 mod branch;
 mod check;
 mod complex;
@@ -82,6 +103,8 @@ mod filter;
 mod format;
 mod higher;
 mod input;
+#[cfg(test)]
+mod layers;
 mod loops;
 mod lowerer;
 mod ops;
@@ -95,6 +118,7 @@ mod scalar;
 mod scan;
 mod shape;
 mod sort;
+mod state;
 mod store;
 mod tree;
 mod value;

@@ -7,7 +7,9 @@
 use super::lowerer::{fails, Lowerer};
 use super::range::{self, Range};
 use super::tree::{fcl, Fcl};
-use super::value::{known_ints, share, unsupported, Arr, Ty, Val, MAX_KNOWN, R};
+use super::value::{
+    known_int, known_ints, share, unsupported, Arr, Ty, Val, MAX_FILLS, MAX_KNOWN, R,
+};
 use super::LowerTailError;
 use semantics::tail::ops::apply::{apply, is_scalar_op, scalar_op as fold_scalar, OpEnv, Outcome};
 use semantics::tail::ops::prim::Prim;
@@ -111,9 +113,6 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         _ => false,
     }
 }
-
-/// The largest array of fills built to find out whether a shape operator fails.
-pub(super) const MAX_FILLS: usize = 1 << 20;
 
 impl Lowerer {
     /// Applies operator `p` (spelled `name`, at expression `e`) to evaluated arguments.
@@ -469,23 +468,6 @@ fn static_arguments(p: Prim) -> &'static [(usize, &'static str)] {
         P::FormatI | P::FormatD => &[(0, "a formatted number (its text's length)")],
         P::Nowi => &[(0, "a nowi argument")],
         _ => &[],
-    }
-}
-
-/// A known int scalar argument (a count, a dimension).
-pub(super) fn known_int(a: &Arr, what: &str) -> R<i64> {
-    match a.known_scalar() {
-        Some(Scalar::Int(v)) => Ok(i64::from(v)),
-        Some(Scalar::Bool(b)) => Ok(i64::from(b)),
-        _ => unsupported(format!("{what} not known at compile time")),
-    }
-}
-
-/// A known int vector argument (a shape, a permutation, an index).
-pub(super) fn known_vec(a: &Arr, what: &str) -> R<Vec<i64>> {
-    match a.known.as_deref().and_then(known_ints) {
-        Some(v) => Ok(v),
-        None => unsupported(format!("{what} not known at compile time")),
     }
 }
 

@@ -176,7 +176,7 @@ impl Lowerer {
         let plan = Plan::new(a.shape[0]);
         let (n, total) = (plan.n, plan.padded());
         // the real elements: past a run-time length, positions pad (ints only, see `grade`)
-        let real = super::counts::length_expr(a);
+        let real = super::value::length_expr(a);
         let (words, passes) = key_words(a.ty, down, &super::lowerer::stored_element(a, &var("e")));
         let w = words.len();
         let word = select(&var("part"), &words);

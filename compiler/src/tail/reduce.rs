@@ -19,9 +19,9 @@
 //!   `muli`, which fail on overflow in apltail's order, are not taken as associative (module
 //!   `check`): they fold sequentially, and a long `scan(addi, …)` scans exact doubles.
 
+use super::apply::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
 use super::check::checks_at;
 use super::fault::LoweringFault;
-use super::higher::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
 use super::lowerer::Lowerer;
 use super::range::{self, Range};
 use super::tree::{fcl, fcl_stmt, let_in, Fcl, Name};

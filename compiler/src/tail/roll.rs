@@ -23,8 +23,8 @@
 //!   first time to find d, and after the loop the count moves on by d per trip
 //!   ([`Lowerer::count_loop_draws`]).
 
+use super::apply::scalar_draws;
 use super::check::checked_roll_bound;
-use super::higher::scalar_draws;
 use super::lowerer::{fails, Bases, Draws, Lowerer};
 use super::tree::{fcl, int, Fcl};
 use super::value::{unsupported, Arr, Fresh, Ty, Val, R};

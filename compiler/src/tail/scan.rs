@@ -16,8 +16,8 @@
 //! A long `scan(addi, …)` of the program, which fails on overflow, scans exact doubles
 //! (`scan_checked_addi`).
 
+use super::apply::apply_scalar;
 use super::check::int_prefix;
-use super::higher::apply_scalar;
 use super::lowerer::Lowerer;
 use super::reduce::{row_element, TREE_MIN_LEN};
 use super::tree::{fcl, fcl_stmt, Fcl, Name};

@@ -4,11 +4,10 @@
 
 use super::fault::LoweringFault::*;
 use super::lowerer::Lowerer;
-use super::ops::{known_int, known_vec};
 use super::tree::{fcl, int, var_name, Fcl};
 use super::value::{
-    index_by_coords, select, share, unsupported, with_names, wrap, Arr, At, Fresh, Index, Ty, Val,
-    R,
+    index_by_coords, known_int, known_vec, select, share, unsupported, with_names, wrap, Arr, At,
+    Fresh, Index, Ty, Val, R,
 };
 use semantics::fcl::syntax::{BinOp, ExprKind};
 use semantics::tail::ops::prim::Prim;

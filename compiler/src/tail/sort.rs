@@ -103,7 +103,7 @@ impl Lowerer {
         if super::radix::radix_sorts(a.ty, n) && !(a.is_dynamic() && a.ty == Ty::Double) {
             return self.radix_grade(down, a);
         }
-        let real = super::counts::length_expr(a);
+        let real = super::value::length_expr(a);
         let p = n.next_power_of_two();
         let keys = self.fresh.name("keys");
         self.helpers.insert(TABULATE);

@@ -124,6 +124,9 @@ pub(super) struct Arr {
 /// The largest array whose elements the lowering tracks at compile time.
 pub(super) const MAX_KNOWN: usize = 4096;
 
+/// The largest array of fills built to find out whether a shape operator fails.
+pub(super) const MAX_FILLS: usize = 1 << 20;
+
 impl Arr {
     /// An array with no known elements.
     pub(super) fn new(ty: Ty, shape: Vec<usize>, index: impl Fn(&Fcl) -> Fcl + 'static) -> Arr {
@@ -587,6 +590,31 @@ pub(super) fn known_ints(a: &Array) -> Option<Vec<i64>> {
         Elems::Int(b) => Some(b.as_slice().iter().map(|&v| i64::from(v)).collect()),
         Elems::Bool(b) => Some(b.as_slice().iter().map(|&v| i64::from(v)).collect()),
         _ => None,
+    }
+}
+
+/// A known int scalar argument (a count, a dimension).
+pub(super) fn known_int(a: &Arr, what: &str) -> R<i64> {
+    match a.known_scalar() {
+        Some(Scalar::Int(v)) => Ok(i64::from(v)),
+        Some(Scalar::Bool(b)) => Ok(i64::from(b)),
+        _ => unsupported(format!("{what} not known at compile time")),
+    }
+}
+
+/// A known int vector argument (a shape, a permutation, an index).
+pub(super) fn known_vec(a: &Arr, what: &str) -> R<Vec<i64>> {
+    match a.known.as_deref().and_then(known_ints) {
+        Some(v) => Ok(v),
+        None => unsupported(format!("{what} not known at compile time")),
+    }
+}
+
+/// A vector's length as an FCL expression: its run-time length, or its static one.
+pub(super) fn length_expr(a: &Arr) -> Rc<Fcl> {
+    match &a.run_len {
+        Some(len) => len.clone(),
+        None => Rc::new(fcl!("{}", a.shape[0])),
     }
 }
 
