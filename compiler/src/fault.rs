@@ -48,7 +48,7 @@ pub enum Fault {
     /// whose step is 0, around a barrier every work-item reaches). Tests the watchdog.
     PlantedHang,
     /// A fault of the TAIL lowering (not of this compiler: [`inject`] finds no site for it;
-    /// the TAIL tester plants it with `crate::tail::lower_tail_probing_faulty`).
+    /// the TAIL tester plants it with `crate::tail::lower_tail_faulty`).
     Lowering(LoweringFault),
 }
 

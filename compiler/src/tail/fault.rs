@@ -3,7 +3,7 @@
 //! tester (`tailfcl fuzz --lang tail --mutation-score`), beside the FCL compiler's faults of
 //! [`crate::fault`].
 //!
-//! A fault is a setting of one lowering ([`super::lower_tail_probing_faulty`]) carried by the
+//! A fault is a setting of one lowering ([`super::lower_tail_faulty`]) carried by the
 //! lowering's shared context (`value::Fresh`), so it reaches every index function and
 //! every function-body lowerer of that program and nothing else: the TAIL oracle, the known
 //! values the lowering computes with the semantics' own operators (module `ops`) and every

@@ -125,9 +125,7 @@ mod value;
 
 pub use check::set_checks;
 pub use fcl_program::FclProgram;
-pub use probe::{
-    device_prober, lower_tail_probing, lower_tail_probing_faulty, ProbeRequest, Prober, MAX_PROBES,
-};
+pub use probe::{device_prober, lower_tail_probing, ProbeRequest, Prober, MAX_PROBES};
 pub use reduce::{FEW_ROWS, MAX_UNROLL, TREE_MIN_LEN, UNROLL};
 
 use semantics::tail::print_value::{array_text, char_array_text};
@@ -291,6 +289,15 @@ pub struct Lowered {
 /// ([`lower_tail_probing`] lowers it).
 pub fn lower_tail(src: &str) -> Result<Lowered, LowerTailError> {
     probe::lower_staged(src, None, None)
+}
+
+/// [`lower_tail`] with `fault` planted in the lowering (mutation testing, module `fault`);
+/// `None` is the correct lowering.
+pub fn lower_tail_faulty(
+    src: &str,
+    fault: Option<fault::LoweringFault>,
+) -> Result<Lowered, LowerTailError> {
+    probe::lower_staged(src, None, fault)
 }
 
 /// Turns the FCL program's output (one `[a,b,…]` line per printed value) into what the TAIL

@@ -52,16 +52,6 @@ pub fn lower_tail_probing(src: &str, probe: &mut Prober) -> Result<Lowered, Lowe
     lower_staged(src, Some(probe), None)
 }
 
-/// [`lower_tail_probing`] with `fault` planted in the lowering (mutation testing, module
-/// `fault`); `None` is the correct lowering.
-pub fn lower_tail_probing_faulty(
-    src: &str,
-    probe: &mut Prober,
-    fault: Option<LoweringFault>,
-) -> Result<Lowered, LowerTailError> {
-    lower_staged(src, Some(probe), fault)
-}
-
 /// [`lower_tail_probing`]; without a prober, a request is the refusal it carries.
 pub(super) fn lower_staged(
     src: &str,

@@ -153,9 +153,9 @@ impl Lowerer {
         };
         let range = match op {
             Some(Prim::Addi) => sum,
-            Some(Prim::Maxi | Prim::Mini | Prim::Maxd | Prim::Mind) => {
-                z.zip(x).map(|(z, x)| z.union(x))
-            }
+            // (z only for an empty row: a row's minimum or maximum is one of its elements)
+            Some(Prim::Maxi | Prim::Mini | Prim::Maxd | Prim::Mind) if m > 0 => x,
+            Some(Prim::Maxi | Prim::Mini | Prim::Maxd | Prim::Mind) => z,
             _ => None,
         };
         if op == Some(Prim::Addi) && sum.is_some() {

@@ -505,13 +505,7 @@ fn generate_and_check_tail(
                 let mut j = compile_job_sized(&main, &checked.stdout, c.fault_for(k), block);
                 if let Some((_, Ok(m))) = j.levels.last() {
                     let comments: Vec<&str> = lowered.fcl.comments().collect();
-                    let mut reached = reach::reached(&comments, m);
-                    // a program whose compiled form depends on its data (values read back
-                    // while it was lowered, on the FCL oracle here): docs/tail-compiler.md §1
-                    if lowered.probes > 0 {
-                        reached.push("specialised to values read back");
-                    }
-                    checked.reached = Some(reached);
+                    checked.reached = Some(reach::reached(&comments, m));
                 }
                 j.compare = Compare::Tail(lowered);
                 j.optimized = optimized_program(k);
