@@ -10,10 +10,11 @@
 //! parts at `n..2n`. One kernel of 2n threads writes both blocks, each thread one part.
 
 use super::apply::apply_scalar;
+use super::coords::select;
 use super::lowerer::{stored_element, Lowerer};
 use super::reduce::row_element;
 use super::tree::{fcl, fcl_stmt, int, literal_index, var, Fcl, Name};
-use super::value::{scalar_expr, select, share, Arr, Fresh, Index, Ty, Val, TABLE_MIN};
+use super::value::{scalar_expr, share, Arr, Fresh, Index, Ty, Val, TABLE_MIN};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::Scalar;
 use std::cell::OnceCell;

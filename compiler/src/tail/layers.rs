@@ -10,6 +10,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "trees and values",
         &[
             "tree",
+            "coords",
             "range",
             "fault",
             "value",

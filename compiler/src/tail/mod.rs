@@ -79,7 +79,7 @@
 //!
 //! | layer | modules | what they are |
 //! |---|---|---|
-//! | trees and values | `tree`, `range`, `fault`, `value`, `check`, `lowerer`, `fcl_program` | FCL trees, a TAIL value's shape and index function, value ranges, check sites, the lowerer's state, the output program |
+//! | trees and values | `tree`, `coords`, `range`, `fault`, `value`, `check`, `lowerer`, `fcl_program` | FCL trees, a TAIL value's shape and index function, value ranges, check sites, the lowerer's state, the output program |
 //! | element functions | `apply` | a function value applied to scalars inside a kernel |
 //! | operators | `reduce`, `scan`, `complex`, `scalar`, `shape`, `dynamic`, `counts`, `format`, `radix`, `sort`, `roll`, `input`, `store`, `filter`, `ops` | one operator family each; `ops` dispatches an application to them |
 //! | control | `state`, `loops`, `branch`, `higher`, `each_loop` | `power` and effectful `each` as FCL loops, `if` with array branches, the higher-order operators |
@@ -94,6 +94,7 @@ mod apply;
 mod branch;
 mod check;
 mod complex;
+mod coords;
 mod counts;
 mod dynamic;
 mod each_loop;

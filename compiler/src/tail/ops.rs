@@ -341,7 +341,7 @@ impl Lowerer {
             share(&fresh, i, |i| {
                 let at = match &table {
                     Some(t) => fcl!("(index {t} {i})"),
-                    None => super::value::select(i, &texts),
+                    None => super::coords::select(i, &texts),
                 };
                 if !fills {
                     return index(&at);

@@ -33,9 +33,10 @@
 //! same destinations; its kernels are built once, whatever the number of passes. The indices
 //! of the last trip are the permutation.
 
+use super::coords::select;
 use super::lowerer::{Lowerer, TABULATE};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
-use super::value::{select, Arr, Fun, Index, Ty, Val, R};
+use super::value::{Arr, Fun, Index, Ty, Val, R};
 use semantics::fcl::quote::do_block;
 use semantics::fcl::syntax::Level;
 use semantics::tail::ops::prim::Prim;

@@ -21,11 +21,12 @@
 
 use super::apply::{apply_scalar, known_apply, scalar_result, MAX_FOLD};
 use super::check::checks_at;
+use super::coords::unflatten;
 use super::fault::LoweringFault;
 use super::lowerer::Lowerer;
 use super::range::{self, Range};
 use super::tree::{fcl, fcl_stmt, let_in, Fcl, Name};
-use super::value::{unflatten, unsupported, with_names, Arr, Fresh, Fun, Ty, Val, MAX_KNOWN, R};
+use super::value::{unsupported, with_names, Arr, Fresh, Fun, Ty, Val, MAX_KNOWN, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Elems};
 use semantics::Span;
@@ -239,7 +240,7 @@ impl Lowerer {
                     super::value::share(&f2, i, |i| {
                         let at = fcl!("({i} % {m})");
                         ys(&fcl!("({i} / {m})"), &|names| {
-                            super::value::select(&at, names)
+                            super::coords::select(&at, names)
                         })
                     })
                 })

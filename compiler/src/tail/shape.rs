@@ -2,12 +2,13 @@
 //! each builds the result's index function from its argument's, so no operator here copies
 //! (ψ-reduction, seed 002). Shapes, counts and permutations must be known at compile time.
 
+use super::coords::select;
 use super::fault::LoweringFault::*;
 use super::lowerer::Lowerer;
 use super::tree::{fcl, int, var_name, Fcl};
 use super::value::{
-    index_by_coords, known_int, known_vec, select, share, unsupported, with_names, wrap, Arr, At,
-    Fresh, Index, Ty, Val, R,
+    index_by_coords, known_int, known_vec, share, unsupported, with_names, wrap, Arr, At, Fresh,
+    Index, Ty, Val, R,
 };
 use semantics::fcl::syntax::{BinOp, ExprKind};
 use semantics::tail::ops::prim::Prim;
@@ -228,7 +229,7 @@ fn reshape_at(a: &Arr, shape: &[usize]) -> Option<At> {
         if a.shape == suffix {
             a.element_at(&cs[k..])
         } else {
-            (a.index)(&super::value::flatten(&suffix, &cs[k..]))
+            (a.index)(&super::coords::flatten(&suffix, &cs[k..]))
         }
     }))
 }

@@ -3,9 +3,10 @@
 //! shape settled to a static one by reading its length or extents back (module `probe`).
 
 use super::complex::{read_pair, stored_slot};
+use super::coords::select;
 use super::lowerer::{Lowerer, TABULATE};
 use super::tree::{fcl, fcl_stmt, var, var_name, Fcl, Name};
-use super::value::{known_ints, select, unsupported, Arr, Index, Ty, R};
+use super::value::{known_ints, unsupported, Arr, Index, Ty, R};
 use super::{Output, ResultKind};
 use semantics::fcl::syntax::ExprKind;
 use std::rc::Rc;

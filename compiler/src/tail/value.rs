@@ -2,6 +2,7 @@
 //! row-major index (an FCL int expression) to the element's FCL expression, with the elements
 //! themselves when they are known at compile time; functions; and the FCL of literals.
 
+use super::coords::{flatten, select, unflatten};
 use super::fault::LoweringFault;
 use super::range::Range;
 use super::tree::{fcl, int, is_atomic, let_in, literal_index, size, Fcl, Name};
@@ -251,24 +252,6 @@ impl Arr {
     }
 }
 
-/// `if i == 0 then t0 else if i == 1 then t1 … else t(n-1)`; `tk` itself for a literal `k`.
-pub(super) fn select(i: &Fcl, texts: &[Fcl]) -> Fcl {
-    let Some(last) = texts.last() else {
-        return int(0);
-    };
-    if let Some(t) = literal_index(i).and_then(|k| texts.get(k)) {
-        return t.clone();
-    }
-    if texts.len() == 1 {
-        return last.clone();
-    }
-    let mut out = last.clone();
-    for (k, t) in texts.iter().enumerate().rev().skip(1) {
-        out = fcl!("(if {i} == {k} then {t} else {out})");
-    }
-    out
-}
-
 /// The FCL of a TAIL scalar (ints, doubles, bools): FCL has no unary minus, and a `-` glued
 /// to digits after a term would be an application (spec fcl.md §2.2), so negatives subtract.
 pub(super) fn scalar_expr(x: Scalar) -> Fcl {
@@ -497,45 +480,6 @@ pub(super) fn share(fresh: &Fresh, e: &Fcl, body: impl FnOnce(&Fcl) -> Fcl) -> F
     }
 }
 
-/// The row-major flat index of coordinates `cs` in `shape`.
-pub(super) fn flatten(shape: &[usize], cs: &[Fcl]) -> Fcl {
-    let st = strides(shape);
-    let terms: Vec<Fcl> = cs
-        .iter()
-        .zip(&st)
-        .zip(shape)
-        .filter(|((_, _), &d)| d != 1)
-        .map(|((c, &s), _)| if s == 1 { c.clone() } else { fcl!("{c} * {s}") })
-        .collect();
-    let mut terms = terms.into_iter();
-    match terms.next() {
-        None => int(0),
-        Some(first) => terms.fold(first, |acc, t| fcl!("{acc} + {t}")),
-    }
-}
-
-/// The coordinates in `shape` of flat index `i` (atomic): `i / stride % extent`, without a
-/// `/ 1`, or the `%` of the outermost axis.
-pub(super) fn unflatten(shape: &[usize], i: &Fcl) -> Vec<Fcl> {
-    let st = strides(shape);
-    let total: usize = shape.iter().product();
-    (0..shape.len())
-        .map(|k| {
-            if shape[k] == 1 {
-                return int(0);
-            }
-            let mut t = i.clone();
-            if st[k] != 1 {
-                t = fcl!("{t} / {}", st[k]);
-            }
-            if st[k] * shape[k] != total {
-                t = fcl!("{t} % {}", shape[k]);
-            }
-            t
-        })
-        .collect()
-}
-
 /// An index function that finds the coordinates of the flat index once and reads the
 /// element through the coordinate access `at`.
 pub(super) fn index_by_coords(fresh: &Fresh, shape: &[usize], at: At) -> Index {
@@ -573,15 +517,6 @@ pub(super) fn with_names(fresh: &Fresh, texts: &[Fcl], body: impl FnOnce(&[Fcl])
     lets.into_iter()
         .rev()
         .fold(inner, |body, (x, rhs)| let_in(&x, rhs, body))
-}
-
-/// Strides of a row-major shape.
-pub(super) fn strides(shape: &[usize]) -> Vec<usize> {
-    let mut s = vec![1; shape.len()];
-    for k in (0..shape.len().saturating_sub(1)).rev() {
-        s[k] = s[k + 1] * shape[k + 1];
-    }
-    s
 }
 
 /// The elements of a known array as `i64`s (ints and bools).
@@ -655,15 +590,8 @@ mod tests {
     }
 
     #[test]
-    fn coordinates_of_flat_indices_and_back() {
-        let shape = [2, 3, 4];
-        let cs = unflatten(&shape, &p("i"));
-        assert_eq!(cs, vec![p("(i / 12)"), p("(i / 4 % 3)"), p("(i % 4)")]);
-        let names: Vec<Fcl> = ["a", "b", "c"].iter().map(|s| p(s)).collect();
-        assert_eq!(flatten(&shape, &names), p("(a * 12 + b * 4 + c)"));
-        // an axis of extent 1 has coordinate 0 and adds nothing
-        assert_eq!(unflatten(&[3, 1], &p("i")), vec![p("i"), p("0")]);
-        assert_eq!(flatten(&[3, 1], &names[..2]), p("a"));
+    fn coordinates_are_named_once_and_wrapped() {
+        let cs = unflatten(&[2, 3, 4], &p("i"));
         let f = Fresh::default();
         let t = with_names(&f, &cs, |cs| fcl!("({}, ({}, {}))", cs[0], cs[1], cs[2]));
         assert_eq!(
@@ -689,15 +617,5 @@ mod tests {
         assert_eq!(long(&p("i")), p("((index tab0 i) == 1)"));
         assert_eq!(long(&p("j")), p("((index tab0 j) == 1)"));
         assert_eq!(f.tables().len(), 1, "one table however often it is read");
-    }
-
-    #[test]
-    fn select_chains_ifs() {
-        let t = vec![p("1"), p("2"), p("3")];
-        assert_eq!(
-            select(&p("i"), &t),
-            p("(if i == 0 then 1 else (if i == 1 then 2 else 3))")
-        );
-        assert_eq!(strides(&[2, 3, 4]), vec![12, 4, 1]);
     }
 }
