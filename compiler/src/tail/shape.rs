@@ -320,10 +320,12 @@ fn with_index(a: &Arr, shape: Vec<usize>, index: Index) -> Arr {
 /// flat index through `index` or, where `a` itself has a coordinate access (a chain of
 /// rotations and transpositions), through `at` after finding the coordinates once.
 ///
-/// A rearrangement of a plain array of rank 2 or more keeps the flat index and no coordinate
-/// access, so that maps of it stay flat: splitting a flat index into coordinates and reading
-/// through a wrap per axis made life's step kernel three times slower on PoCL than the flat
-/// `%` arithmetic (tailbench, 1000x1000 board).
+/// A rearrangement of a plain array keeps its flat index and gains the coordinate access, so
+/// that a chain of them (life's `vrotate(1, rotate(1, b))`) or a map of several finds the
+/// coordinates once and moves each by a wrap (a comparison), not by a `%` per operand: life's
+/// step kernel on a 1000x1000 board, PoCL, 341 ms for 100 steps with the flat `%` arithmetic,
+/// 251-265 ms so (tailbench, 2026-11-28). (An early version, whose wraps were `%`s, was slower
+/// with coordinates.)
 fn with_coords(f: &Fresh, a: &Arr, index: Index, at: At) -> Arr {
     if a.at.is_some() {
         let mut out = with_index(a, a.shape.clone(), index_by_coords(f, &a.shape, at.clone()));
@@ -331,9 +333,7 @@ fn with_coords(f: &Fresh, a: &Arr, index: Index, at: At) -> Arr {
         return out;
     }
     let mut out = with_index(a, a.shape.clone(), index);
-    if a.shape.len() == 1 {
-        out.at = Some(at);
-    }
+    out.at = Some(at);
     out
 }
 
