@@ -208,6 +208,9 @@ fn counts_computed_on_the_device_are_not_read_back() {
         format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(drop(addi({k},30),v)) in let b:[int]1 = prArrI(drop(subi(0,muli({k},20)),v)) in prArrI(drop(muli({k},20),v))"),
         format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(rotate(first(v),iota({k}))) in prArrI(rotate(subi(0,{k}),reshape([3,4],v)))"),
         format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(iota(subi({k},2))) in reduce(addi,0,iota(subi({k},9)))"),
+        // vrotate of static arrays by computed counts: of any rank, either way, past the
+        // extent, the smallest int
+        format!("let v:[int]1 = {v} in let a:[int]3 = prArrI(vrotate(subi(0,first(v)),reshape([5,4,5],v))) in let b:[int]1 = prArrI(vrotate(muli(first(v),1000),drop(3,v))) in let c:[int]2 = prArrI(vrotate(idxS(1,5,v),transp(reshape([4,25],v)))) in vrotate(subi(-2147483647,1),take(7,v))"),
         // the same on a vector of run-time length: a filter's result
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(take(subi(0,70),w)) in let b:[int]1 = prArrI(drop(3,w)) in prArrI(rotate({k},take(5,drop({k},w))))"),
         // a replicate whose counts' range bounds its length
@@ -275,6 +278,8 @@ fn counts_computed_on_the_device_are_not_read_back() {
         format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let m:[int]2 = reshape([k,3],v) in let a:[int]2 = prArrI(take(2,m)) in let b:[int]2 = prArrI(take(-3,m)) in let c:[int]2 = prArrI(take(12,m)) in let d:[int]2 = prArrI(take(-10,m)) in let e:[int]3 = prArrI(take(-4,reshape([subi(k,3),2,2],v))) in let f:[int]2 = prArrI(rotate(subi(0,k),m)) in prArrI(rotate(k,reshape([subi(k,3),2,2],v)))"),
         // idxassign into rows the device counts: checked against their count (3.57 past it)
         format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let m:[int]2 = reshape([k,3],v) in let a:[bool]0 = idxassign([2,3],m,100) in let b:[int]2 = prArrI(m) in let c:[bool]0 = idxassign([7,1],m,-5) in let d:[int]1 = prArrI(reduce(addi,0,m)) in let g:[bool]0 = idxassign([8,1],m,-5) in m"),
+        // idxassign into a vector of run-time length: checked against it (3.58 past it)
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[bool]0 = idxassign([2],w,500) in let b:[int]1 = prArrI(w) in let c:[bool]0 = idxassign([60],w,-5) in let d:[int]1 = prArrI(take(-3,w)) in let g:[bool]0 = idxassign([100],w,-5) in w"),
         // idxS of rows the device counts: a row (its index checked against their count,
         // 3.71 past it), a slice along a static axis keeping the rows; and a known index past
         // a vector's run-time length, within its capacity (it read the junk before)

@@ -298,7 +298,7 @@ pub(super) fn checked_same_length(fresh: &Fresh, span: Span, lm: &Fcl, la: &Fcl)
 /// `idxassign` does (rule 3.57), whose reason names the index, which the check site cannot
 /// carry.
 pub(super) fn checked_row(fresh: &Fresh, span: Span, rows: &Fcl, row: i64, x: &Fcl) -> Fcl {
-    let why = "idxassign: an index past the rows (counted on the device)".to_string();
+    let why = "idxassign: an index past the rows or elements (counted on the device)".to_string();
     checked(
         fresh,
         Prim::Idxassign,

@@ -205,6 +205,27 @@ impl Lowerer {
                 out.range = a.range;
                 Some(out)
             }
+            // vrotate: the rows along the first axis move up by n mod s0, so the flat index
+            // moves by (n mod s0)·q (q elements a row), wrapping without a division
+            (Prim::Vrotate, Some(a)) if computed => {
+                let (size, s0) = (a.size(), a.shape.first().copied().unwrap_or(0));
+                if s0 == 0 || size == 0 {
+                    return Ok(Some(a.clone()));
+                }
+                let (q, index, g) = (size / s0, a.index.clone(), f.clone());
+                let mut out = Arr::new(a.ty, a.shape.clone(), move |i: &Fcl| {
+                    let off = fcl!("((({nt}) % {s0} + {s0}) % {s0} * {q})");
+                    share(&g, &fcl!("({i} + {off})"), |j| {
+                        fcl!(
+                            "(if lti {j} {size} then {} else {})",
+                            index(j),
+                            index(&fcl!("({j} - {size})"))
+                        )
+                    })
+                });
+                out.range = a.range;
+                Some(out)
+            }
             _ => None,
         })
     }

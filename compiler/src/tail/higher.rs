@@ -197,6 +197,9 @@ impl Lowerer {
             // rows the device counts (the only extents that may be): the row checked against
             // their count when the program runs, the update within the capacity's layout
             vt = checked_row(&self.fresh, e.span, &dims[0], is[0], &vt);
+        } else if let Some(len) = a.run_len.as_deref() {
+            // a vector of run-time length: the index checked against it the same way
+            vt = checked_row(&self.fresh, e.span, len, is[0], &vt);
         }
         let mut updated = Arr::new(a.ty, a.shape.clone(), move |i: &Fcl| {
             fcl!("(if {i} == {j} then {vt} else {})", index(i))

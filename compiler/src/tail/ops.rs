@@ -105,6 +105,8 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         P::Reshape => k == 1 && super::counts::reshapes_dynamic(args),
         // an element of a vector, its index checked against the length (`check_slice_index`)
         P::IdxS => k == 2 && matches!(&args[2], Val::Arr(a) if a.shape.len() == 1),
+        // an element of a vector replaced, its index checked against the length
+        P::Idxassign => k == 1 && matches!(&args[1], Val::Arr(a) if a.shape.len() == 1),
         // a vector read from its end, or as it is (module `dynamic`)
         P::Vreverse | P::Rav => matches!(&args[0], Val::Arr(a) if a.shape.len() == 1),
         // sorted at their capacity (module `sort`)
