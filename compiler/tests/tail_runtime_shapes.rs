@@ -278,6 +278,13 @@ fn counts_computed_on_the_device_are_not_read_back() {
         format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let m:[int]2 = reshape([k,3],v) in let a:[int]2 = prArrI(take(2,m)) in let b:[int]2 = prArrI(take(-3,m)) in let c:[int]2 = prArrI(take(12,m)) in let d:[int]2 = prArrI(take(-10,m)) in let e:[int]3 = prArrI(take(-4,reshape([subi(k,3),2,2],v))) in let f:[int]2 = prArrI(rotate(subi(0,k),m)) in prArrI(rotate(k,reshape([subi(k,3),2,2],v)))"),
         // idxassign into rows the device counts: checked against their count (3.57 past it)
         format!("let v:[int]1 = {v} in let k:[int]0 = {k} in let m:[int]2 = reshape([k,3],v) in let a:[bool]0 = idxassign([2,3],m,100) in let b:[int]2 = prArrI(m) in let c:[bool]0 = idxassign([7,1],m,-5) in let d:[int]1 = prArrI(reduce(addi,0,m)) in let g:[bool]0 = idxassign([8,1],m,-5) in m"),
+        // if and condScl whose branches run statements (prints, stores, checks) under a
+        // condition computed on the device: each branch a loop of 0 or 1 trip, only the taken
+        // one printing or failing; branches of other lengths; inside a power's step
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = if gti(first(v),0) then prArrI(take(3,v)) else prArrI(iota(7)) in let b:[int]1 = if lti(first(v),0) then prArrI(take(3,v)) else prArrI(iota(7)) in let c:[int]0 = if gti(first(v),0) then prSclI(5) else 6 in let d:[int]1 = if lti(first(v),0) then prArrI(take(3,v)) else w in let e:[int]2 = if gti(first(v),0) then prArrI(reshape([2,2],v)) else reshape([2,2],iota(4)) in let f:[int]1 = prArrI(d) in reduce(addi,0,cat(a,b))"),
+        format!("let v:[int]1 = {v} in let a:[int]0 = if gti(first(v),100) then idxS(1,addi(first(v),200),v) else prSclI(7) in let b:[int]0 = if gti(first(v),0) then prSclI(idxS(1,addi(first(v),200),v)) else 8 in a"),
+        format!("let v:[int]1 = {v} in power(fn w:[int]1 => if gti(first(w),0) then prArrI(rotate(1,w)) else each(fn x:[int]0 => addi(x,1),w),4,take(5,v))"),
+        format!("let v:[int]1 = {v} in let a:[int]0 = prSclI(condScl(fn x:[int]0 => reduce(addi,0,take(x,v)),gti(first(v),0),5)) in condScl(fn x:[int]0 => prSclI(reduce(addi,0,take(x,v))),lti(first(v),0),5)"),
         // idxassign into a vector of run-time length: checked against it (3.58 past it)
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[bool]0 = idxassign([2],w,500) in let b:[int]1 = prArrI(w) in let c:[bool]0 = idxassign([60],w,-5) in let d:[int]1 = prArrI(take(-3,w)) in let g:[bool]0 = idxassign([100],w,-5) in w"),
         // idxS of rows the device counts: a row (its index checked against their count,

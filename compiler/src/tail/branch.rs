@@ -4,14 +4,24 @@
 //! element by element, `if c then a_i else b_i`. Vectors may differ in length: the result is
 //! a vector of run-time length (`if c then |a| else |b|`, module `dynamic`) whose capacity is
 //! the larger of the two; arrays of one rank and other extents give an array of run-time
-//! extents (`Arr::run_dims`), each `if c then a's else b's`. Anything else reads the condition
-//! back (module `probe`).
+//! extents (`Arr::run_dims`), each `if c then a's else b's`.
+//!
+//! Branches that run statements (prints, materializations, checks that could fail) are each
+//! the step of an FCL loop that runs once or not at all: `power<grid> t` with `t = if c then 1
+//! else 0` for the first and `1 - t` for the second, both writing one state buffer (module
+//! `state`), so only the branch the condition picks runs its statements, when the program runs
+//! (`branch_loops`; `condScl` of a function with statements too). What neither covers (a branch
+//! that draws from `roll`, results of other types or ranks) reads the condition back (module
+//! `probe`).
 
 use super::check::has_checks;
+use super::loops::Step;
 use super::lowerer::Lowerer;
-use super::tree::{fcl, var, Fcl};
+use super::state::{components, rebuild, Layout};
+use super::tree::{fcl, fcl_stmt, var, Fcl};
 use super::value::Env;
-use super::value::{Arr, Val, R};
+use super::value::{unsupported, Arr, Ty, Val, R};
+use super::LowerTailError;
 use semantics::tail::syntax::Expr;
 use std::rc::Rc;
 
@@ -39,6 +49,109 @@ impl Lowerer {
             self.restore(saved);
         }
         Ok(selected.map(Val::Arr))
+    }
+
+    /// `if cond then run_a else run_b` with `cond` computed on the device, where the branches
+    /// run statements: two loops of at most one trip over one state buffer (module doc), or
+    /// `None` (with nothing of the branches' lowering kept) where the branches do not fit one.
+    pub(super) fn branch_loops(
+        &mut self,
+        cond: &Arr,
+        run_a: impl FnOnce(&mut Lowerer) -> R<Val>,
+        run_b: impl FnOnce(&mut Lowerer) -> R<Val>,
+    ) -> R<Option<Val>> {
+        if self.kernel {
+            return Ok(None);
+        }
+        let saved = self.checkpoint();
+        match self.branches_as_loops(cond, run_a, run_b) {
+            Ok(v) => Ok(Some(v)),
+            // (a branch that certainly fails may be the one the program skips)
+            Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
+                self.restore(saved);
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn branches_as_loops(
+        &mut self,
+        cond: &Arr,
+        run_a: impl FnOnce(&mut Lowerer) -> R<Val>,
+        run_b: impl FnOnce(&mut Lowerer) -> R<Val>,
+    ) -> R<Val> {
+        let taken = self.fresh.name("taken");
+        self.stmt(fcl_stmt!(
+            "{taken} <- return<grid> (if {} then 1 else 0)",
+            cond.expr()
+        ));
+        let before = self.rolls.clone();
+        let (ra, body_a, prints_a) = self.in_loop_body(run_a);
+        let (rb, body_b, prints_b) = self.in_loop_body(run_b);
+        if !self.rolls.since(&before).is_empty() {
+            return unsupported("an if whose branches draw from roll");
+        }
+        let (ra, rb) = (ra?, rb?);
+        let (pa, pb) = (components(&ra)?, components(&rb)?);
+        let same_form = matches!(
+            (&ra, &rb),
+            (Val::Tuple(_), Val::Tuple(_)) | (Val::Arr(_), Val::Arr(_))
+        );
+        if !same_form || pa.len() != pb.len() {
+            return unsupported("an if whose branches are of other forms");
+        }
+        // each component: one static shape, or two vectors at the larger capacity with the
+        // length in the state
+        let mut caps = Vec::new();
+        let mut dynamic = Vec::new();
+        let mut fills = Vec::new();
+        for (x, y) in pa.iter().zip(&pb) {
+            let vectors = x.shape.len() == 1 && y.shape.len() == 1;
+            let same = x.shape == y.shape && !x.is_dynamic() && !y.is_dynamic();
+            if x.ty != y.ty || !(same || (vectors && x.ty != Ty::Complex)) {
+                return unsupported("an if whose branches are arrays of other types or ranks");
+            }
+            let ty = x.ty;
+            if same {
+                caps.push(None);
+                dynamic.push(false);
+                fills.push(Arr::new(ty, x.shape.clone(), move |_: &Fcl| ty.fill()));
+            } else {
+                caps.push(Some(x.size().max(y.size())));
+                dynamic.push(true);
+                fills.push(Arr::new(ty, vec![0], move |_: &Fcl| ty.fill()));
+            }
+        }
+        let layout = Layout::new(&fills, dynamic, &caps);
+        let step = |next: Vec<Arr>, body, prints| Step {
+            next,
+            body,
+            prints,
+            draws: Default::default(),
+        };
+        let (it, s) = (self.fresh.name("it"), self.fresh.name("s"));
+        self.comment("if: the first branch, run when the condition holds (a loop of 0 or 1 trip)");
+        let w = self.emit_loop(
+            &fcl!("{taken}"),
+            &it,
+            &s,
+            &layout,
+            &fills,
+            step(pa, body_a, prints_a),
+        );
+        let after_a = layout.read(self, &w);
+        let (it, s) = (self.fresh.name("it"), self.fresh.name("s"));
+        self.comment("if: the second branch, run when it does not");
+        let w = self.emit_loop(
+            &fcl!("(1 - {taken})"),
+            &it,
+            &s,
+            &layout,
+            &after_a,
+            step(pb, body_b, prints_b),
+        );
+        rebuild(&ra, &layout.read(self, &w))
     }
 }
 

@@ -152,6 +152,16 @@ impl Lowerer {
                             if self.kernel {
                                 same_type?;
                             }
+                            // (f's statements run in a loop of 0 or 1 trip, module `branch`)
+                            let (g, y) = (f.clone(), x.clone());
+                            let looped = self.branch_loops(
+                                &b,
+                                |lw| lw.apply_fun(&g, vec![Val::Arr(y)]),
+                                |_| Ok(Val::Arr(x.clone())),
+                            )?;
+                            if let Some(v) = looped {
+                                return Ok(v);
+                            }
                             let why = "the condition of a condScl whose function has no scalar \
                                        lowering, not known at compile time";
                             match self.probe(&b, why)?.known_scalar() {

@@ -327,10 +327,20 @@ impl Lowerer {
     }
 
     fn loop_body_once(&mut self, f: &Val, args: Vec<Val>) -> (R<Val>, Vec<Line>, Vec<Output>) {
+        self.in_loop_body(|lw| lw.apply_fun(f, args))
+    }
+
+    /// `run` lowered as (part of) a loop's step: its result, and the statements it runs and
+    /// the values it prints, kept apart from `main`'s (`in_loop`: nothing that runs once per
+    /// program).
+    pub(super) fn in_loop_body<T>(
+        &mut self,
+        run: impl FnOnce(&mut Lowerer) -> R<T>,
+    ) -> (R<T>, Vec<Line>, Vec<Output>) {
         let outer = std::mem::take(&mut self.stmts);
         let outer_prints = std::mem::take(&mut self.outputs);
         let in_loop = std::mem::replace(&mut self.in_loop, true);
-        let result = self.apply_fun(f, args);
+        let result = run(self);
         self.in_loop = in_loop;
         let body = std::mem::replace(&mut self.stmts, outer);
         let prints = std::mem::replace(&mut self.outputs, outer_prints);

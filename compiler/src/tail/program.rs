@@ -174,6 +174,11 @@ impl Lowerer {
                         if let Some(v) = self.select_on_device(&cond, a, b, env)? {
                             return Ok(v);
                         }
+                        let branches =
+                            self.branch_loops(&cond, |lw| lw.eval(a, env), |lw| lw.eval(b, env))?;
+                        if let Some(v) = branches {
+                            return Ok(v);
+                        }
                         let why = "the condition of an if with array branches, not known at \
                                    compile time";
                         match self.probe(&cond, why)?.known_scalar() {
