@@ -14,14 +14,14 @@
 //! that draws from `roll`, results of other types or ranks) reads the condition back (module
 //! `probe`).
 
-use super::check::has_checks;
+use super::check::{failing, has_checks};
 use super::loops::Step;
 use super::lowerer::Lowerer;
 use super::state::{components, rebuild, Layout};
 use super::tree::{fcl, fcl_stmt, var, Fcl};
 use super::value::Env;
 use super::value::{unsupported, Arr, Ty, Val, R};
-use super::LowerTailError;
+use super::{LowerTailError, RunFailure};
 use semantics::tail::syntax::Expr;
 use std::rc::Rc;
 
@@ -92,7 +92,15 @@ impl Lowerer {
         if !self.rolls.since(&before).is_empty() {
             return unsupported("an if whose branches draw from roll");
         }
-        let (ra, rb) = (ra?, rb?);
+        // a branch that certainly fails when it runs: the other's form, its elements failing
+        let (ra, rb) = match (ra, rb) {
+            (Err(LowerTailError::Fails(f)), Ok(rb)) => (self.failing_like(f, &rb)?, rb),
+            (Ok(ra), Err(LowerTailError::Fails(f))) => {
+                let rb = self.failing_like(f, &ra)?;
+                (ra, rb)
+            }
+            (ra, rb) => (ra?, rb?),
+        };
         let (pa, pb) = (components(&ra)?, components(&rb)?);
         let same_form = matches!(
             (&ra, &rb),
@@ -152,6 +160,20 @@ impl Lowerer {
             step(pb, body_b, prints_b),
         );
         rebuild(&ra, &layout.read(self, &w))
+    }
+}
+
+impl Lowerer {
+    /// A value of `like`'s form and static shapes whose every element fails with `f`.
+    fn failing_like(&self, f: RunFailure, like: &Val) -> R<Val> {
+        let parts = components(like)?
+            .iter()
+            .map(|a| {
+                let bad = failing(&self.fresh, f.clone(), &a.ty.fill());
+                Arr::new(a.ty, a.shape.clone(), move |_: &Fcl| bad.clone())
+            })
+            .collect::<Vec<_>>();
+        rebuild(like, &parts)
     }
 }
 

@@ -65,6 +65,13 @@ fn checked(fresh: &Fresh, p: Prim, span: Span, reason: String, bad: &Fcl, x: &Fc
     fcl!("(checki {site} {bad} {x})")
 }
 
+/// `x`, failing with `f` wherever it is computed: a failure the lowering found in code that
+/// may not run (a branch or a loop step the program may skip), left to the run.
+pub(super) fn failing(fresh: &Fresh, f: RunFailure, x: &Fcl) -> Fcl {
+    let site = fresh.site(f);
+    fcl!("(checki {site} (0 == 0) {x})")
+}
+
 /// The oracle's reason for a failing operation (its own function on failing arguments, so the
 /// words are the same).
 fn reason(r: Result<i32, String>) -> String {
