@@ -165,7 +165,7 @@ impl Lowerer {
 
 impl Lowerer {
     /// A value of `like`'s form and static shapes whose every element fails with `f`.
-    fn failing_like(&self, f: RunFailure, like: &Val) -> R<Val> {
+    pub(super) fn failing_like(&self, f: RunFailure, like: &Val) -> R<Val> {
         let parts = components(like)?
             .iter()
             .map(|a| {

@@ -284,7 +284,13 @@ impl Lowerer {
     /// components, the statements it runs and the values it prints.
     fn loop_step(&mut self, f: &Val, x: &Val, layout: &Layout, s: &Name, it: &Name) -> R<Step> {
         let state = rebuild(x, &layout.read(self, s))?;
-        let (next, step) = self.loop_body(f, vec![state], it)?;
+        let (next, step) = self.loop_body_or_failure(f, vec![state.clone()], it)?;
+        // a step that certainly fails: its statements, then a state whose elements fail (the
+        // loop may run no trip, where the program goes on)
+        let next = match next {
+            Err(LowerTailError::Fails(failure)) => self.failing_like(failure, &state)?,
+            next => next?,
+        };
         Ok(Step {
             next: components(&next)?,
             ..step
@@ -299,6 +305,13 @@ impl Lowerer {
     /// lowered twice, the second time knowing d. The draws' counts are left as before the
     /// step; the caller counts the trips' draws (`count_loop_draws`).
     pub(super) fn loop_body(&mut self, f: &Val, args: Vec<Val>, it: &Name) -> R<(Val, Step)> {
+        let (result, step) = self.loop_body_or_failure(f, args, it)?;
+        Ok((result?, step))
+    }
+
+    /// [`Lowerer::loop_body`], its step kept where its result is an error: a step that
+    /// certainly fails (found when lowered) still runs its statements before it fails.
+    fn loop_body_or_failure(&mut self, f: &Val, args: Vec<Val>, it: &Name) -> R<(R<Val>, Step)> {
         let before = self.rolls.clone();
         self.trip_draws.push((it.clone(), Rc::new(HashMap::new())));
         let mut lowered = self.loop_body_once(f, args.clone());
@@ -316,7 +329,7 @@ impl Lowerer {
             return unsupported("a loop step whose draws from roll change with what they know");
         }
         Ok((
-            result?,
+            result,
             Step {
                 next: Vec::new(),
                 body,
