@@ -122,7 +122,7 @@ pub fn benches() -> Vec<Bench> {
             name: "sieve",
             template: include_str!("../tail/sieve.tail"),
             params: &["N"],
-            bench_size: &[150_000],
+            bench_size: &[200_000],
             test_size: &[100],
             max_size: &[1_000_000],
             ops: "iota drop reshape transp zipWith(resi eqi lti andb b2i) reduce(addi) over the \
@@ -152,7 +152,7 @@ pub fn benches() -> Vec<Bench> {
             name: "blackscholes",
             template: include_str!("../tail/blackscholes.tail"),
             params: &["N"],
-            bench_size: &[3_000_000],
+            bench_size: &[5_000_000],
             test_size: &[100],
             max_size: &[1_000_000_000],
             ops: "iotaV eachV each zipWith, let in lambdas, resi i2d addd subd muld divd \
@@ -191,7 +191,7 @@ pub fn benches() -> Vec<Bench> {
             name: "inner_product",
             template: include_str!("../tail/inner_product.tail"),
             params: &["N"],
-            bench_size: &[448],
+            bench_size: &[576],
             test_size: &[12],
             max_size: &[1290],
             ops: "iotaV eachV reshape transp2 zipWith(muld) reduce(addd) over 3 ranks, \
@@ -204,9 +204,10 @@ pub fn benches() -> Vec<Bench> {
             name: "sort",
             template: include_str!("../tail/sort.tail"),
             params: &["N"],
-            bench_size: &[2_000_000],
+            bench_size: &[3_000_000],
             test_size: &[1000],
-            max_size: &[2_000_000],
+            // (the checksum's terms are below 97: its sum stays in int32)
+            max_size: &[20_000_000],
             ops: "iota each resi muli gradeUp (of a computed vector: the device's radix sort) zipWith \
                   reduce(addi) i2d",
             exact: true,
@@ -217,9 +218,10 @@ pub fn benches() -> Vec<Bench> {
             name: "sortd",
             template: include_str!("../tail/sortd.tail"),
             params: &["N"],
-            bench_size: &[2_000_000],
+            bench_size: &[3_000_000],
             test_size: &[1000],
-            max_size: &[2_000_000],
+            // (the checksum's terms are below 97: its sum stays in int32)
+            max_size: &[20_000_000],
             ops: "iota each resi muli subi i2d divd gradeUp (of a computed double vector: the \
                   device's radix sort over the encoding's 64 bits) zipWith reduce(addi)",
             exact: true,
@@ -230,7 +232,7 @@ pub fn benches() -> Vec<Bench> {
             name: "filter_power",
             template: include_str!("../tail/filter_power.tail"),
             params: &["N", "K"],
-            bench_size: &[2_000_000, 40],
+            bench_size: &[2_000_000, 60],
             test_size: &[1000, 5],
             // the sum of remainders mod 1000 stays in int32
             max_size: &[2_000_000, 10_000],

@@ -668,11 +668,12 @@ fn reductions_read_transpositions_by_coordinates() {
             0,
         ),
         // the inner product's shape: transp2 of rank-3 reshapes; the row number splits into
-        // two coordinates (for the first element and in the loop: loop-invariant)
+        // two coordinates (for the first element and in the loop: loop-invariant); rows of
+        // 40, longer than `compiler::tail::UNROLL`, so each reduction is a kernel
         (
-            "let a:[int]2 = reshape([20,20],iotaV(400)) in \
-             let v5:[int]3 = transp2([2,1,3],reshape([20,20,20],a)) in \
-             let v6:[int]3 = transp2([1,3,2],reshape([20,20,20],transp(a))) in \
+            "let a:[int]2 = reshape([40,40],iotaV(1600)) in \
+             let v5:[int]3 = transp2([2,1,3],reshape([40,40,40],a)) in \
+             let v6:[int]3 = transp2([1,3,2],reshape([40,40,40],transp(a))) in \
              i2d(reduce(addi,0,reduce(addi,0,reduce(addi,0,zipWith(muli,v5,v6)))))",
             2,
         ),

@@ -200,6 +200,19 @@ pub(super) fn scalar_range(p: Prim, xs: &[Option<Range>]) -> Option<Range> {
         }
         _ => {}
     }
+    // a bitwise and with a nonnegative operand is in 0..=that operand, whatever the other
+    // (two's complement: the sign bit is cleared, no bit above the operand's survives)
+    if let (P::Andi, [a, b]) = (p, xs) {
+        let bound = [a, b]
+            .into_iter()
+            .flatten()
+            .filter(|r| r.lo >= 0.0)
+            .map(|r| r.hi)
+            .reduce(f64::min);
+        if let Some(hi) = bound {
+            return Range::new(0.0, hi);
+        }
+    }
     // an int with no range is any int: a bound of maxi or mini holds whatever the other is
     let any_int = |x: &Option<Range>| x.or(Some(INT));
     let xs: Vec<Range> = match p {
@@ -212,7 +225,6 @@ pub(super) fn scalar_range(p: Prim, xs: &[Option<Range>]) -> Option<Range> {
         }
         (P::Maxi | P::Maxd, [a, b]) => Range::new(a.lo.max(b.lo), a.hi.max(b.hi)),
         (P::Mini | P::Mind, [a, b]) => Range::new(a.lo.min(b.lo), a.hi.min(b.hi)),
-        (P::Andi, [a, b]) if a.lo >= 0.0 && b.lo >= 0.0 => Range::new(0.0, a.hi.min(b.hi)),
         (P::I2d, [a]) => Some(*a),
         (P::Floor, [d]) if cannot_fail(p, &[Some(*d)]) => Range::new(d.lo.floor(), d.hi.floor()),
         (P::Ceil, [d]) if cannot_fail(p, &[Some(*d)]) => Range::new(d.lo.ceil(), d.hi.ceil()),

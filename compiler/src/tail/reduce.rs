@@ -33,7 +33,7 @@ use semantics::Span;
 use std::rc::Rc;
 
 /// Rows up to this length are unrolled.
-pub const UNROLL: usize = 16;
+pub const UNROLL: usize = 32;
 /// Rows up to this length are unrolled inside function bodies (no statements there).
 pub const MAX_UNROLL: usize = 256;
 /// The shortest row reduced or scanned by work-groups (one work-group's 256 threads × 8).
