@@ -132,38 +132,38 @@ impl Lowerer {
             }
         }
         let layout = Layout::new(&fills, dynamic, &caps);
-        let step = |next: Vec<Arr>, body, prints| Step {
-            next,
-            body,
-            prints,
-            draws: Default::default(),
-        };
-        let (it, s) = (self.fresh.name("it"), self.fresh.name("s"));
-        self.comment("if: the first branch, run when the condition holds (a loop of 0 or 1 trip)");
-        let w = self.emit_loop(
-            &fcl!("{taken}"),
-            &it,
-            &s,
-            &layout,
-            &fills,
-            step(pa, body_a, prints_a),
-        );
-        let after_a = layout.read(self, &w);
-        let (it, s) = (self.fresh.name("it"), self.fresh.name("s"));
-        self.comment("if: the second branch, run when it does not");
-        let w = self.emit_loop(
-            &fcl!("(1 - {taken})"),
-            &it,
-            &s,
-            &layout,
-            &after_a,
-            step(pb, body_b, prints_b),
-        );
-        rebuild(&ra, &layout.read(self, &w))
+        let branches = [
+            (
+                fcl!("{taken}"),
+                pa,
+                body_a,
+                prints_a,
+                "the first branch, run when the condition holds",
+            ),
+            (
+                fcl!("(1 - {taken})"),
+                pb,
+                body_b,
+                prints_b,
+                "the second branch, run when it does not",
+            ),
+        ];
+        let mut state = fills;
+        for (trips, next, body, prints, what) in branches {
+            let (it, s) = (self.fresh.name("it"), self.fresh.name("s"));
+            self.comment(format!("if: {what} (a loop of 0 or 1 trip)"));
+            let step = Step {
+                next,
+                body,
+                prints,
+                draws: Default::default(),
+            };
+            let w = self.emit_loop(&trips, &it, &s, &layout, &state, step);
+            state = layout.read(self, &w);
+        }
+        rebuild(&ra, &state)
     }
-}
 
-impl Lowerer {
     /// A value of `like`'s form and static shapes whose every element fails with `f`.
     pub(super) fn failing_like(&self, f: RunFailure, like: &Val) -> R<Val> {
         let parts = components(like)?
