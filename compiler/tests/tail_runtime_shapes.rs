@@ -289,6 +289,11 @@ fn counts_computed_on_the_device_are_not_read_back() {
         // a branch that certainly fails (found when lowered) fails only where it is taken
         format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(iota(2)) in let b:[int]1 = if gti(first(v),100) then prArrI(drop(1,iota(subi(0,2)))) else prArrI(iota(3)) in let c:[int]1 = if lti(first(v),100) then prArrI(take(2,v)) else prArrI(zipWith(addi,iota(3),iota(4))) in if gti(first(v),100) then prArrI(take(2,v)) else prArrI(zipWith(addi,iota(3),iota(4)))"),
         format!("let v:[int]1 = {v} in let a:[int]0 = prSclI(condScl(fn x:[int]0 => reduce(addi,0,take(x,v)),gti(first(v),0),5)) in condScl(fn x:[int]0 => prSclI(reduce(addi,0,take(x,v))),lti(first(v),0),5)"),
+        // zipWith and replicate of a vector of run-time length with one of another (static or
+        // computed) length: checked to be the same when the program runs (3.68, 3.66), and a
+        // vector's transposition
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let n:[int]0 = reduce(addi,0,each(fn x:[int]0 => b2i(gti(x,0)),v)) in let a:[int]1 = prArrI(zipWith(addi,w,take(n,v))) in let b:[int]1 = prArrI(zipWith(muli,take(n,v),transp(w))) in let c:[int]0 = prSclI(reduce(addi,0,zipWith(addi,w,drop(first(v),v)))) in zipWith(addi,w,take(addi(n,1),v))"),
+        format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let n:[int]0 = reduce(addi,0,each(fn x:[int]0 => b2i(gti(x,0)),v)) in let a:[int]1 = prArrI(replicate(0,each(fn x:[int]0 => subi(resi(3,x),1),w),w)) in let c:[int]1 = prArrI(replicate(0,each(fn x:[int]0 => resi(3,x),w),take(n,v))) in replicate(0,each(fn x:[int]0 => resi(3,x),v),w)"),
         // idxassign into a vector of run-time length: checked against it (3.58 past it)
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[bool]0 = idxassign([2],w,500) in let b:[int]1 = prArrI(w) in let c:[bool]0 = idxassign([60],w,-5) in let d:[int]1 = prArrI(take(-3,w)) in let g:[bool]0 = idxassign([100],w,-5) in w"),
         // idxS of rows the device counts: a row (its index checked against their count,

@@ -283,20 +283,17 @@ pub(super) fn checked_extents(fresh: &Fresh, span: Span, dims: &[Fcl], product: 
     checked(fresh, Prim::Reshape, span, why, &bad, product)
 }
 
-/// The length `la` of `compress`'s vector where the mask's, `lm`, may differ from it (either
-/// computed on the device), checked: different lengths fail as the oracle's `compress` does
-/// (rule 3.65), whose reason names the lengths, which the check site cannot carry.
-pub(super) fn checked_same_length(fresh: &Fresh, span: Span, lm: &Fcl, la: &Fcl) -> Fcl {
-    let why = "compress of vectors of different lengths (computed on the device)".to_string();
+/// The length `la` of operator `p`'s second vector where the first's, `lm`, may differ from
+/// it (either computed on the device): `compress`'s mask and vector, `zipWith`'s and
+/// `replicate`'s operands. Checked: different lengths fail as the oracle's `p` does (3.65,
+/// 3.68, 3.66), whose reason names the lengths, which the check site cannot carry.
+pub(super) fn checked_same_length(fresh: &Fresh, p: Prim, span: Span, lm: &Fcl, la: &Fcl) -> Fcl {
+    let why = format!(
+        "{} of vectors of different lengths (computed on the device)",
+        p.name()
+    );
     share(fresh, la, |la| {
-        checked(
-            fresh,
-            Prim::Compress,
-            span,
-            why,
-            &fcl!("({lm} != {la})"),
-            la,
-        )
+        checked(fresh, p, span, why, &fcl!("({lm} != {la})"), la)
     })
 }
 

@@ -47,11 +47,11 @@ impl Lowerer {
         let same = sel.run_len == a.run_len && sel.shape == a.shape;
         let vectors = sel.shape.len() == 1 && a.shape.len() == 1 && sel.size().min(a.size()) > 0;
         let dynamic = sel.is_dynamic() || a.is_dynamic();
-        if dynamic && !same && vectors && p == Prim::Compress {
+        if dynamic && !same && vectors {
             // lengths that may differ: checked to be the same when the program runs, both
             // then within the smaller capacity
             let (lm, la) = (length_expr(&sel), length_expr(&a));
-            let len: Rc<Fcl> = Rc::new(checked_same_length(&self.fresh, e.span, &lm, &la));
+            let len: Rc<Fcl> = Rc::new(checked_same_length(&self.fresh, p, e.span, &lm, &la));
             let cap = sel.shape[0].min(a.shape[0]);
             let within = |v: &Arr| Arr {
                 shape: vec![cap],
@@ -63,7 +63,7 @@ impl Lowerer {
                 ..v.clone()
             };
             (sel, a) = (within(&sel), within(&a));
-        } else if dynamic && !(same && p == Prim::Compress) {
+        } else if dynamic && !same {
             sel = self.settle(&sel, name)?;
             a = self.settle(&a, name)?;
         }
@@ -101,10 +101,15 @@ impl Lowerer {
             } else if compress {
                 fcl!("(b2i {})", counts_of(i))
             } else {
-                share(&fresh, &counts_of(i), |c| {
+                let count = share(&fresh, &counts_of(i), |c| {
                     let fills = if no_fills { int(0) } else { fcl!("0 - {c}") };
                     fcl!("(if lti {c} 0 then {fills} else {c})")
-                })
+                });
+                // (past a run-time length: nothing)
+                match &len {
+                    Some(len) => fcl!("(if lti {i} {len} then {count} else 0)"),
+                    None => count,
+                }
             }
         });
         let zero = Arr::known(Array::scalar(Scalar::Int(0)));

@@ -94,8 +94,9 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         P::PrArrI | P::PrArrB | P::PrArrD | P::PrArrC | P::PrArrX => true,
         // both of one length, or the other one static: decided where they meet
         P::ZipWith => true,
-        // by a computed mask (module `filter`)
+        // by a computed mask or counts (module `filter`)
         P::Compress => matches!(&args[0], Val::Arr(s) if s.known.is_none()),
+        P::Replicate => k >= 1 && matches!(&args[1], Val::Arr(s) if s.known.is_none()),
         // a drop, or a take whose count bounds its length (module `counts`)
         P::Take | P::Drop | P::Rotate | P::Vrotate => {
             k == 1 && super::counts::counts_take_dynamic(p, args)
@@ -107,6 +108,8 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         P::IdxS => k == 2 && matches!(&args[2], Val::Arr(a) if a.shape.len() == 1),
         // an element of a vector replaced, its index checked against the length
         P::Idxassign => k == 1 && matches!(&args[1], Val::Arr(a) if a.shape.len() == 1),
+        // a vector's transposition is itself
+        P::Transp => matches!(&args[0], Val::Arr(a) if a.shape.len() == 1),
         // a vector read from its end, or as it is (module `dynamic`)
         P::Vreverse | P::Rav => matches!(&args[0], Val::Arr(a) if a.shape.len() == 1),
         // sorted at their capacity (module `sort`)
