@@ -1,7 +1,8 @@
-//! Sizes computed from data (docs/tail-compiler.md): counts, shapes and conditions read back
-//! from the device, `compress`/`replicate` by computed masks and counts, and effects inside
-//! functions, each checked on the TAIL oracle, the FCL oracle and OpenCL; and what a lowering
-//! without a device, or with too many values to read back, refuses.
+//! Sizes computed from data (docs/tail-compiler.md): counts, shapes and conditions the kernels
+//! compute (most of them now: each such program lowers with no device and reads nothing back),
+//! `compress`/`replicate` by computed masks and counts, branches and effects inside functions,
+//! each checked on the TAIL oracle, the FCL oracle and OpenCL; and what a lowering without a
+//! device, or with too many values to read back, refuses.
 
 mod support;
 
