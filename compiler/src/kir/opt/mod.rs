@@ -12,6 +12,7 @@ mod bounds;
 mod forward;
 mod lockstep;
 mod passes;
+mod recurrence;
 pub mod walk;
 
 pub use banks::pad_local_arrays;
@@ -21,6 +22,7 @@ pub use forward::forward_local_stores;
 pub use lockstep::lockstep_loops;
 
 pub use passes::*;
+pub use recurrence::carried_recurrences;
 pub use walk::{map_expr, map_exprs};
 
 use super::{Expr, Stmt};

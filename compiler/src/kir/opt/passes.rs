@@ -17,6 +17,8 @@ pub fn optimize(m: &mut Module) {
     let block_size = m.block_size as i32;
     for k in &mut m.kernels {
         k.body = single_trip_loops(std::mem::take(&mut k.body), block_size);
+        // (before the fixed point: peeling the recurrence's first trip would hide it)
+        k.body = super::carried_recurrences(std::mem::take(&mut k.body));
         for _ in 0..8 {
             let before = k.body.clone();
             let mut body = std::mem::take(&mut k.body);

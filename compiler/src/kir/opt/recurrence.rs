@@ -1,0 +1,172 @@
+//! Private arrays that only carry a recurrence. A thread-level `seqfor n n step` whose step
+//! writes cell i and reads only cell i − 1 (a scan of a chunk: `(i, if i == 0 then x else f x
+//! (read (i - 1)))`) lowers to a private array, zeroed, filled by one loop and written out by
+//! another. Here the array becomes a scalar carried from one trip to the next, and the
+//! write-out moves into the filling loop: no array, and a loop the device can keep in
+//! registers (PoCL keeps a private array in memory per work-item, indexed by lane).
+
+use super::walk::{any_expr, any_stmt, map_expr, map_exprs, own_exprs};
+use crate::kir::{Expr, Stmt};
+use semantics::fcl::core::ScalarOp;
+use std::collections::HashSet;
+use std::rc::Rc;
+
+/// Every recurrence of a block, at any depth, with its private array made a carried scalar.
+pub fn carried_recurrences(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let stmts: Vec<Stmt> = stmts
+        .into_iter()
+        .map(|s| super::walk::in_blocks(s, &mut carried_recurrences))
+        .collect();
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < stmts.len() {
+        match carried(&stmts[k..]) {
+            Some(replaced) => {
+                out.extend(replaced);
+                k += 4;
+            }
+            None => {
+                out.push(stmts[k].clone());
+                k += 1;
+            }
+        }
+    }
+    out
+}
+
+/// A sequential loop `for (int var = 0; var < n; var += 1) body` over a literal n.
+fn counted(s: &Stmt) -> Option<(&Rc<str>, i32, &Vec<Stmt>)> {
+    match s {
+        Stmt::For {
+            var,
+            start: Expr::Int(0),
+            end: Expr::Int(n),
+            step: Expr::Int(1),
+            body,
+        } => Some((var, *n, body)),
+        _ => None,
+    }
+}
+
+/// The four statements at the start of `s`, a private array, its zeroing, the recurrence
+/// filling it and its write-out, as one loop over a carried scalar; `None` where they are
+/// not that.
+fn carried(s: &[Stmt]) -> Option<Vec<Stmt>> {
+    let [Stmt::Private(p, ty, size), zeroing, filling, writing, rest @ ..] = s else {
+        return None;
+    };
+    let n = i32::try_from(*size).ok()?;
+    // zeroing: p[z] = 0
+    let (z, nz, zb) = counted(zeroing)?;
+    let zero = match zb.as_slice() {
+        [Stmt::Store(a, Expr::Var(v), zero)] if a == p && v == z && zero.is_atomic() => zero,
+        _ => return None,
+    };
+    // filling: …; p[i] = v, reading only p[i - 1]
+    let (i, nf, fb) = counted(filling)?;
+    let (Stmt::Store(a, Expr::Var(v), value), before) = fb.split_last()? else {
+        return None;
+    };
+    let previous = |e: &Expr| {
+        matches!(e, Expr::Op(ScalarOp::SubI, xs)
+            if matches!(xs.as_slice(), [Expr::Var(x), Expr::Int(1)] if x == i))
+    };
+    let stores_p = |b: &[Stmt]| any_stmt(b, &mut |s| matches!(s, Stmt::Store(a, ..) if a == p));
+    let loads_p_but = |b: &[Stmt], ok: &dyn Fn(&Expr) -> bool| {
+        let mut bad = false;
+        super::walk::visit_block_exprs(b, &mut |e| {
+            bad |= matches!(e, Expr::Load(a, ix) if a == p && !ok(ix));
+        });
+        bad
+    };
+    let loads_in_value_but = |ok: &dyn Fn(&Expr) -> bool| {
+        any_expr(
+            value,
+            &mut |e| matches!(e, Expr::Load(a, ix) if a == p && !ok(ix)),
+        )
+    };
+    if a != p
+        || v != i
+        || stores_p(before)
+        || loads_p_but(before, &previous)
+        || loads_in_value_but(&previous)
+    {
+        return None;
+    }
+    // writing: reads p[o] only, stores nothing the filling reads, reads nothing it stores
+    let (o, nw, wb) = counted(writing)?;
+    let at_o = |e: &Expr| matches!(e, Expr::Var(x) if x == o);
+    if nz != n || nf != n || nw != n || stores_p(wb) || loads_p_but(wb, &at_o) {
+        return None;
+    }
+    let (filled_reads, filled_stores) = (loads(fb), stores(fb));
+    let (written_reads, written_stores) = (loads(wb), stores(wb));
+    if written_stores.iter().any(|b| filled_reads.contains(b))
+        || filled_stores
+            .iter()
+            .any(|b| b != p && written_reads.contains(b))
+    {
+        return None;
+    }
+    // p is not used after the write-out
+    let mentions_p = |e: &Expr| any_expr(e, &mut |x| matches!(x, Expr::Load(a, _) if a == p));
+    if any_stmt(rest, &mut |s| {
+        matches!(s, Stmt::Store(a, ..) if a == p) || own_exprs(s).into_iter().any(mentions_p)
+    }) {
+        return None;
+    }
+    let c: Rc<str> = format!("{p}_carried").into();
+    let x: Rc<str> = format!("{p}_next").into();
+    let carry = |e: Expr| match e {
+        Expr::Load(a, ix) if a == *p && previous(&ix) => Expr::Var(c.clone()),
+        e => e,
+    };
+    let mut body = map_exprs(before.to_vec(), &mut { carry });
+    body.push(Stmt::Decl(
+        x.clone(),
+        *ty,
+        map_expr(value.clone(), &mut { carry }),
+    ));
+    // (bottom-up: a load's index o has become i when the load is seen)
+    let written = map_exprs(wb.clone(), &mut |e| match e {
+        Expr::Var(y) if y == *o => Expr::Var(i.clone()),
+        Expr::Load(a, ix) if a == *p && matches!(&*ix, Expr::Var(y) if y == i) => {
+            Expr::Var(x.clone())
+        }
+        e => e,
+    });
+    body.extend(written);
+    body.push(Stmt::Assign(c.clone(), Expr::Var(x)));
+    Some(vec![
+        Stmt::Decl(c, *ty, zero.clone()),
+        Stmt::For {
+            var: i.clone(),
+            start: Expr::Int(0),
+            end: Expr::Int(n),
+            step: Expr::Int(1),
+            body,
+        },
+    ])
+}
+
+/// The arrays a block loads from, at any depth.
+fn loads(b: &[Stmt]) -> HashSet<Rc<str>> {
+    let mut out = HashSet::new();
+    super::walk::visit_block_exprs(b, &mut |e| {
+        if let Expr::Load(a, _) = e {
+            out.insert(a.clone());
+        }
+    });
+    out
+}
+
+/// The arrays a block stores to, at any depth.
+fn stores(b: &[Stmt]) -> HashSet<Rc<str>> {
+    let mut out = HashSet::new();
+    super::walk::visit_stmts(b, &mut |s| {
+        if let Stmt::Store(a, ..) = s {
+            out.insert(a.clone());
+        }
+    });
+    out
+}
