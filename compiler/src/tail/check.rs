@@ -16,7 +16,7 @@
 //! overflow where the oracle's does not, or not where it does (module `reduce`).
 
 use super::tree::{fcl, int, int_literal, var, Fcl};
-use super::value::{share, Fresh};
+use super::value::{length_expr, share, Arr, Fresh};
 use super::RunFailure;
 use semantics::fcl::syntax::ExprKind;
 use semantics::tail::ops::prim::Prim;
@@ -287,7 +287,7 @@ pub(super) fn checked_extents(fresh: &Fresh, span: Span, dims: &[Fcl], product: 
 /// it (either computed on the device): `compress`'s mask and vector, `zipWith`'s and
 /// `replicate`'s operands. Checked: different lengths fail as the oracle's `p` does (3.65,
 /// 3.68, 3.66), whose reason names the lengths, which the check site cannot carry.
-pub(super) fn checked_same_length(fresh: &Fresh, p: Prim, span: Span, lm: &Fcl, la: &Fcl) -> Fcl {
+fn checked_same_length(fresh: &Fresh, p: Prim, span: Span, lm: &Fcl, la: &Fcl) -> Fcl {
     let why = format!(
         "{} of vectors of different lengths (computed on the device)",
         p.name()
@@ -295,6 +295,25 @@ pub(super) fn checked_same_length(fresh: &Fresh, p: Prim, span: Span, lm: &Fcl, 
     share(fresh, la, |la| {
         checked(fresh, p, span, why, &fcl!("({lm} != {la})"), la)
     })
+}
+
+/// Vectors `x` and `y` (operands of `p` at `span`) whose lengths may differ, one at least
+/// computed on the device: both of the one length checked to be theirs when the program runs
+/// ([`checked_same_length`]), within the smaller capacity.
+pub(super) fn of_same_length(fresh: &Fresh, p: Prim, span: Span, x: &Arr, y: &Arr) -> (Arr, Arr) {
+    let (lx, ly) = (length_expr(x), length_expr(y));
+    let len = std::rc::Rc::new(checked_same_length(fresh, p, span, &lx, &ly));
+    let cap = x.shape[0].min(y.shape[0]);
+    let within = |v: &Arr| Arr {
+        shape: vec![cap],
+        run_len: Some(len.clone()),
+        run_dims: None,
+        known: None,
+        at: None,
+        transposed: None,
+        ..v.clone()
+    };
+    (within(x), within(y))
 }
 
 /// The value `x` that `idxassign` writes in row `row` (1-based, known) of an array whose

@@ -10,12 +10,12 @@
 //! prefix sum exceeds j, found by a binary search of ⌈log2 n⌉ steps unrolled into FCL. No
 //! element of the mask, the counts or the data leaves the device.
 
-use super::check::checked_same_length;
+use super::check::of_same_length;
 use super::counts::MAX_CAPACITY;
 use super::fault::LoweringFault;
 use super::lowerer::{fails, Lowerer};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name};
-use super::value::{length_expr, share, unsupported, Arr, Fun, Ty, Val, R};
+use super::value::{share, unsupported, Arr, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::ops::select;
 use semantics::tail::syntax::Expr;
@@ -50,19 +50,7 @@ impl Lowerer {
         if dynamic && !same && vectors {
             // lengths that may differ: checked to be the same when the program runs, both
             // then within the smaller capacity
-            let (lm, la) = (length_expr(&sel), length_expr(&a));
-            let len: Rc<Fcl> = Rc::new(checked_same_length(&self.fresh, p, e.span, &lm, &la));
-            let cap = sel.shape[0].min(a.shape[0]);
-            let within = |v: &Arr| Arr {
-                shape: vec![cap],
-                run_len: Some(len.clone()),
-                run_dims: None,
-                known: None,
-                at: None,
-                transposed: None,
-                ..v.clone()
-            };
-            (sel, a) = (within(&sel), within(&a));
+            (sel, a) = of_same_length(&self.fresh, p, e.span, &sel, &a);
         } else if dynamic && !same {
             sel = self.settle(&sel, name)?;
             a = self.settle(&a, name)?;

@@ -7,13 +7,12 @@ use super::apply::{
     apply_at, apply_drawing, apply_in_ranges, known_apply, maps_per_element, result_range,
     scalar_result, MAX_FOLD,
 };
-use super::check::{checked_row, checked_same_length};
+use super::check::{checked_row, of_same_length};
 use super::loops::Trips;
 use super::lowerer::{fails, Lowerer};
 use super::tree::{fcl, var, Fcl};
 use super::value::{
-    index_by_coords, known_int, known_vec, length_expr, unsupported, Arr, At, Fresh, Fun, Ty, Val,
-    R,
+    index_by_coords, known_int, known_vec, unsupported, Arr, At, Fresh, Fun, Ty, Val, R,
 };
 use super::LowerTailError;
 use semantics::tail::ops::prim::Prim;
@@ -74,18 +73,7 @@ impl Lowerer {
                 {
                     // vectors whose lengths may differ: checked to be the same when the
                     // program runs (3.68 where they differ), both within the smaller capacity
-                    let (la, lb) = (length_expr(&a), length_expr(&b));
-                    let len = Rc::new(checked_same_length(&fresh, p, e.span, &la, &lb));
-                    let cap = a.shape[0].min(b.shape[0]);
-                    let within = |v: Arr| Arr {
-                        shape: vec![cap],
-                        run_len: Some(len.clone()),
-                        known: None,
-                        at: None,
-                        transposed: None,
-                        ..v
-                    };
-                    (a, b) = (within(a), within(b));
+                    (a, b) = of_same_length(&fresh, p, e.span, &a, &b);
                 }
                 if (a.is_dynamic() || b.is_dynamic())
                     && (a.run_len != b.run_len

@@ -78,7 +78,7 @@ fn forwardable(k: &Kernel, array: &Rc<str>) -> Option<Expr> {
         })
         .collect();
     let mut written = HashSet::new();
-    stored_in(&k.body, &mut written);
+    written.extend(super::walk::stored_in(&k.body));
     let unwritten_global = |b: &Rc<str>| {
         !written.contains(b)
             && k.params
@@ -178,15 +178,6 @@ fn assigned_in(stmts: &[Stmt], out: &mut HashSet<Rc<str>>) {
     visit_stmts(stmts, &mut |s| {
         if let Stmt::For { var, .. } = s {
             out.insert(var.clone());
-        }
-    });
-}
-
-/// Every array the block stores into.
-fn stored_in(stmts: &[Stmt], out: &mut HashSet<Rc<str>>) {
-    visit_stmts(stmts, &mut |s| {
-        if let Stmt::Store(b, ..) = s {
-            out.insert(b.clone());
         }
     });
 }

@@ -5,10 +5,9 @@
 //! write-out moves into the filling loop: no array, and a loop the device can keep in
 //! registers (PoCL keeps a private array in memory per work-item, indexed by lane).
 
-use super::walk::{any_expr, any_stmt, map_expr, map_exprs, own_exprs};
+use super::walk::{any_expr, any_stmt, loaded_in, map_expr, map_exprs, own_exprs, stored_in};
 use crate::kir::{Expr, Stmt};
 use semantics::fcl::core::ScalarOp;
-use std::collections::HashSet;
 use std::rc::Rc;
 
 /// Every recurrence of a block, at any depth, with its private array made a carried scalar.
@@ -71,7 +70,7 @@ fn carried(s: &[Stmt]) -> Option<Vec<Stmt>> {
         matches!(e, Expr::Op(ScalarOp::SubI, xs)
             if matches!(xs.as_slice(), [Expr::Var(x), Expr::Int(1)] if x == i))
     };
-    let stores_p = |b: &[Stmt]| any_stmt(b, &mut |s| matches!(s, Stmt::Store(a, ..) if a == p));
+    let stores_p = |b: &[Stmt]| stored_in(b).contains(p);
     let loads_p_but = |b: &[Stmt], ok: &dyn Fn(&Expr) -> bool| {
         let mut bad = false;
         super::walk::visit_block_exprs(b, &mut |e| {
@@ -99,8 +98,8 @@ fn carried(s: &[Stmt]) -> Option<Vec<Stmt>> {
     if nz != n || nf != n || nw != n || stores_p(wb) || loads_p_but(wb, &at_o) {
         return None;
     }
-    let (filled_reads, filled_stores) = (loads(fb), stores(fb));
-    let (written_reads, written_stores) = (loads(wb), stores(wb));
+    let (filled_reads, filled_stores) = (loaded_in(fb), stored_in(fb));
+    let (written_reads, written_stores) = (loaded_in(wb), stored_in(wb));
     if written_stores.iter().any(|b| filled_reads.contains(b))
         || filled_stores
             .iter()
@@ -147,26 +146,4 @@ fn carried(s: &[Stmt]) -> Option<Vec<Stmt>> {
             body,
         },
     ])
-}
-
-/// The arrays a block loads from, at any depth.
-fn loads(b: &[Stmt]) -> HashSet<Rc<str>> {
-    let mut out = HashSet::new();
-    super::walk::visit_block_exprs(b, &mut |e| {
-        if let Expr::Load(a, _) = e {
-            out.insert(a.clone());
-        }
-    });
-    out
-}
-
-/// The arrays a block stores to, at any depth.
-fn stores(b: &[Stmt]) -> HashSet<Rc<str>> {
-    let mut out = HashSet::new();
-    super::walk::visit_stmts(b, &mut |s| {
-        if let Stmt::Store(a, ..) = s {
-            out.insert(a.clone());
-        }
-    });
-    out
 }

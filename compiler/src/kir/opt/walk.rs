@@ -5,6 +5,8 @@
 //! matches only the statements it treats specially and leaves the rest of the structure to these.
 
 use crate::kir::{Expr, Stmt};
+use std::collections::HashSet;
+use std::rc::Rc;
 
 /// The expressions a statement holds itself, in source order (not those of its nested blocks).
 pub fn own_exprs(s: &Stmt) -> Vec<&Expr> {
@@ -171,4 +173,26 @@ pub fn map_expr(e: Expr, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
         e => e,
     };
     f(e)
+}
+
+/// Every array a block stores into, at any depth.
+pub fn stored_in(stmts: &[Stmt]) -> HashSet<Rc<str>> {
+    let mut out = HashSet::new();
+    visit_stmts(stmts, &mut |s| {
+        if let Stmt::Store(b, ..) = s {
+            out.insert(b.clone());
+        }
+    });
+    out
+}
+
+/// Every array a block loads from, at any depth.
+pub fn loaded_in(stmts: &[Stmt]) -> HashSet<Rc<str>> {
+    let mut out = HashSet::new();
+    visit_block_exprs(stmts, &mut |e| {
+        if let Expr::Load(a, _) = e {
+            out.insert(a.clone());
+        }
+    });
+    out
 }
