@@ -110,20 +110,24 @@ fn without_a_device_computed_sizes_are_refused_and_reads_are_bounded() {
     let src = format!("let v:[int]1 = {v} in take(reduce(maxi,0,v),v)");
     let lowered = lower_tail(&src).unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(lowered.probes, 0);
-    // ... one with no useful bound (up to 7 million elements) is read back
+    // ... one with no useful bound (up to 7 million elements) too, as an unbounded vector
+    // (module `capacity`), whose buffers take its run-time length ...
     let src = format!("let v:[int]1 = {v} in take(muli(reduce(maxi,0,v),1000000),v)");
+    let lowered = lower_tail(&src).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(lowered.probes, 0);
+    let result = lowered.result.expect("a result");
+    assert!(result.dynamic && result.shape == [i32::MAX as usize]);
+    // ... and an operator that sizes its work by a capacity (a sort) reads its length back
+    let src = format!("let v:[int]1 = {v} in gradeUp(take(muli(reduce(maxi,0,v),1000000),v))");
     match lower_tail(&src) {
         Err(LowerTailError::Unsupported(why)) => {
-            assert!(
-                why.contains("a take count not known at compile time"),
-                "{why}"
-            )
+            assert!(why.contains("used by gradeUp"), "{why}")
         }
         other => panic!("{other:?}"),
     }
     // a prober that answers counts the requests; beyond MAX_PROBES the lowering gives up
     let many = format!(
-        "power(fn w:[int]1 => rotate(1,take(first(w),w)),{},{v})",
+        "power(fn w:[int]1 => rotate(1,gradeUp(take(muli(first(w),nowi(0)),w))),{},{v})",
         MAX_PROBES + 10
     );
     let mut asked = 0;
@@ -307,6 +311,43 @@ fn counts_computed_on_the_device_are_not_read_back() {
         format!("let v:[int]1 = {v} in let w:[int]1 = {w} in let a:[int]1 = prArrI(compress(each(fn x:[int]0 => gti(x,-10),w),compress(each(fn x:[int]0 => gti(x,0),v),v))) in let b:[int]1 = prArrI(compress(each(fn x:[int]0 => gti(x,3),w),each(fn x:[int]0 => muli(x,10),w))) in compress(each(fn x:[int]0 => gti(x,3),w),v)"),
         // in a loop: the state shortened by a computed count each trip
         format!("let v:[int]1 = {v} in power(fn s:[int]1 => drop(resi(3,first(s)),rotate(first(s),each(fn x:[int]0 => addi(x,1),s))),12,v)"),
+    ];
+    for src in &programs {
+        let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+        assert_eq!(lowered.probes, 0, "{src}");
+    }
+    agree_all(&programs);
+}
+
+#[test]
+fn unbounded_vectors_take_their_run_time_length() {
+    let v = data(120);
+    // counts whose ranges give no bound below 4M elements (module `capacity`), though their
+    // values are small: 150, 3 and -50 when the program runs
+    let big = "muli(maxi(-1,mini(0,nowi(0))),10000000)";
+    let n = format!("addi({big},150)");
+    let three = format!("addi({big},3)");
+    let w = format!("iota({n})");
+    let programs = [
+        // an iota: printed, reduced, mapped, zipped, indexed, taken, dropped, rotated
+        format!("let w:[int]1 = {w} in let a:[int]1 = prArrI(w) in let b:[int]0 = prSclI(reduce(addi,0,w)) in let c:[int]1 = prArrI(take(-3,rotate(7,w))) in let d:[int]1 = prArrI(drop(140,w)) in let e:[int]0 = prSclI(addi(idxS(1,149,w),first(drop(17,w)))) in let f:[int]1 = prArrI(shape(w)) in let g:[double]1 = prArrD(take(4,each(fn x:[int]0 => divd(i2d(x),3.0),w))) in reduce(addi,0,zipWith(fn x:[int]0 => fn y:[int]0 => muli(x,y),w,vreverse(w)))"),
+        // scans (the program's checked sums, a maximum of doubles) and a compress
+        format!("let w:[int]1 = {w} in let a:[int]1 = prArrI(take(-3,scan(addi,0,w))) in let b:[double]1 = prArrD(take(-2,scan(maxd,0.0,each(fn x:[int]0 => i2d(resi(17,x)),w)))) in let c:[int]1 = prArrI(compress(each(fn x:[int]0 => eqi(resi(40,x),0),w),w)) in reduce(addi,0,compress(each(fn x:[int]0 => gti(x,3),w),w))"),
+        // a take past the data (fills) from either end, and a replicate by unbounded counts
+        format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(take(-3,take({n},v))) in let b:[int]1 = prArrI(take(4,take(subi(0,{n}),v))) in let r:[int]1 = replicate(0,each(fn x:[int]0 => muli(maxi(0,x),{three}),v),v) in let s:[int]1 = prArrI(shape(r)) in reduce(addi,0,r)"),
+        // failures: a negative iota count (3.35), a checked scan past the int range
+        format!("iota(subi({n},200))"),
+        format!("let w:[int]1 = {w} in scan(addi,0,each(fn x:[int]0 => addi(100000000,resi(2,x)),w))"),
+        // loops over one: filtered each trip, shortened past empty, of doubles, printing
+        // (one FCL loop each, its buffer as long as the state on each trip)
+        format!("let w:[int]1 = {w} in let a:[int]1 = power(fn s:[int]1 => compress(each(fn x:[int]0 => gti(resi(7,x),0),s),each(fn x:[int]0 => addi(x,3),s)),6,w) in let b:[int]1 = prArrI(a) in let c:[int]1 = prArrI(power(fn s:[int]1 => drop(40,s),5,w)) in let d:[double]1 = prArrD(take(3,power(fn s:[double]1 => each(fn x:[double]0 => muld(x,0.5),s),3,each(fn x:[int]0 => i2d(x),w)))) in reduce(addi,0,power(fn s:[int]1 => prArrI(take(2,s)),3,w))"),
+        // reductions: by operators with an identity (the last prefix of a scan), and by
+        // others (a sequential fold)
+        format!("let w:[int]1 = {w} in let a:[int]0 = prSclI(reduce(maxi,-5,w)) in let b:[int]0 = prSclI(reduce(mini,99999999,drop({n},w))) in let c:[double]0 = prSclD(reduce(addd,0.0,each(fn x:[int]0 => divd(1.0,i2d(x)),w))) in let d:[bool]0 = prSclB(reduce(andb,tt,each(fn x:[int]0 => gti(x,0),w))) in reduce(subi,0,w)"),
+        // joined with others, and itself
+        format!("let w:[int]1 = {w} in let a:[int]1 = prArrI(take(-4,cat(w,iota(3)))) in let b:[int]1 = prArrI(take(3,cons(7,w))) in let c:[int]1 = prArrI(shape(snoc(cat(w,w),9))) in reduce(addi,0,cat(drop(140,w),w))"),
+        // an empty one, printed, scanned, filtered
+        format!("let w:[int]1 = iota(subi({n},150)) in let a:[int]1 = prArrI(w) in let b:[int]1 = prArrI(scan(addi,0,w)) in compress(each(fn x:[int]0 => gti(x,3),w),w)"),
     ];
     for src in &programs {
         let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));

@@ -452,12 +452,12 @@ fn long_reductions_record_their_strategy() {
 #[test]
 fn unsupported_programs_say_why() {
     for (src, why) in [
-        // without a device, a replicate's length computed from data with no useful bound
-        // is not known (counts up to 9 million; a compress result's length, or a bounded
-        // replicate's, stays on the device: tail_runtime_shapes.rs)
+        // without a device, the length of a replicate result with no useful bound (counts
+        // up to 9 million: an unbounded vector, which a reduction takes as it is) is not
+        // known where a sort sizes its work by it (tail_runtime_shapes.rs)
         (
-            "i2d(reduce(addi,0,replicate(0,each(fn x:[int]0 => muli(x,x),iota(3000)),iota(3000))))",
-            "the length of a replicate result",
+            "i2d(reduce(addi,0,gradeUp(replicate(0,each(fn x:[int]0 => muli(x,x),iota(3000)),iota(3000)))))",
+            "the length of a vector computed on the device, used by gradeUp",
         ),
     ] {
         match lower_tail(src) {

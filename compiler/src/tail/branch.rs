@@ -131,7 +131,7 @@ impl Lowerer {
                 fills.push(Arr::new(ty, vec![0], move |_: &Fcl| ty.fill()));
             }
         }
-        let layout = Layout::new(&fills, dynamic, &caps);
+        let layout = Layout::new(&fills, dynamic, &caps)?;
         let branches = [
             (
                 fcl!("{taken}"),

@@ -10,13 +10,15 @@
 //! * `take` and `iota` give a vector of run-time length `|n|` (`n` for `iota`, whose negative
 //!   count fails, rule 3.35). Its capacity is the largest `|n|` that the count's range allows
 //!   (module `range`: `resi(7, x)` is at most 6, a `reduce(maxi…)` of such values too), at most
-//!   [`MAX_CAPACITY`]; a count with no such bound is read back as before (module `probe`).
+//!   [`MAX_CAPACITY`]; a count with no such bound gives an unbounded vector (module
+//!   `capacity`), whose buffers and launches take its run-time length.
 //! * `reshape` bounds each extent by the range of the shape vector: a vector of run-time
 //!   length, or an array of run-time extents ([`Arr::run_dims`]).
 //! * `formatI` and `formatD` give their text, of run-time length (module `format`).
 //!
 //! Every element past the run-time length is a fill, computed by nothing that can fail.
 
+use super::capacity::{MAX_CAPACITY, UNBOUNDED};
 use super::check::{checked_extents, checked_iota_count};
 use super::lowerer::Lowerer;
 use super::range::Range;
@@ -27,9 +29,6 @@ use semantics::tail::syntax::Expr;
 use semantics::tail::value::Scalar;
 use std::rc::Rc;
 
-/// The largest capacity given to a vector whose length is a count computed on the device.
-pub(super) const MAX_CAPACITY: usize = 1 << 22;
-
 /// The largest `|n|` of an int count `n`: its value where known, else the bound its range
 /// gives, where that is at most [`MAX_CAPACITY`].
 fn count_bound(n: &Arr) -> Option<usize> {
@@ -39,6 +38,17 @@ fn count_bound(n: &Arr) -> Option<usize> {
     let r = n.range?;
     let b = r.lo.abs().max(r.hi.abs());
     (b <= MAX_CAPACITY as f64).then_some(b as usize)
+}
+
+/// The capacity of a vector of `|n|` elements of type `ty`: the bound [`count_bound`]
+/// gives, or [`UNBOUNDED`] where it gives none (module `capacity`); 0 where the count is
+/// read back (a complex vector's buffers hold two blocks of a static size).
+fn count_capacity(n: &Arr, ty: Ty) -> usize {
+    match count_bound(n) {
+        Some(b) => b,
+        None if ty == Ty::Complex => 0,
+        None => UNBOUNDED,
+    }
 }
 
 /// A vector of `a`'s elements or fills, of capacity `cap` and run-time length `len`: element
@@ -72,7 +82,9 @@ pub(super) fn counts_take_dynamic(p: Prim, args: &[Val]) -> bool {
             Prim::Drop | Prim::Rotate => true,
             // of a vector, vrotate is rotate
             Prim::Vrotate => matches!(args.get(1), Some(Val::Arr(a)) if a.shape.len() == 1),
-            Prim::Take => count_bound(n).is_some_and(|b| b > 0),
+            Prim::Take => {
+                matches!(args.get(1), Some(Val::Arr(a)) if count_capacity(n, a.ty) > 0)
+            }
             _ => false,
         }
 }
@@ -111,9 +123,10 @@ impl Lowerer {
         Ok(match (p, a) {
             // (3.34)/(3.35) iota: 1…n, a negative count fails
             (Prim::Iota, None) => {
-                let Some(cap) = count_bound(n).filter(|&b| b > 0) else {
+                let cap = count_capacity(n, Ty::Int);
+                if cap == 0 {
                     return Ok(None);
-                };
+                }
                 let len = if n.range.is_some_and(|r| r.lo >= 0.0) {
                     nt
                 } else {
@@ -148,9 +161,10 @@ impl Lowerer {
                 }))
             }
             (Prim::Take, Some(a)) if a.shape.len() == 1 => {
-                let Some(cap) = count_bound(n).filter(|&b| b > 0) else {
+                let cap = count_capacity(n, a.ty);
+                if cap == 0 {
                     return Ok(None);
-                };
+                }
                 let l = length_expr(a);
                 let len = share(&f, &nt, |n| fcl!("(if lti {n} 0 then 0 - {n} else {n})"));
                 let (index, fill, g) = (a.index.clone(), a.ty.fill(), f.clone());

@@ -16,6 +16,7 @@
 //! * Any other function folds sequentially over the run-time length (a thread-level `foldl`
 //!   over `generate (len - 1)`), in apltail's order.
 
+use super::capacity::UNBOUNDED;
 use super::lowerer::Lowerer;
 use super::range::Range;
 use super::tree::{fcl, fcl_stmt, int, literal_index, Fcl};
@@ -66,7 +67,8 @@ impl Lowerer {
             return self.reduction_of_rows(p, f, z, a, &dims);
         }
         let ty = a.ty;
-        if let Some((n, value)) = neutral(&f, ty) {
+        // (an unbounded vector has no capacity to reduce over: module `capacity`)
+        if let Some((n, value)) = neutral(&f, ty).filter(|_| !a.is_unbounded()) {
             let masked = masked(&a, n, value);
             let r = self.reduction(p, vec![f, Val::Arr(z.clone()), Val::Arr(masked)])?;
             let r = r.arr()?.clone();
@@ -85,6 +87,15 @@ impl Lowerer {
             out.range = r.range.zip(z.range).map(|(r, z)| r.union(z));
             return Ok(Val::Arr(out));
         }
+        if a.is_unbounded() && !self.kernel {
+            let out = match p {
+                Prim::Scan => self.scan_unbounded(&f, &a),
+                _ => self.reduce_unbounded(&f, &z, &a),
+            };
+            if let Some(out) = out {
+                return Ok(Val::Arr(out));
+            }
+        }
         if p == Prim::Scan || self.kernel || ty == Ty::Complex {
             let a = self.settle(&a, p.name())?;
             return self.reduction(p, vec![f, Val::Arr(z), Val::Arr(a)]);
@@ -92,7 +103,12 @@ impl Lowerer {
         if super::apply::scalar_result(&self.fresh, &f, &[ty, ty])? != ty {
             return unsupported("a reduce function whose result type differs");
         }
-        // a sequential fold over the run-time length, in apltail's order
+        // a sequential fold over the run-time length, in apltail's order (an unbounded
+        // vector's elements computed in parallel first: it may be long)
+        let a = match a.is_unbounded() {
+            true => self.materialize(&a, "an unbounded vector, before a sequential fold"),
+            false => a,
+        };
         let step = self.step_fn(&f, ty);
         let (r, j) = (self.fresh.name("r"), self.fresh.name("j"));
         let first = ty.store(&(a.index)(&int(0)));
@@ -320,7 +336,8 @@ fn taken_rows(f: &Fresh, n: &Arr, a: &Arr) -> Option<Arr> {
 }
 
 /// `cat(a, b)`, `cons(x, b)` or `snoc(a, x)` with a vector of run-time length
-/// ([`joins_dynamic`]): element i is a's below a's length, then b's; the capacities add.
+/// ([`joins_dynamic`]): element i is a's below a's length, then b's; the capacities add (of
+/// an unbounded vector, module `capacity`, the result is unbounded).
 fn joined(f: &Fresh, p: Prim, args: &[Val]) -> Option<Arr> {
     if !joins_dynamic(p, args) {
         return None;
@@ -338,7 +355,7 @@ fn joined(f: &Fresh, p: Prim, args: &[Val]) -> Option<Arr> {
     let l = la.clone();
     let mut out = Arr::dynamic(
         a.ty,
-        ca + cb,
+        (ca + cb).min(UNBOUNDED),
         Rc::new(fcl!("({la} + {lb})")),
         Rc::new(move |i: &Fcl| {
             share(&g, i, |i| {

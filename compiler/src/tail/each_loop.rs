@@ -69,7 +69,7 @@ impl Lowerer {
             self.restore(saved);
             return Ok(Val::Arr(first));
         }
-        let layout = Layout::new(std::slice::from_ref(&first), vec![false], &[None]);
+        let layout = Layout::new(std::slice::from_ref(&first), vec![false], &[None])?;
         let s = self.fresh.name("s");
         let before = layout.read(self, &s).remove(0).index;
         let (rt, at) = (r.expr(), it.clone());

@@ -4,14 +4,14 @@
 //! The counts' inclusive prefix sum is materialized on the device (the scans of module
 //! `reduce`). A `compress` result is then one scatter (a stable partition) whose length, the
 //! last prefix sum, stays on the device: a vector of run-time length (module `dynamic`). A
-//! `replicate` result is a pull array, of run-time length too where the counts' range bounds
-//! it (n elements times the largest count), else with its length read back (module `probe`:
-//! the one value that crosses to the host): element j comes from the first position i whose
+//! `replicate` result is a pull array of run-time length too: of capacity n elements times
+//! the largest count where the counts' range bounds it, else unbounded (module `capacity`;
+//! of complex numbers, its length read back, module `probe`): element j comes from the first position i whose
 //! prefix sum exceeds j, found by a binary search of ⌈log2 n⌉ steps unrolled into FCL. No
 //! element of the mask, the counts or the data leaves the device.
 
+use super::capacity::{MAX_CAPACITY, UNBOUNDED};
 use super::check::of_same_length;
-use super::counts::MAX_CAPACITY;
 use super::fault::LoweringFault;
 use super::lowerer::{fails, Lowerer};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name};
@@ -55,8 +55,16 @@ impl Lowerer {
             sel = self.settle(&sel, name)?;
             a = self.settle(&a, name)?;
         }
+        // an unbounded vector (module `capacity`): a compress scatters it, as long as it is
+        // (where it is not complex); anything else reads its length back
+        let unbounded = sel.is_unbounded() || a.is_unbounded();
+        if unbounded && (p != Prim::Compress || a.ty == Ty::Complex || sel.run_len != a.run_len) {
+            sel = self.settle(&sel, name)?;
+            a = self.settle(&a, name)?;
+        }
+        let unbounded = sel.is_unbounded() || a.is_unbounded();
         let (sel, a) = (&sel, &a);
-        let len = a.run_len.clone();
+        let (len, run_len) = (a.run_len.clone(), a.run_len.clone());
         // the shapes the operator rejects (vectors of equal length only), with the oracle's
         // reason: the operator applied to fills of the same shapes
         if sel.shape.len() != 1 || a.shape.len() != 1 || sel.shape != a.shape {
@@ -100,6 +108,10 @@ impl Lowerer {
                 }
             }
         });
+        let mut counts = counts;
+        if unbounded {
+            counts.run_len = run_len.clone();
+        }
         let zero = Arr::known(Array::scalar(Scalar::Int(0)));
         let addi = Val::Fun(Rc::new(Fun::Op(Prim::Addi, semantics::Span::DUMMY)));
         let Val::Arr(sums) =
@@ -108,17 +120,26 @@ impl Lowerer {
             return refuse();
         };
         let sums = self.materialize(&sums, &format!("the prefix sums of {name}'s counts"));
+        if let (true, Some(len)) = (unbounded, &run_len) {
+            // (an empty vector's total is 0, with no sum to read)
+            let last = (sums.index)(&fcl!("({len} - 1)"));
+            let total = fcl!("(if lti 0 {len} then {last} else 0)");
+            let extent = self.host_count((**len).clone());
+            return Ok(Val::Arr(self.compress_scatter(a, &sums, &total, &extent)));
+        }
         let last = (sums.index)(&fcl!("{}", n - 1));
         if compress && a.ty != Ty::Complex {
-            return Ok(Val::Arr(self.compress_scatter(a, &sums, &last)));
+            let extent = fcl!("{n}");
+            return Ok(Val::Arr(self.compress_scatter(a, &sums, &last, &extent)));
         }
         // a compress of complex numbers (two blocks of doubles, which the scatter does not
         // move) searches for its elements; its length stays on the device as well
         // a replicate whose counts' range bounds the result (module `counts`) keeps its
         // length on the device too
+        // (else an unbounded vector, module `capacity`, except of complex numbers)
         let cap = match compress {
             true => Some(n),
-            false => replicate_capacity(sel, n),
+            false => replicate_capacity(sel, n).or((a.ty != Ty::Complex).then_some(UNBOUNDED)),
         };
         let total = if cap.is_some() {
             None
@@ -169,14 +190,19 @@ impl Lowerer {
         Ok(Val::Arr(out))
     }
 
-    /// `compress` of `a` (n elements) by the counts whose inclusive prefix sums are `sums`
-    /// (total `len`) as one scatter: a stable partition, kept element i to `sums[i] − 1`,
-    /// dropped element i to `len + i − sums[i]` (the positions past the length, so every
-    /// position is written once), each element read once. The result's length stays on the
-    /// device; its junk is the dropped elements, computed as the oracle computes them (all
-    /// of `a`, by value).
-    fn compress_scatter(&mut self, a: &Arr, sums: &Arr, len: &Fcl) -> Arr {
-        let (n, ty) = (a.size(), a.ty);
+    /// `compress` of `a` (n elements: its size, or an unbounded vector's run-time length) by
+    /// the counts whose inclusive prefix sums are `sums` (total `len`) as one scatter: a
+    /// stable partition, kept element i to `sums[i] − 1`, dropped element i to
+    /// `len + i − sums[i]` (the positions past the length, so every position is written
+    /// once), each element read once. The result's length stays on the device; its junk is
+    /// the dropped elements, computed as the oracle computes them (all of `a`, by value).
+    fn compress_scatter(&mut self, a: &Arr, sums: &Arr, len: &Fcl, n: &Fcl) -> Arr {
+        let ty = a.ty;
+        // (at least one block: a consumer reads position 0 of an empty vector's buffer)
+        let blocks = match super::tree::int_literal(n) {
+            Some(n) => fcl!("{}", (n as usize).div_ceil(256)),
+            None => fcl!("((maxi 1 {n} + 255) / 256)"),
+        };
         let out = self.fresh.name("kept");
         let (s, prev, e) = (
             self.fresh.name("s"),
@@ -204,10 +230,10 @@ impl Lowerer {
             "{out} <- forceM<grid> (interleave<block> 256 (fn q => {dest}) \
              (generate {} (fn b => return<block> (push<block> (generate 256 (fn u => \
              let {e} = b * 256 + u in if lti {e} {n} then {elem} else {}))))))",
-            n.div_ceil(256),
+            blocks,
             ty.store(&ty.fill()),
         ));
-        let mut kept = Arr::new(ty, vec![n], move |i: &Fcl| {
+        let mut kept = Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
             ty.load(&fcl!("(index {out} {i})"))
         });
         kept.run_len = Some(Rc::new(len.clone()));

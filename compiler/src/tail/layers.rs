@@ -11,6 +11,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "tree",
             "coords",
+            "capacity",
             "range",
             "fault",
             "value",

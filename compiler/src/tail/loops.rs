@@ -22,8 +22,8 @@
 //! `idxassign`): such a `power` runs trip by trip at the top level instead.
 
 use super::apply::MAX_FOLD;
+use super::capacity::MAX_CAPACITY;
 use super::check::checked_power_count;
-use super::counts::MAX_CAPACITY;
 use super::lowerer::{Line, Lowerer, TABULATE};
 use super::range::Range;
 use super::state::{components, packed, reading, rebuild, Layout};
@@ -104,7 +104,7 @@ impl Lowerer {
     fn power_loop(&mut self, f: &Val, n: &Trips, x: &Val) -> R<Val> {
         let parts = components(x)?;
         let mut caps = vec![None; parts.len()];
-        let mut layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect(), &caps);
+        let mut layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect(), &caps)?;
         let s = self.fresh.name("s");
         let it = self.fresh.name("it");
         let mut step = self.loop_step(f, x, &layout, &s, &it)?;
@@ -145,12 +145,12 @@ impl Lowerer {
                 .zip(&caps)
                 .map(|(a, c)| a.is_dynamic() || c.is_some())
                 .collect();
-            layout = Layout::new(&parts, dynamic, &caps);
+            layout = Layout::new(&parts, dynamic, &caps)?;
             step = self.loop_step(f, x, &layout, &s, &it)?;
         }
         // a component the step shortens is dynamic from the first trip on: lowered again so
         if let Some(dynamic) = layout.fits(&parts, &step.next, &caps)? {
-            layout = Layout::new(&parts, dynamic, &caps);
+            layout = Layout::new(&parts, dynamic, &caps)?;
             step = self.loop_step(f, x, &layout, &s, &it)?;
             if layout.fits(&parts, &step.next, &caps)?.is_some() {
                 return unsupported("a power state whose lengths do not settle");
@@ -204,9 +204,16 @@ impl Lowerer {
     ) -> Name {
         let step = layout.write(self, &next, &var("i"));
         let init = layout.write(self, parts, &var("i"));
-        let size = layout.size;
-        let tabulated = fcl!("tabulate {size} (fn i => {step})");
+        // the buffers' lengths, as the host evaluates them (the next state's computed in the
+        // step, module `capacity`)
+        let size = self.host_count(layout.size_of(parts));
+        let (next_size, counted, _) =
+            self.in_loop_body(|lw| Ok(lw.host_count(layout.size_of(&next))));
+        let next_size = next_size.expect("a count");
+        let tabulated = fcl!("tabulate {next_size} (fn i => {step})");
         // (the step's comments go before the loop: a nested block's tree holds none)
+        let mut body = body;
+        body.extend(counted);
         let mut stmts: Vec<Stmt> = self.nested(body);
         let step = if stmts.is_empty() {
             tabulated
@@ -230,9 +237,12 @@ impl Lowerer {
         }
         let w = self.fresh.name("w");
         self.helpers.insert(TABULATE);
+        let elements = match super::tree::int_literal(&size) {
+            Some(k) => format!("{k} elements"),
+            None => "a run-time length".to_string(),
+        };
         self.comment(format!(
-            "loop: {} trips over a state of {size} elements (the step's statements run each \
-             trip)",
+            "loop: {} trips over a state of {elements} (the step's statements run each trip)",
             print_expr(trips).trim_end()
         ));
         self.stmt(fcl_stmt!(
@@ -263,7 +273,9 @@ impl Lowerer {
         }
         // (only the components' types and shapes matter: no buffer is read)
         let parts = layout.read(self, &Name::new(""));
-        let at_capacity = Layout::new(&parts, dynamic, caps);
+        let Ok(at_capacity) = Layout::new(&parts, dynamic, caps) else {
+            return Vec::new();
+        };
         let (s, it) = (self.fresh.name("s"), self.fresh.name("it"));
         let saved = self.checkpoint();
         let next = self.loop_step(f, x, &at_capacity, &s, &it);
@@ -513,7 +525,7 @@ mod tests {
     fn a_loop_runs_its_steps_statements_each_trip() {
         let mut lw = Lowerer::kernel(&Default::default());
         let parts = [Arr::new(Ty::Int, vec![3], |_: &Fcl| int(0))];
-        let layout = Layout::new(&parts, vec![false], &[None]);
+        let layout = Layout::new(&parts, vec![false], &[None]).expect("a layout");
         let next = Arr::new(Ty::Int, vec![3], |i: &Fcl| fcl!("({i} + 1)"));
         let step = Step {
             next: vec![next],
@@ -562,7 +574,7 @@ mod tests {
     fn a_step_without_statements_is_a_tabulation() {
         let mut lw = Lowerer::kernel(&Default::default());
         let parts = [Arr::new(Ty::Int, vec![2], |_: &Fcl| int(0))];
-        let layout = Layout::new(&parts, vec![false], &[None]);
+        let layout = Layout::new(&parts, vec![false], &[None]).expect("a layout");
         let step = Step {
             next: vec![Arr::new(Ty::Int, vec![2], |i: &Fcl| fcl!("(index s {i})"))],
             // (comments alone make no block)
@@ -589,7 +601,7 @@ mod tests {
     fn a_dynamic_component_is_read_with_its_length() {
         let lw = Lowerer::kernel(&Default::default());
         let parts = [Arr::new(Ty::Int, vec![4], |_: &Fcl| int(0))];
-        let layout = Layout::new(&parts, vec![true], &[None]);
+        let layout = Layout::new(&parts, vec![true], &[None]).expect("a layout");
         let read = layout.read(&lw, &Name::new("s"));
         assert_eq!(read[0].run_len.as_deref(), Some(&p("(index s (0 + 4))")));
         assert_eq!((read[0].index)(&p("i")), p("(index s (i + 0))"));

@@ -92,6 +92,7 @@
 
 mod apply;
 mod branch;
+mod capacity;
 mod check;
 mod complex;
 mod coords;
@@ -254,10 +255,10 @@ impl Output {
             .collect::<Option<Vec<usize>>>()?;
         let fits =
             dims.len() == self.shape.len() && dims.iter().zip(&self.shape).all(|(d, c)| d <= c);
-        if !fits {
+        let len = dims.iter().product();
+        if !fits || len > full.size() {
             return None;
         }
-        let len = dims.iter().product();
         let scalars = (0..len).map(|i| full.elems.get(i)).collect();
         Some(Array {
             shape: dims,
@@ -363,7 +364,15 @@ fn parse_output(o: &Output, line: &str) -> Option<Array> {
     } else {
         inner.split(',').collect()
     };
-    let count = if o.shape.is_empty() { 1 } else { size };
+    let slots = if o.kind == ResultKind::Complex { 2 } else { 1 };
+    let count = match (o.dynamic, o.shape.is_empty()) {
+        // the elements of a value of run-time shape: as many as its capacity, or (an
+        // unbounded vector's, module `capacity`) as its length; the next line says how many
+        // of them the value has
+        (true, _) if texts.len() / slots <= size => texts.len() / slots,
+        (_, true) => 1,
+        _ => size,
+    };
     if o.kind == ResultKind::Complex {
         return complex_array(o, count, &texts);
     }
@@ -390,9 +399,19 @@ fn parse_output(o: &Output, line: &str) -> Option<Array> {
         _ => BaseType::Double,
     };
     Some(Array {
-        shape: o.shape.clone(),
+        shape: shape_of(o, count),
         elems: Elems::from_scalars(base, scalars),
     })
+}
+
+/// The shape of `count` elements printed for `o`: its shape, or those elements as a vector
+/// where the next line gives the shape (a value of run-time shape).
+fn shape_of(o: &Output, count: usize) -> Vec<usize> {
+    if o.dynamic {
+        vec![count]
+    } else {
+        o.shape.clone()
+    }
 }
 
 /// The `count` complex numbers printed as their real parts followed by their imaginary parts
@@ -409,7 +428,7 @@ fn complex_array(o: &Output, count: usize, texts: &[&str]) -> Option<Array> {
         })
         .collect::<Option<Vec<Scalar>>>()?;
     Some(Array {
-        shape: o.shape.clone(),
+        shape: shape_of(o, count),
         elems: Elems::from_scalars(BaseType::Complex, scalars),
     })
 }

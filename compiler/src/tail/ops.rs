@@ -119,6 +119,47 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
     }
 }
 
+/// Whether operator `p` takes argument `k` of `args` as an unbounded vector (module
+/// `capacity`): where it takes it as a vector of run-time length ([`takes_dynamic`]) and
+/// sizes nothing by its capacity (maps, folds and scans, prints, indexing, `compress`,
+/// `take`/`drop`/`rotate`, `reshape`, joins, a `power`'s state). A sort or a `replicate` of
+/// it reads its length back.
+fn takes_unbounded(p: Prim, k: usize, args: &[Val]) -> bool {
+    use Prim as P;
+    takes_dynamic(p, k, args)
+        && matches!(
+            p,
+            P::Each
+                | P::ZipWith
+                | P::Reduce
+                | P::Scan
+                | P::Compress
+                | P::Shape
+                | P::First
+                | P::Mem
+                | P::MemScl
+                | P::PrArrI
+                | P::PrArrB
+                | P::PrArrD
+                | P::PrArrC
+                | P::Take
+                | P::Drop
+                | P::Rotate
+                | P::Vrotate
+                | P::Reshape
+                | P::IdxS
+                | P::Idxassign
+                | P::Transp
+                | P::Vreverse
+                | P::Rav
+                | P::Power
+                | P::PowerScl
+                | P::Cat
+                | P::Cons
+                | P::Snoc
+        )
+}
+
 impl Lowerer {
     /// Applies operator `p` (spelled `name`, at expression `e`) to evaluated arguments.
     pub(super) fn apply_op(&mut self, p: Prim, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
@@ -128,7 +169,12 @@ impl Lowerer {
         // it as it is; any other reads its length back first
         for k in 0..args.len() {
             if let Val::Arr(a) = &args[k] {
-                if a.is_dynamic() && !takes_dynamic(p, k, &args) {
+                let takes = if a.is_unbounded() {
+                    takes_unbounded(p, k, &args)
+                } else {
+                    takes_dynamic(p, k, &args)
+                };
+                if a.is_dynamic() && !takes {
                     args[k] = Val::Arr(self.settle(a, name)?);
                 }
             }

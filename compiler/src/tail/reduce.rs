@@ -87,7 +87,7 @@ fun treeReduce f arr =
 ";
 
 /// The place of `f` where it is the program's `addi` on ints (a scan that checks overflow).
-fn checked_addi(f: &Val, ty: Ty) -> Option<Span> {
+pub(super) fn checked_addi(f: &Val, ty: Ty) -> Option<Span> {
     match f {
         Val::Fun(g) => match g.as_ref() {
             Fun::Op(Prim::Addi, span) if checks_at(*span) && ty == Ty::Int => Some(*span),
@@ -108,7 +108,7 @@ fn expensive(a: &Arr) -> bool {
 const EXPENSIVE_ELEMENT: usize = 160;
 
 /// The identity of an associative, commutative operator on type `ty` (an FCL expression).
-fn identity(f: &Val, ty: Ty) -> Option<Fcl> {
+pub(super) fn identity(f: &Val, ty: Ty) -> Option<Fcl> {
     let Val::Fun(g) = f else { return None };
     let Fun::Op(p, span) = g.as_ref() else {
         return None;

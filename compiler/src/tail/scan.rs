@@ -17,10 +17,11 @@
 //! (`scan_checked_addi`).
 
 use super::apply::apply_scalar;
+use super::capacity::UNBOUNDED;
 use super::check::int_prefix;
 use super::lowerer::Lowerer;
-use super::reduce::{row_element, TREE_MIN_LEN};
-use super::tree::{fcl, fcl_stmt, Fcl, Name};
+use super::reduce::{checked_addi, identity, row_element, TREE_MIN_LEN};
+use super::tree::{fcl, fcl_stmt, int, Fcl, Name};
 use super::value::{Arr, Fun, Ty, Val};
 use semantics::tail::ops::prim::Prim;
 use semantics::Span;
@@ -67,10 +68,12 @@ fn scan_shape(k: usize, m: usize) -> (usize, usize) {
 }
 
 impl Lowerer {
-    /// A long `scan(addi, …)` of the program: the prefix sums in doubles by the block-level
-    /// scans, exact (a sum of fewer than 2^22 ints stays below 2^53 whatever the order of the
-    /// additions), each prefix checked against the int range: the scan fails exactly when a
-    /// prefix in the oracle's order leaves it.
+    /// A long `scan(addi, …)` of the program over `rows`: the prefix sums in doubles by the
+    /// block-level scans, each prefix checked against the int range, so that the scan fails
+    /// exactly when a prefix in the oracle's order leaves it. The doubles are exact up to the
+    /// first prefix that leaves the range, however long the row: every sum the scan forms on
+    /// the way to prefix j adds a run of elements that ends at j or before, which is the
+    /// difference of two prefixes (below 2^31 in magnitude up to there), so below 2^32.
     pub(super) fn scan_checked_addi(
         &mut self,
         r: &Name,
@@ -79,16 +82,54 @@ impl Lowerer {
         m: usize,
         span: Span,
     ) -> Arr {
+        self.scan_checked_addi_of(r, a, &Rows::Static { k, m }, span)
+    }
+
+    /// [`Lowerer::scan_checked_addi`] of `rows`: static ones, or one row of run-time length.
+    fn scan_checked_addi_of(&mut self, r: &Name, a: &Arr, rows: &Rows, span: Span) -> Arr {
         let ints = a.clone();
         let doubles = Arr::new(Ty::Double, a.shape.clone(), move |i| {
             fcl!("(i2d {})", (ints.index)(i))
         });
         let addd = Val::Fun(Rc::new(Fun::Op(Prim::Addd, Span::DUMMY)));
-        let sums = self.scan_blocks(r, &addd, &fcl!("0.0"), &doubles, k, m);
+        let sums = self.scan_blocks_of(r, &addd, &fcl!("0.0"), &doubles, rows);
         let fresh = self.fresh.clone();
         Arr::new(Ty::Int, a.shape.clone(), move |i| {
             int_prefix(&fresh, Prim::Addi, span, &(sums.index)(i))
         })
+    }
+
+    /// `scan(f, z, a)` of an unbounded vector `a` (module `capacity`), where `f` is the
+    /// program's checked `addi` or has an identity: the block-level scan over its run-time
+    /// length, the result of that length; `None` for another `f` (the caller reads the
+    /// length back).
+    pub(super) fn scan_unbounded(&mut self, f: &Val, a: &Arr) -> Option<Arr> {
+        let len = a.run_len.clone()?;
+        let (ty, r) = (a.ty, self.fresh.name("r"));
+        let rows = Rows::Run(self.host_count((*len).clone()));
+        let mut out = if let Some(span) = checked_addi(f, ty) {
+            self.comment("scan: an unbounded vector's checked sums");
+            self.scan_checked_addi_of(&r, a, &rows, span)
+        } else {
+            let id = identity(f, ty).filter(|_| ty != Ty::Bool)?;
+            self.scan_blocks_of(&r, f, &id, a, &rows)
+        };
+        out.run_len = Some(len);
+        Some(out)
+    }
+
+    /// `reduce(f, z, a)` of an unbounded vector `a` where `f` has an identity and checks
+    /// nothing: the last prefix of its block-level scan (z for an empty vector), where a
+    /// sequential fold would run on one thread; `None` for another `f`.
+    pub(super) fn reduce_unbounded(&mut self, f: &Val, z: &Arr, a: &Arr) -> Option<Arr> {
+        let len = a.run_len.clone()?;
+        identity(f, a.ty)?;
+        let scanned = self.scan_unbounded(f, a)?;
+        let last = (scanned.index)(&fcl!("({len} - 1)"));
+        Some(Arr::scalar(
+            a.ty,
+            fcl!("(if {len} == 0 then {} else {last})", z.expr()),
+        ))
     }
 
     /// One thread per row scans the row sequentially into a private buffer.
@@ -155,15 +196,38 @@ impl Lowerer {
         k: usize,
         m: usize,
     ) -> Arr {
+        self.scan_blocks_of(r, f, id, a, &Rows::Static { k, m })
+    }
+
+    /// [`Lowerer::scan_blocks`] of `rows`: static ones, or one row of run-time length.
+    pub(super) fn scan_blocks_of(
+        &mut self,
+        r: &Name,
+        f: &Val,
+        id: &Fcl,
+        a: &Arr,
+        rows: &Rows,
+    ) -> Arr {
         self.helpers.insert(SKLANSKY);
         let ty = a.ty;
         let step = self.step_fn(f, ty);
-        let (q, s) = scan_shape(k, m);
-        let (chunk, fresh) = (256 * s, self.fresh.clone());
+        let shape = rows.shape();
+        let (s, chunk, q) = (shape.s, 256 * shape.s, shape.q.clone());
+        let fresh = self.fresh.clone();
+        let (len, run) = (shape.len.clone(), matches!(rows, Rows::Run(_)));
         let element = |row: &Name, j: &Name| {
-            let x = row_element(&fresh, a, &fcl!("{row}"), &fcl!("{j}"));
-            fcl!("(if lti {j} {m} then {x} else {id})")
+            let x = match run {
+                true => (a.index)(&fcl!("{j}")),
+                false => row_element(&fresh, a, &fcl!("{row}"), &fcl!("{j}")),
+            };
+            fcl!("(if lti {j} {len} then {x} else {id})")
         };
+        // the row and the chunk of work-group g
+        let (row_of, chunk_of) = match run {
+            true => (int(0), fcl!("g")),
+            false => (fcl!("g / {q}"), fcl!("g % {q}")),
+        };
+        let groups = shape.groups.clone();
         // 1. each thread folds its chunk; the work-group scans the 256 thread totals
         let parts = Name::new(&format!("{r}_parts"));
         let (row, c, b, j0, j) = (
@@ -175,24 +239,29 @@ impl Lowerer {
         );
         let (first, rest) = (ty.store(&element(&row, &j0)), ty.store(&element(&row, &j)));
         self.comment(format!(
-            "scan: block-level reduce-then-scan, rows={k} len={m} ({q} work-groups of 256 \
-             threads x {s} contiguous per row): chunk totals, scanned per work-group"
+            "scan: block-level reduce-then-scan, {} ({} work-groups of 256 threads x {s} \
+             contiguous per row): chunk totals, scanned per work-group",
+            shape.what, shape.q_text
         ));
         self.stmt(fcl_stmt!(
-            "{parts} <- forceM<grid> (concat<block> 256 (generate {} (fn g => let {row} = g / {q} \
-             in let {c} = g % {q} in do<block> {{ tp <- concat<thread> 1 (generate 256 (fn t => \
-             let {b} = {c} * {chunk} + t * {s} in return<thread> (foldl {step} (let {j0} = {b} in \
-             {first}) (generate {} (fn i => let {j} = {b} + 1 + i in {rest}))))) ; \
-             tq <- force<block> tp ; sklansky 8 {step} tq }})))",
-            k * q,
+            "{parts} <- forceM<grid> (concat<block> 256 (generate {groups} (fn g => let {row} = \
+             {row_of} in let {c} = {chunk_of} in do<block> {{ tp <- concat<thread> 1 (generate \
+             256 (fn t => let {b} = {c} * {chunk} + t * {s} in return<thread> (foldl {step} \
+             (let {j0} = {b} in {first}) (generate {} (fn i => let {j} = {b} + 1 + i in \
+             {rest}))))) ; tq <- force<block> tp ; sklansky 8 {step} tq }})))",
             s - 1
         ));
-        // 2. the work-groups' totals, scanned along each row
+        // 2. the work-groups' totals, scanned along each row (of an unbounded row: as many
+        //    as the longest row has, those past the run-time count the identity)
         let before = {
-            let parts = parts.clone();
-            self.scan_totals(f, id, ty, k, q, move |i| {
-                ty.load(&fcl!("(index {parts} ({i} * 256 + 255))"))
-            })
+            let (parts, id, q) = (parts.clone(), id.clone(), q.clone());
+            let total = move |i: &Fcl| ty.load(&fcl!("(index {parts} ({i} * 256 + 255))"));
+            match run {
+                true => self.scan_totals(f, &id.clone(), ty, 1, shape.most_groups, move |i| {
+                    fcl!("(if lti {i} {q} then {} else {id})", total(i))
+                }),
+                false => self.scan_totals(f, &id, ty, shape.k, shape.most_groups, total),
+            }
         };
         // 3. each thread scans its chunk again from the prefix before it
         let (row, c, b, j, read, x) = (
@@ -211,7 +280,11 @@ impl Lowerer {
                 fcl!("if t == 0 then {x} else {other}")
             }
             Some(p) => {
-                let group = (p.index)(&fcl!("({row} * {q} + {c} - 1)"));
+                let earlier = match run {
+                    true => fcl!("({c} - 1)"),
+                    false => fcl!("({row} * {q} + {c} - 1)"),
+                };
+                let group = (p.index)(&earlier);
                 let both = apply_scalar(&self.fresh, f, &[(ty, mine.clone()), (ty, group.clone())]);
                 let first_group = apply(mine);
                 let later = apply(fcl!("(if t == 0 then {group} else {both})"));
@@ -222,24 +295,96 @@ impl Lowerer {
         let elem = element(&row, &j);
         let scanned = ty.store(&fcl!("(if i == 0 then ({start}) else {next})"));
         self.comment(format!(
-            "scan: block-level reduce-then-scan, rows={k} len={m}: each chunk scanned from \
-             the prefix before it"
+            "scan: block-level reduce-then-scan, {}: each chunk scanned from the prefix \
+             before it",
+            shape.what
         ));
         self.stmt(fcl_stmt!(
-            "{r} <- forceM<grid> (concat<block> {chunk} (generate {} (fn g => let {row} = g / {q} \
-             in let {c} = g % {q} in concat<thread> {s} (generate 256 (fn t => let {b} = {c} * \
-             {chunk} + t * {s} in return<thread> (seqfor {s} {s} (fn {read} => fn i => (i, \
-             let {j} = {b} + i in let {x} = {elem} in {scanned}))))))))",
-            k * q
+            "{r} <- forceM<grid> (concat<block> {chunk} (generate {groups} (fn g => let {row} = \
+             {row_of} in let {c} = {chunk_of} in concat<thread> {s} (generate 256 (fn t => let \
+             {b} = {c} * {chunk} + t * {s} in return<thread> (seqfor {s} {s} (fn {read} => fn i \
+             => (i, let {j} = {b} + i in let {x} = {elem} in {scanned}))))))))"
         ));
         // a row takes q·256·s ≥ m positions in `r`
-        let (r, width) = (r.clone(), q * chunk);
+        let r = r.clone();
+        let at = match *rows {
+            Rows::Static { k, m } if k > 1 && shape.most_groups * chunk != m => {
+                let width = shape.most_groups * chunk;
+                Some((m, width))
+            }
+            _ => None,
+        };
         Arr::new(ty, a.shape.clone(), move |i| {
-            let at = match (k, width == m) {
-                (1, _) | (_, true) => i.clone(),
-                _ => fcl!("({i} / {m} * {width} + {i} % {m})"),
+            let at = match at {
+                Some((m, width)) => fcl!("({i} / {m} * {width} + {i} % {m})"),
+                None => i.clone(),
             };
             ty.load(&fcl!("(index {r} {at})"))
         })
+    }
+}
+
+/// The rows a block-level scan runs over.
+#[derive(Clone)]
+pub(super) enum Rows {
+    /// `k` rows of `m` elements.
+    Static { k: usize, m: usize },
+    /// One row of the run-time length given (an FCL int the host evaluates, see
+    /// `Lowerer::host_count`): an unbounded vector (module `capacity`).
+    Run(Fcl),
+}
+
+/// How a block-level scan divides its rows among work-groups.
+struct ScanShape {
+    /// The rows.
+    k: usize,
+    /// Elements per thread.
+    s: usize,
+    /// Work-groups per row: an FCL int, run-time for a row of run-time length.
+    q: Fcl,
+    /// Work-groups over all rows (FCL).
+    groups: Fcl,
+    /// The most work-groups a row can have.
+    most_groups: usize,
+    /// The row's length (FCL).
+    len: Fcl,
+    /// For the comments: the rows and the work-groups.
+    what: String,
+    q_text: String,
+}
+
+impl Rows {
+    fn shape(&self) -> ScanShape {
+        match self {
+            Rows::Static { k, m } => {
+                let (q, s) = scan_shape(*k, *m);
+                ScanShape {
+                    k: *k,
+                    s,
+                    q: fcl!("{q}"),
+                    groups: fcl!("{}", k * q),
+                    most_groups: q,
+                    len: fcl!("{m}"),
+                    what: format!("rows={k} len={m}"),
+                    q_text: q.to_string(),
+                }
+            }
+            Rows::Run(len) => {
+                let (s, chunk) = (SCAN_PER_THREAD, 256 * SCAN_PER_THREAD);
+                // (at least one work-group: a consumer reads position 0 of an empty vector's
+                // buffer, module `capacity`)
+                let q = fcl!("((maxi 1 {len} + {}) / {chunk})", chunk - 1);
+                ScanShape {
+                    k: 1,
+                    s,
+                    q: q.clone(),
+                    groups: q,
+                    most_groups: UNBOUNDED.div_ceil(chunk),
+                    len: len.clone(),
+                    what: "one row of run-time length".to_string(),
+                    q_text: "run-time".to_string(),
+                }
+            }
+        }
     }
 }

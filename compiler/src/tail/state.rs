@@ -1,8 +1,11 @@
 //! A loop's state in one buffer: the arrays of a `power`'s state (an array, or a tuple's
 //! components) stored one after another in one device buffer, as ints or, where a component
 //! holds doubles, all as doubles ([`Layout`]). A component whose length the step may change
-//! is held at a fixed capacity with its current length in a slot after the components.
+//! is held at a fixed capacity with its current length in a slot after the components; a
+//! state of one unbounded vector (module `capacity`) has its length first, then its elements,
+//! in a buffer as long as they are.
 
+use super::capacity::UNBOUNDED;
 use super::lowerer::Lowerer;
 use super::range::Range;
 use super::tree::{fcl, Fcl, Name};
@@ -105,15 +108,30 @@ pub(super) struct Layout {
     /// scalar per length slot.
     slots: Vec<Arr>,
     offsets: Vec<usize>,
-    /// The buffer's length.
+    /// The buffer's length (of a state of one unbounded vector: its length slot's).
     pub(super) size: usize,
     doubles: bool,
+    /// A state of one unbounded vector (module `capacity`): its length in slot 0, then its
+    /// elements, the buffer as long as they are on each trip.
+    unbounded: bool,
 }
 
 impl Layout {
     /// The layout of state `parts`, whose vectors marked in `dynamic` are held at capacity
     /// `caps` (their own size where `None`).
-    pub(super) fn new(parts: &[Arr], dynamic: Vec<bool>, caps: &[Option<usize>]) -> Layout {
+    /// (A state that would hold an unbounded vector, module `capacity`, is refused: its
+    /// buffer has no static size; the vector's length is read back first.)
+    pub(super) fn new(parts: &[Arr], dynamic: Vec<bool>, caps: &[Option<usize>]) -> R<Layout> {
+        if let [a] = parts {
+            if a.is_unbounded() && a.ty != Ty::Complex {
+                return Ok(Layout::unbounded(a));
+            }
+        }
+        if caps.iter().any(|c| c.is_some_and(|c| c >= UNBOUNDED))
+            || parts.iter().any(Arr::is_unbounded)
+        {
+            return unsupported("a loop's or a branch's state holding an unbounded vector");
+        }
         let mut slots: Vec<Arr> = parts
             .iter()
             .zip(caps)
@@ -134,12 +152,38 @@ impl Layout {
             offsets.push(size);
             size += a.size().max(1) * a.ty.slots();
         }
-        Layout {
+        Ok(Layout {
             dynamic,
             slots,
             offsets,
             size,
             doubles,
+            unbounded: false,
+        })
+    }
+
+    /// The layout of a state of one unbounded vector `a`: no capacity, the buffer holding
+    /// its length and then its elements (at least one, as any buffer of one).
+    fn unbounded(a: &Arr) -> Layout {
+        Layout {
+            dynamic: vec![true],
+            slots: vec![
+                Arr::scalar(Ty::Int, unit()),
+                Arr::new(a.ty, a.shape.clone(), |_: &Fcl| unit()),
+            ],
+            offsets: vec![0, 1],
+            size: 1,
+            doubles: a.ty == Ty::Double,
+            unbounded: true,
+        }
+    }
+
+    /// The length of the buffer that holds state `parts` (an FCL int): its static size, or
+    /// for an unbounded vector's state 1 + max(1, its length).
+    pub(super) fn size_of(&self, parts: &[Arr]) -> Fcl {
+        match (self.unbounded, parts) {
+            (true, [a]) => fcl!("(1 + maxi 1 {})", super::value::length_expr(a)),
+            _ => fcl!("{}", self.size),
         }
     }
 
@@ -154,6 +198,12 @@ impl Layout {
             self.doubles,
             &ranges,
         );
+        if self.unbounded {
+            // (the length first, then the elements)
+            let mut a = read[1].clone();
+            a.run_len = Some(Rc::new(read[0].expr()));
+            return vec![a];
+        }
         let mut lens = read[self.dynamic.len()..].iter();
         read[..self.dynamic.len()]
             .iter()
@@ -170,6 +220,10 @@ impl Layout {
 
     /// Element `i` of the buffer holding state `parts` (each at most its slot's capacity).
     pub(super) fn write(&self, lw: &Lowerer, parts: &[Arr], i: &Fcl) -> Fcl {
+        if let (true, [a]) = (self.unbounded, parts) {
+            let len = Arr::scalar(Ty::Int, (*super::value::length_expr(a)).clone());
+            return packed(&lw.fresh, &[len, a.clone()], &self.offsets, self.doubles, i);
+        }
         let mut slots = Vec::new();
         let mut lens = Vec::new();
         for ((a, slot), &d) in parts.iter().zip(&self.slots).zip(&self.dynamic) {
@@ -209,6 +263,13 @@ impl Layout {
     ) -> R<Option<Vec<bool>>> {
         if next.len() != parts.len() {
             return unsupported("a power whose function changes the form of its state");
+        }
+        if self.unbounded {
+            // (any length: the buffer takes the next state's)
+            return match &next[0] {
+                b if b.ty == parts[0].ty && b.shape.len() == 1 => Ok(None),
+                _ => unsupported("a power whose function changes its unbounded state's type"),
+            };
         }
         let mut dynamic = self.dynamic.clone();
         for (c, (a, b)) in parts.iter().zip(next).enumerate() {

@@ -15,14 +15,15 @@ impl Lowerer {
     /// Forces an array into a global buffer (a statement of `main`) and returns the array that
     /// reads it; inside a kernel, the array itself.
     pub(super) fn materialize(&mut self, a: &Arr, why: &str) -> Arr {
-        let n = a.size().max(1) * a.ty.slots();
         if self.kernel || a.size() == 0 || reads_a_buffer(&(a.index)(&var("i"))) {
             return a.clone();
         }
+        // (an unbounded vector is never complex: module `capacity`)
+        let n = self.host_count(slots(a));
         let m = self.fresh.name("m");
         let body = stored_slot(&self.fresh, a, &var("i"));
         self.helpers.insert(TABULATE);
-        self.comment(format!("materialize {why}: {n} elements"));
+        self.comment(format!("materialize {why}: {}", described(&n)));
         self.stmt(fcl_stmt!(
             "{m} <- forceM<grid> (tabulate {n} (fn i => {body}))"
         ));
@@ -54,7 +55,7 @@ impl Lowerer {
             // nothing to compute: the host prints the empty array from its shape
             return Ok(a.clone());
         }
-        let n = a.size().max(1) * a.ty.slots();
+        let n = self.host_count(slots(a));
         let i = var("i");
         let body = match kind {
             ResultKind::Bool => fcl!("b2i {}", body_of(&i)),
@@ -111,6 +112,20 @@ impl Lowerer {
             }
             _ => self.read_back(a, p),
         })
+    }
+
+    /// A count `n` (an FCL int) in a form the FCL host evaluates when it sizes a buffer or a
+    /// launch: `n` itself where it is arithmetic on literals and buffer reads, else a read
+    /// of a buffer that a kernel fills with it first (the host evaluates no `if`, `let` or
+    /// check: an unbounded vector's length, module `capacity`, is often one).
+    pub(super) fn host_count(&mut self, n: Fcl) -> Fcl {
+        if host_evaluable(&n) {
+            return n;
+        }
+        let c = self.fresh.name("count");
+        self.helpers.insert(TABULATE);
+        self.stmt(fcl_stmt!("{c} <- forceM<grid> (tabulate 1 (fn i => {n}))"));
+        fcl!("(index {c} 0)")
     }
 
     /// The array reading buffer `m` (bools are stored as ints, complex numbers as two
@@ -201,6 +216,40 @@ impl Lowerer {
             }
             _ => unsupported(format!("{why}: the device computed another shape")),
         }
+    }
+}
+
+/// The number of slots a buffer that stores `a` holds: [`Arr::stored_count`] elements
+/// (an FCL int, the run-time length of an unbounded vector), each of its type's slots.
+fn slots(a: &Arr) -> Fcl {
+    match (a.is_unbounded(), a.ty.slots()) {
+        (false, k) => fcl!("{}", a.size().max(1) * k),
+        (true, 1) => a.stored_count(),
+        (true, k) => fcl!("{} * {k}", a.stored_count()),
+    }
+}
+
+/// Whether the FCL host evaluates int expression `e` as it is: no `if`, `let`, function or
+/// check in it.
+fn host_evaluable(e: &Fcl) -> bool {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        if matches!(
+            e.kind,
+            ExprKind::If(..) | ExprKind::Let { .. } | ExprKind::Fn(..) | ExprKind::Do(..)
+        ) {
+            return false;
+        }
+        e.for_each_child(|c| stack.push(c));
+    }
+    !super::check::has_checks(e)
+}
+
+/// How a comment names a number of elements: the number, or the run-time length.
+fn described(n: &Fcl) -> String {
+    match n.kind {
+        ExprKind::Int(k) => format!("{k} elements"),
+        _ => "as many elements as its run-time length".to_string(),
     }
 }
 

@@ -1,0 +1,43 @@
+//! The capacity of a vector whose length the device computes ([`Arr::run_len`]): a static
+//! bound that sizes its buffers and launches where the count's range gives one (at most
+//! [`MAX_CAPACITY`]), and otherwise no static size at all.
+//!
+//! A vector whose count has no such bound (`iota(n)` or `take(n, v)` with `n` computed from
+//! data, its range wider than [`MAX_CAPACITY`]) is *unbounded*: its shape is
+//! `[`[`UNBOUNDED`]`]`, the largest length a TAIL vector can have, which the range analysis
+//! may use as the sound bound it is, but which no buffer or launch is sized by. Its buffers
+//! and launches take the run-time length instead: the FCL program computes the length on
+//! the device and the FCL host reads it where an allocation or a launch needs it, when the
+//! program runs. The operators that take an unbounded vector as it is are listed in
+//! `ops::takes_unbounded` (maps, folds, prints, `take`/`drop`/`rotate`, indexing); any other
+//! reads its length back (module `probe`), as before.
+
+use super::tree::{fcl, Fcl};
+use super::value::Arr;
+
+/// The largest capacity given to a vector whose length is a count computed on the device:
+/// beyond it the vector is [`UNBOUNDED`].
+pub(super) const MAX_CAPACITY: usize = 1 << 22;
+
+/// The shape `[UNBOUNDED]` of an unbounded vector: the int range's largest length. (A vector
+/// of run-time length with a static capacity past [`MAX_CAPACITY`], such as a filter of a
+/// static vector of 5M elements, is not unbounded: only this shape says so, and an operator
+/// that derives a capacity from an unbounded one keeps it.)
+pub(super) const UNBOUNDED: usize = i32::MAX as usize;
+
+impl Arr {
+    /// Whether this is a vector whose length the device computes and whose capacity is not
+    /// static (the module comment).
+    pub(super) fn is_unbounded(&self) -> bool {
+        self.run_len.is_some() && self.run_dims.is_none() && self.size() >= UNBOUNDED
+    }
+
+    /// The number of elements a buffer that stores this array holds (at least one, so that
+    /// no buffer is empty): its size, or for an unbounded vector its run-time length.
+    pub(super) fn stored_count(&self) -> Fcl {
+        match &self.run_len {
+            Some(len) if self.is_unbounded() => fcl!("(maxi 1 {len})"),
+            _ => fcl!("{}", self.size().max(1)),
+        }
+    }
+}
