@@ -117,8 +117,9 @@ fn without_a_device_computed_sizes_are_refused_and_reads_are_bounded() {
     assert_eq!(lowered.probes, 0);
     let result = lowered.result.expect("a result");
     assert!(result.dynamic && result.shape == [i32::MAX as usize]);
-    // ... and an operator that sizes its work by a capacity (a sort) reads its length back
-    let src = format!("let v:[int]1 = {v} in gradeUp(take(muli(reduce(maxi,0,v),1000000),v))");
+    // ... and an operator that sizes its work by a capacity (a sort of doubles) reads its
+    // length back
+    let src = format!("let v:[int]1 = {v} in gradeUp(each(fn x:[int]0 => i2d(x),take(muli(reduce(maxi,0,v),1000000),v)))");
     match lower_tail(&src) {
         Err(LowerTailError::Unsupported(why)) => {
             assert!(why.contains("used by gradeUp"), "{why}")
@@ -127,7 +128,7 @@ fn without_a_device_computed_sizes_are_refused_and_reads_are_bounded() {
     }
     // a prober that answers counts the requests; beyond MAX_PROBES the lowering gives up
     let many = format!(
-        "power(fn w:[int]1 => rotate(1,gradeUp(take(muli(first(w),nowi(0)),w))),{},{v})",
+        "power(fn w:[int]1 => rotate(1,gradeUp(each(fn x:[int]0 => i2d(x),take(muli(first(w),nowi(0)),w)))),{},{v})",
         MAX_PROBES + 10
     );
     let mut asked = 0;
@@ -333,6 +334,8 @@ fn unbounded_vectors_take_their_run_time_length() {
         format!("let w:[int]1 = {w} in let a:[int]1 = prArrI(w) in let b:[int]0 = prSclI(reduce(addi,0,w)) in let c:[int]1 = prArrI(take(-3,rotate(7,w))) in let d:[int]1 = prArrI(drop(140,w)) in let e:[int]0 = prSclI(addi(idxS(1,149,w),first(drop(17,w)))) in let f:[int]1 = prArrI(shape(w)) in let g:[double]1 = prArrD(take(4,each(fn x:[int]0 => divd(i2d(x),3.0),w))) in reduce(addi,0,zipWith(fn x:[int]0 => fn y:[int]0 => muli(x,y),w,vreverse(w)))"),
         // scans (the program's checked sums, a maximum of doubles) and a compress
         format!("let w:[int]1 = {w} in let a:[int]1 = prArrI(take(-3,scan(addi,0,w))) in let b:[double]1 = prArrD(take(-2,scan(maxd,0.0,each(fn x:[int]0 => i2d(resi(17,x)),w)))) in let c:[int]1 = prArrI(compress(each(fn x:[int]0 => eqi(resi(40,x),0),w),w)) in reduce(addi,0,compress(each(fn x:[int]0 => gti(x,3),w),w))"),
+        // a replicate of one (negative counts giving fills)
+        format!("let w:[int]1 = iota(subi({n},140)) in let a:[int]1 = prArrI(replicate(0,each(fn x:[int]0 => subi(resi(3,x),1),w),w)) in reduce(addi,0,replicate(0,each(fn x:[int]0 => resi(4,x),{w}),{w}))"),
         // a take past the data (fills) from either end, and a replicate by unbounded counts
         format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(take(-3,take({n},v))) in let b:[int]1 = prArrI(take(4,take(subi(0,{n}),v))) in let r:[int]1 = replicate(0,each(fn x:[int]0 => muli(maxi(0,x),{three}),v),v) in let s:[int]1 = prArrI(shape(r)) in reduce(addi,0,r)"),
         // failures: a negative iota count (3.35), a checked scan past the int range
@@ -344,8 +347,19 @@ fn unbounded_vectors_take_their_run_time_length() {
         // reductions: by operators with an identity (the last prefix of a scan), and by
         // others (a sequential fold)
         format!("let w:[int]1 = {w} in let a:[int]0 = prSclI(reduce(maxi,-5,w)) in let b:[int]0 = prSclI(reduce(mini,99999999,drop({n},w))) in let c:[double]0 = prSclD(reduce(addd,0.0,each(fn x:[int]0 => divd(1.0,i2d(x)),w))) in let d:[bool]0 = prSclB(reduce(andb,tt,each(fn x:[int]0 => gti(x,0),w))) in reduce(subi,0,w)"),
+        // sorted by the radix sort, its plan the run-time length's (of ints, bools; an
+        // empty one)
+        format!("let w:[int]1 = each(fn x:[int]0 => resi(101,muli(x,37)),{w}) in let g:[int]1 = gradeUp(w) in let a:[int]1 = prArrI(take(5,g)) in let c:[int]1 = prArrI(take(-5,each(fn i:[int]0 => idxS(1,i,w),g))) in let d:[int]1 = prArrI(gradeUp(iota(subi({n},150)))) in let e:[int]1 = prArrI(take(3,gradeDown(each(fn x:[int]0 => gti(x,50),w)))) in reduce(addi,0,g)"),
+        // a reshape to a vector of a length with no bound (elements reused cyclically; a
+        // negative extent fails, 3.38)
+        format!("let v:[int]1 = {v} in let a:[int]1 = prArrI(take(-3,reshape([{n}],v))) in let b:[int]1 = prArrI(shape(reshape([subi({n},140)],{w}))) in reshape([subi({n},151)],v)"),
         // joined with others, and itself
         format!("let w:[int]1 = {w} in let a:[int]1 = prArrI(take(-4,cat(w,iota(3)))) in let b:[int]1 = prArrI(take(3,cons(7,w))) in let c:[int]1 = prArrI(shape(snoc(cat(w,w),9))) in reduce(addi,0,cat(drop(140,w),w))"),
+        // a loop's state with one beside other components: a count, a vector of doubles
+        format!("let t:([int]1 * [int]0) = power(fn s:([int]1 * [int]0) => (compress(each(fn x:[int]0 => gti(resi(7,x),0),Prj(0,s)),each(fn x:[int]0 => addi(x,3),Prj(0,s))),addi(Prj(1,s),1)),5,({w},0)) in let a:[int]1 = prArrI(take(3,Prj(0,t))) in let u:([double]1 * [int]1) = power(fn s:([double]1 * [int]1) => (each(fn x:[double]0 => muld(x,0.5),Prj(0,s)),drop(1,Prj(1,s))),4,([1.0,3.0],{w})) in let c:[double]1 = prArrD(Prj(0,u)) in let d:[int]1 = prArrI(take(2,Prj(1,u))) in addi(Prj(1,t),reduce(addi,0,Prj(0,t)))"),
+        // an if whose branches print, one giving an unbounded vector (the two loops of 0 or
+        // 1 trip write one buffer)
+        format!("let v:[int]1 = {v} in let b:[int]1 = if lti(first(v),0) then prArrI(take(3,{w})) else {w} in let c:[int]1 = if gti(first(v),0) then prArrI(take(3,{w})) else {w} in let d:[int]1 = prArrI(shape(c)) in reduce(addi,0,b)"),
         // an empty one, printed, scanned, filtered
         format!("let w:[int]1 = iota(subi({n},150)) in let a:[int]1 = prArrI(w) in let b:[int]1 = prArrI(scan(addi,0,w)) in compress(each(fn x:[int]0 => gti(x,3),w),w)"),
     ];

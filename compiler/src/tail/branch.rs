@@ -14,11 +14,12 @@
 //! that draws from `roll`, results of other types or ranks) reads the condition back (module
 //! `probe`).
 
+use super::capacity::UNBOUNDED;
 use super::check::{failing, has_checks};
 use super::loops::Step;
 use super::lowerer::Lowerer;
 use super::state::{components, rebuild, Layout};
-use super::tree::{fcl, fcl_stmt, var, Fcl};
+use super::tree::{fcl, fcl_stmt, int, var, Fcl};
 use super::value::Env;
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::{LowerTailError, RunFailure};
@@ -125,6 +126,12 @@ impl Lowerer {
                 caps.push(None);
                 dynamic.push(false);
                 fills.push(Arr::new(ty, x.shape.clone(), move |_: &Fcl| ty.fill()));
+            } else if x.is_unbounded() || y.is_unbounded() {
+                // (at its run-time length, module `capacity`: an empty unbounded vector first)
+                caps.push(None);
+                dynamic.push(true);
+                let fill = Rc::new(move |_: &Fcl| ty.fill());
+                fills.push(Arr::dynamic(ty, UNBOUNDED, Rc::new(int(0)), fill));
             } else {
                 caps.push(Some(x.size().max(y.size())));
                 dynamic.push(true);

@@ -317,8 +317,9 @@ impl ReshapeTarget {
 }
 
 /// The shape `reshape(s, …)` gives, where this module lowers it: known, or computed with
-/// every extent bounded and at most [`MAX_CAPACITY`] elements in all; `None` where the
-/// shape is read back (module `probe`). An extent of `[n, 3]` is bounded by its own range.
+/// every extent bounded and at most [`MAX_CAPACITY`] elements in all, or one extent with no
+/// such bound (an unbounded vector); `None` where the shape is read back (module `probe`).
+/// An extent of `[n, 3]` is bounded by its own range.
 fn reshape_target(s: &Arr) -> Option<ReshapeTarget> {
     let rank = s.shape.first().copied().unwrap_or(0);
     if s.shape.len() != 1 || s.ty != Ty::Int || !(1..=MAX_RANK).contains(&rank) {
@@ -337,11 +338,14 @@ fn reshape_target(s: &Arr) -> Option<ReshapeTarget> {
     // (an extent that is never positive has a capacity of 1: the buffers are not empty)
     let bounds: Vec<f64> = ranges.iter().map(|r| r.hi.max(1.0).floor()).collect();
     let cap: f64 = bounds.iter().product();
-    if cap > MAX_CAPACITY as f64 {
-        return None;
-    }
+    let bounds = match (cap > MAX_CAPACITY as f64, rank) {
+        (false, _) => bounds.into_iter().map(|b| b as usize).collect(),
+        // a vector with no useful bound: unbounded (module `capacity`)
+        (true, 1) => vec![UNBOUNDED],
+        (true, _) => return None,
+    };
     Some(ReshapeTarget::Computed {
-        bounds: bounds.into_iter().map(|b| b as usize).collect(),
+        bounds,
         checked: ranges.iter().any(|r| r.lo < 0.0),
     })
 }

@@ -55,10 +55,10 @@ impl Lowerer {
             sel = self.settle(&sel, name)?;
             a = self.settle(&a, name)?;
         }
-        // an unbounded vector (module `capacity`): a compress scatters it, as long as it is
-        // (where it is not complex); anything else reads its length back
+        // an unbounded vector (module `capacity`): filtered as long as it is (where it is
+        // not complex, and of one length with the mask or counts), else its length read back
         let unbounded = sel.is_unbounded() || a.is_unbounded();
-        if unbounded && (p != Prim::Compress || a.ty == Ty::Complex || sel.run_len != a.run_len) {
+        if unbounded && (a.ty == Ty::Complex || sel.run_len != a.run_len) {
             sel = self.settle(&sel, name)?;
             a = self.settle(&a, name)?;
         }
@@ -120,16 +120,17 @@ impl Lowerer {
             return refuse();
         };
         let sums = self.materialize(&sums, &format!("the prefix sums of {name}'s counts"));
-        if let (true, Some(len)) = (unbounded, &run_len) {
-            // (an empty vector's total is 0, with no sum to read)
-            let last = (sums.index)(&fcl!("({len} - 1)"));
-            let total = fcl!("(if lti 0 {len} then {last} else 0)");
-            let extent = self.host_count((**len).clone());
-            return Ok(Val::Arr(self.compress_scatter(a, &sums, &total, &extent)));
-        }
-        let last = (sums.index)(&fcl!("{}", n - 1));
+        // the elements searched: n, or an unbounded vector's run-time length
+        let (last, extent) = match (unbounded, &run_len) {
+            (true, Some(len)) => {
+                // (an empty vector's total is 0, with no sum to read)
+                let last = (sums.index)(&fcl!("({len} - 1)"));
+                let total = fcl!("(if lti 0 {len} then {last} else 0)");
+                (total, self.host_count((**len).clone()))
+            }
+            _ => ((sums.index)(&fcl!("{}", n - 1)), fcl!("{n}")),
+        };
         if compress && a.ty != Ty::Complex {
-            let extent = fcl!("{n}");
             return Ok(Val::Arr(self.compress_scatter(a, &sums, &last, &extent)));
         }
         // a compress of complex numbers (two blocks of doubles, which the scatter does not
@@ -158,7 +159,7 @@ impl Lowerer {
         let sum_at = sums.index.clone();
         let index = move |j: &Fcl| {
             share(&fresh, j, |j| {
-                let pos = search(&fresh, j, n, &*sum_at);
+                let pos = search(&fresh, j, n, &extent, &*sum_at);
                 if compress {
                     return pos.wrap(|i| data(i));
                 }
@@ -269,20 +270,27 @@ fn replicate_capacity(counts: &Arr, n: usize) -> Option<usize> {
     (cap >= 1.0 && cap <= MAX_CAPACITY as f64).then_some(cap as usize)
 }
 
-/// The first position i in 0..n whose prefix sum `sum_at(i)` exceeds `j` (one exists: j is
-/// below the total): the number of prefix sums at most j, found bit by bit from the highest
-/// power of two up to n. Each step names the previous position twice, so it binds the next one
+/// The first position i in 0..len whose prefix sum `sum_at(i)` exceeds `j` (one exists: j
+/// is below the total): the number of prefix sums at most j, found bit by bit from the
+/// highest power of two up to n, a static bound on the length `len` (an FCL int: n itself,
+/// or an unbounded vector's run-time length). Each step names the previous position twice, so it binds the next one
 /// by applying a function, not by `let`: the FCL oracle binds `let`s by name, which would make
 /// its work double per step (2n sums read per element), while an argument is evaluated once
 /// (compiled code computes each once either way).
-fn search(fresh: &super::value::Fresh, j: &Fcl, n: usize, sum_at: &dyn Fn(&Fcl) -> Fcl) -> Search {
+fn search(
+    fresh: &super::value::Fresh,
+    j: &Fcl,
+    n: usize,
+    len: &Fcl,
+    sum_at: &dyn Fn(&Fcl) -> Fcl,
+) -> Search {
     let mut p = int(0);
     let mut steps = Vec::new();
     let mut bit = 1usize << (usize::BITS - 1 - n.leading_zeros());
     while bit > 0 {
         let q = fresh.name("p");
-        // a step past n reads the last sum, the total, which exceeds j: no step
-        let sum = sum_at(&fcl!("(mini ({p} + {bit}) {n} - 1)"));
+        // a step past the length reads the last sum, the total, which exceeds j: no step
+        let sum = sum_at(&fcl!("(mini ({p} + {bit}) {len} - 1)"));
         // planted fault: `j <= sum` for `j < sum`
         let bound = if fresh.planted(LoweringFault::FilterSearchBound) {
             fcl!("{sum} + 1")
@@ -308,7 +316,7 @@ mod tests {
     #[test]
     fn the_search_binds_each_step_by_application() {
         let f = super::super::value::Fresh::default();
-        let found = search(&f, &p("j"), 5, &|i| fcl!("(index s {i})")).wrap(|i| i.clone());
+        let found = search(&f, &p("j"), 5, &p("5"), &|i| fcl!("(index s {i})")).wrap(|i| i.clone());
         assert_eq!(
             found,
             p("((fn p0 => ((fn p1 => ((fn p2 => p2) \

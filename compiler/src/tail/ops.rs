@@ -121,9 +121,9 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
 
 /// Whether operator `p` takes argument `k` of `args` as an unbounded vector (module
 /// `capacity`): where it takes it as a vector of run-time length ([`takes_dynamic`]) and
-/// sizes nothing by its capacity (maps, folds and scans, prints, indexing, `compress`,
-/// `take`/`drop`/`rotate`, `reshape`, joins, a `power`'s state). A sort or a `replicate` of
-/// it reads its length back.
+/// sizes nothing by its capacity (maps, folds and scans, prints, indexing, the filters,
+/// `take`/`drop`/`rotate`, `reshape`, joins, a `power`'s state, the radix sort). A sort of
+/// doubles reads its length back.
 fn takes_unbounded(p: Prim, k: usize, args: &[Val]) -> bool {
     use Prim as P;
     takes_dynamic(p, k, args)
@@ -134,6 +134,7 @@ fn takes_unbounded(p: Prim, k: usize, args: &[Val]) -> bool {
                 | P::Reduce
                 | P::Scan
                 | P::Compress
+                | P::Replicate
                 | P::Shape
                 | P::First
                 | P::Mem
@@ -157,6 +158,8 @@ fn takes_unbounded(p: Prim, k: usize, args: &[Val]) -> bool {
                 | P::Cat
                 | P::Cons
                 | P::Snoc
+                | P::GradeUp
+                | P::GradeDown
         )
 }
 

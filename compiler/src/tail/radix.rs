@@ -33,10 +33,12 @@
 //! same destinations; its kernels are built once, whatever the number of passes. The indices
 //! of the last trip are the permutation.
 
+use super::capacity::UNBOUNDED;
 use super::coords::select;
 use super::lowerer::{Lowerer, TABULATE};
-use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
+use super::tree::{fcl, fcl_stmt, int, int_literal, var, Fcl, Name, Stmt};
 use super::value::{Arr, Fun, Index, Ty, Val, R};
+use semantics::fcl::printer::print_expr;
 use semantics::fcl::quote::do_block;
 use semantics::fcl::syntax::Level;
 use semantics::tail::ops::prim::Prim;
@@ -61,6 +63,10 @@ const ROW_SCAN_MAX: usize = 4096;
 /// Threads per work-group at most.
 const GROUP: usize = 256;
 
+/// Threads per work-group of a sort of a run-time number of elements: one warp, so that a
+/// short vector pads to 32K positions, not 256K (the FCL oracle runs every position's work).
+const RUN_GROUP: usize = 32;
+
 /// Below this many elements the bitonic network sorts (its launches are few and short there,
 /// where a radix sort's passes each cost several launches).
 pub(super) const RADIX_MIN: usize = 4096;
@@ -72,32 +78,54 @@ pub(super) fn radix_sorts(ty: Ty, n: usize) -> bool {
 
 /// The geometry of one radix sort.
 struct Plan {
-    /// Real elements.
-    n: usize,
-    /// Threads (chunks): `blocks · group`.
-    threads: usize,
+    /// Threads (chunks): `blocks · group`, an FCL int (run-time for an unbounded vector).
+    threads: Fcl,
     /// Threads per work-group (a power of two).
     group: usize,
-    /// Work-groups.
-    blocks: usize,
+    /// Work-groups (FCL).
+    blocks: Fcl,
+    /// Positions including the padding: `threads · CHUNK` (FCL).
+    total: Fcl,
+    /// The threads, where known at compile time (the histogram's scan picks its form by them).
+    known_threads: Option<usize>,
 }
 
 impl Plan {
+    /// The plan for `n` elements.
     fn new(n: usize) -> Plan {
         let chunks = n.div_ceil(CHUNK);
         let group = chunks.next_power_of_two().min(GROUP);
         let blocks = chunks.div_ceil(group);
+        let threads = blocks * group;
         Plan {
-            n,
-            threads: blocks * group,
+            threads: int(threads as i64),
             group,
-            blocks,
+            blocks: int(blocks as i64),
+            total: int((threads * CHUNK) as i64),
+            known_threads: Some(threads),
         }
     }
 
-    /// Positions including the padding.
-    fn padded(&self) -> usize {
-        self.threads * CHUNK
+    /// The plan for a run-time number `len` of elements (an FCL int the host evaluates): full
+    /// work-groups of [`RUN_GROUP`] threads, at least one.
+    fn run(len: &Fcl) -> Plan {
+        let per_block = RUN_GROUP * CHUNK;
+        let blocks = fcl!("((maxi 1 {len} + {}) / {per_block})", per_block - 1);
+        Plan {
+            threads: fcl!("({blocks} * {RUN_GROUP})"),
+            group: RUN_GROUP,
+            total: fcl!("({blocks} * {per_block})"),
+            blocks,
+            known_threads: None,
+        }
+    }
+}
+
+/// `k · x` (FCL ints), folded where `x` is a literal.
+fn times(k: usize, x: &Fcl) -> Fcl {
+    match int_literal(x) {
+        Some(x) => int(k as i64 * x),
+        None => fcl!("({k} * {x})"),
     }
 }
 
@@ -159,7 +187,7 @@ fn key_words(ty: Ty, down: bool, x: &Fcl) -> (Vec<Fcl>, u32) {
 
 /// The digit that pass `it` (the loop's trip, an FCL int) reads at position `e` of the
 /// loop's state `s` (the key words, `total` positions each, then the indices).
-fn digit(s: &Name, total: usize, it: &Name, e: &Fcl) -> Fcl {
+fn digit(s: &Name, total: &Fcl, it: &Name, e: &Fcl) -> Fcl {
     fcl!(
         "(((index {s} (({it} >> 2) * {total} + {e})) >> (({it} & 3) * {DIGIT})) & {})",
         RADIX - 1
@@ -174,20 +202,28 @@ impl Lowerer {
     /// once whatever the number of passes.
     pub(super) fn radix_grade(&mut self, down: bool, a: &Arr) -> R<Arr> {
         let name = if down { "gradeDown" } else { "gradeUp" };
-        let plan = Plan::new(a.shape[0]);
-        let (n, total) = (plan.n, plan.padded());
         // the real elements: past a run-time length, positions pad (ints only, see `grade`)
         let real = super::value::length_expr(a);
+        // (an unbounded vector's plan follows its run-time length, module `capacity`)
+        let (plan, n) = match a.is_unbounded() {
+            true => (
+                Plan::run(&self.host_count((*real).clone())),
+                "a run-time number of".into(),
+            ),
+            false => (Plan::new(a.shape[0]), a.shape[0].to_string()),
+        };
+        let total = plan.total.clone();
         let (words, passes) = key_words(a.ty, down, &super::lowerer::stored_element(a, &var("e")));
         let w = words.len();
         let word = select(&var("part"), &words);
-        let size = (w + 1) * total;
+        let size = times(w + 1, &total);
         let keys = self.fresh.name("rkeys");
         self.helpers.insert(TABULATE);
         self.comment(format!(
-            "{name}: the sort keys of {n} elements ({w} words each), padded to {total} ({} \
+            "{name}: the sort keys of {n} elements ({w} words each), padded to {} ({} \
              threads of {CHUNK}), and their indices, for a radix sort of {passes} passes",
-            plan.threads
+            print_expr(&total).trim_end(),
+            print_expr(&plan.threads).trim_end()
         ));
         self.stmt(fcl_stmt!(
             "{keys} <- forceM<grid> (tabulate {size} (fn i => let part = i / {total} in \
@@ -199,11 +235,13 @@ impl Lowerer {
         // program whatever the data)
         let mut spreads = Vec::new();
         for j in 0..w {
-            let k = keys.clone();
-            let differs = Arr::new(Ty::Int, vec![n], move |i: &Fcl| {
-                let first = fcl!("(index {k} {})", j * total);
-                fcl!("(xor (index {k} ({} + {i})) {first})", j * total)
+            let (k, base) = (keys.clone(), times(j, &total));
+            let mut differs = Arr::new(Ty::Int, a.shape.clone(), move |i: &Fcl| {
+                let first = fcl!("(index {k} {base})");
+                fcl!("(xor (index {k} ({base} + {i})) {first})")
             });
+            // (past a run-time length, the padding's keys: no real one differs there)
+            differs.run_len = a.run_len.clone().filter(|_| a.is_unbounded());
             spreads.push(self.reduced(Prim::Ori, differs)?);
         }
         let (it, s) = (self.fresh.name("it"), self.fresh.name("rs"));
@@ -228,7 +266,7 @@ impl Lowerer {
             "{out} <- power<grid> {passes} (fn {it} => fn {s} => {block}) \
              (tabulate {size} (fn i => index {keys} i))"
         ));
-        let at = w * total;
+        let at = times(w, &total);
         Ok(grade_of(
             a,
             Rc::new(move |i: &Fcl| fcl!("((index {out} ({at} + {i})) + 1)")),
@@ -239,7 +277,7 @@ impl Lowerer {
     /// words, then the indices) in trip `it`: its statements (steps 1 to 3 of the module
     /// comment) and the step's result, every block scattered to the destinations (step 4).
     fn radix_pass(&mut self, plan: &Plan, s: &Name, it: &Name, skip: &Fcl, parts: usize) -> R<Fcl> {
-        let total = plan.padded();
+        let total = &plan.total;
         let hist = self.histogram(
             plan,
             &digit(s, total, it, &fcl!("(t * {CHUNK} + i)")),
@@ -271,7 +309,7 @@ impl Lowerer {
     /// (`digit` reads the digit of position `t * CHUNK + i`).
     fn histogram(&mut self, plan: &Plan, digit: &Fcl, trips: &Fcl) -> Name {
         let h = self.fresh.name("rhist");
-        let (g, t) = (plan.group, plan.threads);
+        let (g, t) = (plan.group, &plan.threads);
         let lg = g.trailing_zeros();
         self.comment("radix pass: each thread's counts of its chunk's digits, digit-major");
         self.stmt(fcl_stmt!(
@@ -282,7 +320,7 @@ impl Lowerer {
              (d, read d + 1))))))))",
             g * RADIX,
             g - 1,
-            plan.blocks,
+            &plan.blocks,
         ));
         h
     }
@@ -293,10 +331,10 @@ impl Lowerer {
     /// last), then one thread's scan of the totals, where digit v starts; otherwise module
     /// `reduce`'s scan of the whole histogram.
     fn digit_starts(&mut self, plan: &Plan, hist: &Name) -> R<Fcl> {
-        let t = plan.threads;
-        if t >= ROW_SCAN_MAX {
-            return self.digit_starts_scanned(plan, hist);
-        }
+        let t = match plan.known_threads {
+            Some(t) if t < ROW_SCAN_MAX => t,
+            _ => return self.digit_starts_scanned(plan, hist),
+        };
         let (rows, base) = (self.fresh.name("rrows"), self.fresh.name("rbase"));
         let w = t + 1;
         // a few digits per work-group, so that the rows spread over the compute units
@@ -322,9 +360,18 @@ impl Lowerer {
     /// [`Lowerer::digit_starts`] through module `reduce`'s scan of the whole histogram: the
     /// exclusive sum of entry q is the inclusive one less `hist[q]`.
     fn digit_starts_scanned(&mut self, plan: &Plan, hist: &Name) -> R<Fcl> {
-        let len = RADIX * plan.threads;
         let h = hist.clone();
-        let counts = Arr::new(Ty::Int, vec![len], move |q: &Fcl| fcl!("(index {h} {q})"));
+        let read = Rc::new(move |q: &Fcl| fcl!("(index {h} {q})"));
+        let counts = match plan.known_threads {
+            Some(t) => Arr::new(Ty::Int, vec![RADIX * t], move |q: &Fcl| read(q)),
+            // (an unbounded vector of counts, module `capacity`)
+            None => Arr::dynamic(
+                Ty::Int,
+                UNBOUNDED,
+                Rc::new(times(RADIX, &plan.threads)),
+                read,
+            ),
+        };
         let zero = Arr::known(Array::scalar(Scalar::Int(0)));
         let addi = Val::Fun(Rc::new(Fun::Op(Prim::Addi, semantics::Span::DUMMY)));
         let Val::Arr(sums) =
@@ -354,7 +401,7 @@ impl Lowerer {
              {starts})) else let s = i - {RADIX} in let k = s >> 1 in let d = {digit} in \
              if (s & 1) == 0 then ({RADIX} + k, read d) else (d, read d + 1))))))))",
             g * slots,
-            plan.blocks,
+            &plan.blocks,
         ));
         d
     }
@@ -364,7 +411,7 @@ impl Lowerer {
 /// element at position e moved to e's destination (read from `dests`; e itself where every key
 /// shares the pass's digit, `skip`).
 fn scatter(plan: &Plan, dests: &Name, skip: &Fcl, s: &Name, parts: usize) -> Fcl {
-    let total = plan.padded();
+    let total = &plan.total;
     let slots = RADIX + CHUNK;
     let lc = CHUNK.trailing_zeros();
     fcl!(
@@ -374,7 +421,7 @@ fn scatter(plan: &Plan, dests: &Name, skip: &Fcl, s: &Name, parts: usize) -> Fcl
          (generate {} (fn b => return<block> (push<block> (generate 256 (fn u => \
          index {s} (b * 256 + u))))))",
         CHUNK - 1,
-        parts * total / 256,
+        times(parts * CHUNK / 256, &plan.threads),
     )
 }
 
@@ -415,7 +462,7 @@ mod tests {
         assert_eq!(
             digit(
                 &Name::new("rs"),
-                8192,
+                &int(8192),
                 &Name::new("it"),
                 &p("(t * 1024 + i)")
             ),

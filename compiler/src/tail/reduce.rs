@@ -122,6 +122,9 @@ pub(super) fn identity(f: &Val, ty: Ty) -> Option<Fcl> {
         (Prim::Muli, Ty::Int) if !checked => fcl!("1"),
         (Prim::Maxi, Ty::Int) => fcl!("(0 - 2147483647 - 1)"),
         (Prim::Mini, Ty::Int) => fcl!("2147483647"),
+        // (bitwise: no check to fail)
+        (Prim::Ori | Prim::Xori, Ty::Int) => fcl!("0"),
+        (Prim::Andi, Ty::Int) => fcl!("(0 - 1)"),
         (Prim::Addd, Ty::Double) => fcl!("0.0"),
         (Prim::Muld, Ty::Double) => fcl!("1.0"),
         (Prim::Maxd, Ty::Double) => fcl!("(negd (divd 1.0 0.0))"),

@@ -53,6 +53,12 @@ const SCAN_PER_THREAD: usize = 128;
 /// private array (`seqfor`, at most 4096 cells), which a CPU device keeps per work-item.
 const SCAN_MAX_PER_THREAD: usize = 256;
 
+/// The elements a thread of a reduce-then-scan owns in a row of run-time length: fewer than
+/// [`SCAN_PER_THREAD`], so that a short row (an unbounded vector may be short) costs few
+/// positions of a work-group's 256 · 32; its totals are scanned the same way, at most
+/// 2^31 / 8192 of them, then 32.
+const RUN_PER_THREAD: usize = 32;
+
 /// The work-groups per row (q) and elements per thread (s) of a reduce-then-scan over `k` rows
 /// of `m`: [`SCAN_PER_THREAD`] per thread where the rows are long enough, no more than
 /// [`SCAN_GROUPS`] work-groups over all rows unless a thread would then own more than
@@ -106,7 +112,10 @@ impl Lowerer {
     pub(super) fn scan_unbounded(&mut self, f: &Val, a: &Arr) -> Option<Arr> {
         let len = a.run_len.clone()?;
         let (ty, r) = (a.ty, self.fresh.name("r"));
-        let rows = Rows::Run(self.host_count((*len).clone()));
+        let rows = Rows::Run {
+            len: self.host_count((*len).clone()),
+            most: UNBOUNDED,
+        };
         let mut out = if let Some(span) = checked_addi(f, ty) {
             self.comment("scan: an unbounded vector's checked sums");
             self.scan_checked_addi_of(&r, a, &rows, span)
@@ -214,7 +223,7 @@ impl Lowerer {
         let shape = rows.shape();
         let (s, chunk, q) = (shape.s, 256 * shape.s, shape.q.clone());
         let fresh = self.fresh.clone();
-        let (len, run) = (shape.len.clone(), matches!(rows, Rows::Run(_)));
+        let (len, run) = (shape.len.clone(), matches!(rows, Rows::Run { .. }));
         let element = |row: &Name, j: &Name| {
             let x = match run {
                 true => (a.index)(&fcl!("{j}")),
@@ -251,16 +260,23 @@ impl Lowerer {
              {rest}))))) ; tq <- force<block> tp ; sklansky 8 {step} tq }})))",
             s - 1
         ));
-        // 2. the work-groups' totals, scanned along each row (of an unbounded row: as many
-        //    as the longest row has, those past the run-time count the identity)
+        // 2. the work-groups' totals, scanned along each row (of a row of run-time length:
+        //    as a row of their run-time number, where there can be more than one)
         let before = {
-            let (parts, id, q) = (parts.clone(), id.clone(), q.clone());
+            let parts = parts.clone();
             let total = move |i: &Fcl| ty.load(&fcl!("(index {parts} ({i} * 256 + 255))"));
             match run {
-                true => self.scan_totals(f, &id.clone(), ty, 1, shape.most_groups, move |i| {
-                    fcl!("(if lti {i} {q} then {} else {id})", total(i))
-                }),
-                false => self.scan_totals(f, &id, ty, shape.k, shape.most_groups, total),
+                true if shape.most_groups == 1 => None,
+                true => {
+                    let (p, most) = (self.fresh.name("r"), shape.most_groups);
+                    let totals = Arr::new(ty, vec![most], total);
+                    let rows = Rows::Run {
+                        len: q.clone(),
+                        most,
+                    };
+                    Some(self.scan_blocks_of(&p, f, id, &totals, &rows))
+                }
+                false => self.scan_totals(f, id, ty, shape.k, shape.most_groups, total),
             }
         };
         // 3. each thread scans its chunk again from the prefix before it
@@ -329,9 +345,10 @@ impl Lowerer {
 pub(super) enum Rows {
     /// `k` rows of `m` elements.
     Static { k: usize, m: usize },
-    /// One row of the run-time length given (an FCL int the host evaluates, see
-    /// `Lowerer::host_count`): an unbounded vector (module `capacity`).
-    Run(Fcl),
+    /// One row of run-time length `len` (an FCL int the host evaluates, see
+    /// `Lowerer::host_count`), at most `most`: an unbounded vector (module `capacity`), or
+    /// the work-groups' totals of one.
+    Run { len: Fcl, most: usize },
 }
 
 /// How a block-level scan divides its rows among work-groups.
@@ -369,8 +386,8 @@ impl Rows {
                     q_text: q.to_string(),
                 }
             }
-            Rows::Run(len) => {
-                let (s, chunk) = (SCAN_PER_THREAD, 256 * SCAN_PER_THREAD);
+            Rows::Run { len, most } => {
+                let (s, chunk) = (RUN_PER_THREAD, 256 * RUN_PER_THREAD);
                 // (at least one work-group: a consumer reads position 0 of an empty vector's
                 // buffer, module `capacity`)
                 let q = fcl!("((maxi 1 {len} + {}) / {chunk})", chunk - 1);
@@ -379,7 +396,7 @@ impl Rows {
                     s,
                     q: q.clone(),
                     groups: q,
-                    most_groups: UNBOUNDED.div_ceil(chunk),
+                    most_groups: most.div_ceil(chunk),
                     len: len.clone(),
                     what: "one row of run-time length".to_string(),
                     q_text: "run-time".to_string(),

@@ -92,6 +92,15 @@ impl Lowerer {
                  element (the device sort is a sequence of kernels, statements of main)"
             ));
         }
+        if a.is_unbounded() {
+            // by the radix sort, its plan the run-time length's (module `capacity`); doubles,
+            // whose radix sort has no place for a run-time length, have it read back
+            if matches!(a.ty, Ty::Int | Ty::Char | Ty::Bool) {
+                return self.radix_grade(down, a);
+            }
+            let settled = self.settle(a, name)?;
+            return self.grade(down, &settled);
+        }
         let n = a.shape[0];
         if n == 0 {
             return Ok(Arr::new(Ty::Int, vec![0], |_| int(0)));

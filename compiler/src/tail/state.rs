@@ -1,9 +1,9 @@
 //! A loop's state in one buffer: the arrays of a `power`'s state (an array, or a tuple's
 //! components) stored one after another in one device buffer, as ints or, where a component
 //! holds doubles, all as doubles ([`Layout`]). A component whose length the step may change
-//! is held at a fixed capacity with its current length in a slot after the components; a
-//! state of one unbounded vector (module `capacity`) has its length first, then its elements,
-//! in a buffer as long as they are.
+//! is held at a fixed capacity with its current length in a slot after the components; an
+//! unbounded vector among them (module `capacity`) comes last, its length and then its
+//! elements, in a buffer as long as they are.
 
 use super::capacity::UNBOUNDED;
 use super::lowerer::Lowerer;
@@ -111,20 +111,31 @@ pub(super) struct Layout {
     /// The buffer's length (of a state of one unbounded vector: its length slot's).
     pub(super) size: usize,
     doubles: bool,
-    /// A state of one unbounded vector (module `capacity`): its length in slot 0, then its
-    /// elements, the buffer as long as they are on each trip.
-    unbounded: bool,
+    /// A state with one unbounded vector (module `capacity`), component u: the other
+    /// components laid out as `inner` lays them out, then u's length, then u's elements, the
+    /// buffer as long as they are on each trip.
+    unbounded: Option<(usize, Box<Layout>)>,
+}
+
+/// `xs` without its element `u`.
+fn without<T: Clone>(xs: &[T], u: usize) -> Vec<T> {
+    let mut out = xs.to_vec();
+    out.remove(u);
+    out
 }
 
 impl Layout {
     /// The layout of state `parts`, whose vectors marked in `dynamic` are held at capacity
     /// `caps` (their own size where `None`).
-    /// (A state that would hold an unbounded vector, module `capacity`, is refused: its
-    /// buffer has no static size; the vector's length is read back first.)
+    /// (A state with one unbounded vector, module `capacity`, holds it last, at its run-time
+    /// length; one with more is refused, its vectors' lengths read back first.)
     pub(super) fn new(parts: &[Arr], dynamic: Vec<bool>, caps: &[Option<usize>]) -> R<Layout> {
-        if let [a] = parts {
-            if a.is_unbounded() && a.ty != Ty::Complex {
-                return Ok(Layout::unbounded(a));
+        let unbounded: Vec<usize> = (0..parts.len())
+            .filter(|&c| parts[c].is_unbounded())
+            .collect();
+        if let [u] = unbounded[..] {
+            if parts[u].ty != Ty::Complex {
+                return Layout::with_unbounded(parts, u, dynamic, caps);
             }
         }
         if caps.iter().any(|c| c.is_some_and(|c| c >= UNBOUNDED))
@@ -158,32 +169,49 @@ impl Layout {
             offsets,
             size,
             doubles,
-            unbounded: false,
+            unbounded: None,
         })
     }
 
-    /// The layout of a state of one unbounded vector `a`: no capacity, the buffer holding
-    /// its length and then its elements (at least one, as any buffer of one).
-    fn unbounded(a: &Arr) -> Layout {
-        Layout {
-            dynamic: vec![true],
-            slots: vec![
-                Arr::scalar(Ty::Int, unit()),
-                Arr::new(a.ty, a.shape.clone(), |_: &Fcl| unit()),
-            ],
-            offsets: vec![0, 1],
-            size: 1,
-            doubles: a.ty == Ty::Double,
-            unbounded: true,
-        }
+    /// The layout of state `parts` whose component u is an unbounded vector: the others'
+    /// layout first, then u's length and elements (at least one, as any buffer of one).
+    fn with_unbounded(
+        parts: &[Arr],
+        u: usize,
+        dynamic: Vec<bool>,
+        caps: &[Option<usize>],
+    ) -> R<Layout> {
+        let mut inner = Layout::new(&without(parts, u), without(&dynamic, u), &without(caps, u))?;
+        let a = &parts[u];
+        let doubles = inner.doubles || a.ty == Ty::Double;
+        inner.doubles = doubles;
+        let mut slots = inner.slots.clone();
+        slots.push(Arr::scalar(Ty::Int, unit()));
+        slots.push(Arr::new(a.ty, a.shape.clone(), |_: &Fcl| unit()));
+        let mut offsets = inner.offsets.clone();
+        offsets.extend([inner.size, inner.size + 1]);
+        let mut dynamic = inner.dynamic.clone();
+        dynamic.insert(u, true);
+        Ok(Layout {
+            dynamic,
+            slots,
+            offsets,
+            size: inner.size + 1,
+            doubles,
+            unbounded: Some((u, Box::new(inner))),
+        })
     }
 
     /// The length of the buffer that holds state `parts` (an FCL int): its static size, or
     /// for an unbounded vector's state 1 + max(1, its length).
     pub(super) fn size_of(&self, parts: &[Arr]) -> Fcl {
-        match (self.unbounded, parts) {
-            (true, [a]) => fcl!("(1 + maxi 1 {})", super::value::length_expr(a)),
-            _ => fcl!("{}", self.size),
+        match &self.unbounded {
+            Some((u, _)) => fcl!(
+                "({} + maxi 1 {})",
+                self.size,
+                super::value::length_expr(&parts[*u])
+            ),
+            None => fcl!("{}", self.size),
         }
     }
 
@@ -198,11 +226,13 @@ impl Layout {
             self.doubles,
             &ranges,
         );
-        if self.unbounded {
-            // (the length first, then the elements)
-            let mut a = read[1].clone();
-            a.run_len = Some(Rc::new(read[0].expr()));
-            return vec![a];
+        if let Some((u, inner)) = &self.unbounded {
+            // the others, then u's length and elements
+            let mut parts = inner.read(lw, buf);
+            let (len, mut a) = (&read[read.len() - 2], read[read.len() - 1].clone());
+            a.run_len = Some(Rc::new(len.expr()));
+            parts.insert(*u, a);
+            return parts;
         }
         let mut lens = read[self.dynamic.len()..].iter();
         read[..self.dynamic.len()]
@@ -220,9 +250,26 @@ impl Layout {
 
     /// Element `i` of the buffer holding state `parts` (each at most its slot's capacity).
     pub(super) fn write(&self, lw: &Lowerer, parts: &[Arr], i: &Fcl) -> Fcl {
-        if let (true, [a]) = (self.unbounded, parts) {
-            let len = Arr::scalar(Ty::Int, (*super::value::length_expr(a)).clone());
-            return packed(&lw.fresh, &[len, a.clone()], &self.offsets, self.doubles, i);
+        packed(
+            &lw.fresh,
+            &self.slot_arrays(parts),
+            &self.offsets,
+            self.doubles,
+            i,
+        )
+    }
+
+    /// The arrays that fill this layout's slots with state `parts`.
+    fn slot_arrays(&self, parts: &[Arr]) -> Vec<Arr> {
+        if let Some((u, inner)) = &self.unbounded {
+            let a = &parts[*u];
+            let mut slots = inner.slot_arrays(&without(parts, *u));
+            slots.push(Arr::scalar(
+                Ty::Int,
+                (*super::value::length_expr(a)).clone(),
+            ));
+            slots.push(a.clone());
+            return slots;
         }
         let mut slots = Vec::new();
         let mut lens = Vec::new();
@@ -249,7 +296,7 @@ impl Layout {
             });
         }
         slots.extend(lens);
-        packed(&lw.fresh, &slots, &self.offsets, self.doubles, i)
+        slots
     }
 
     /// Whether `next` (a step's result) fits this layout; else, where it would fit with more
@@ -264,12 +311,17 @@ impl Layout {
         if next.len() != parts.len() {
             return unsupported("a power whose function changes the form of its state");
         }
-        if self.unbounded {
-            // (any length: the buffer takes the next state's)
-            return match &next[0] {
-                b if b.ty == parts[0].ty && b.shape.len() == 1 => Ok(None),
-                _ => unsupported("a power whose function changes its unbounded state's type"),
-            };
+        if let Some((u, inner)) = &self.unbounded {
+            // u of any length (the buffer takes the next state's), the others as they fit
+            let u = *u;
+            if next[u].ty != parts[u].ty || next[u].shape.len() != 1 {
+                return unsupported("a power whose function changes its unbounded state's type");
+            }
+            let others = inner.fits(&without(parts, u), &without(next, u), &without(caps, u))?;
+            return Ok(others.map(|mut d| {
+                d.insert(u, true);
+                d
+            }));
         }
         let mut dynamic = self.dynamic.clone();
         for (c, (a, b)) in parts.iter().zip(next).enumerate() {
