@@ -8,9 +8,12 @@
 //! may use as the sound bound it is, but which no buffer or launch is sized by. Its buffers
 //! and launches take the run-time length instead: the FCL program computes the length on
 //! the device and the FCL host reads it where an allocation or a launch needs it, when the
-//! program runs. The operators that take an unbounded vector as it is are listed in
-//! `ops::takes_unbounded` (maps, folds, prints, `take`/`drop`/`rotate`, indexing); any other
-//! reads its length back (module `probe`), as before.
+//! program runs. Every operator that takes a vector of run-time length (`ops::takes_dynamic`)
+//! takes an unbounded one: maps, folds, scans, filters, joins, prints, sorts of ints, `take`,
+//! `drop`, `rotate`, `reshape`, indexing, a loop's or branch's state with one of them. Where
+//! an operator cannot (a sort of doubles, a state with two), it reads the length back (module
+//! `probe`), as before. An unbounded vector is never complex (whose buffers hold two blocks
+//! of a static size): a count with no bound of complex numbers is read back.
 
 use super::tree::{fcl, Fcl};
 use super::value::Arr;

@@ -54,7 +54,8 @@ impl Lowerer {
 }
 
 /// Whether operator `p` takes argument `k` of `args` as a vector whose length the device
-/// computes ([`Arr::run_len`]): maps, reductions, filters by a computed mask, `shape`,
+/// computes ([`Arr::run_len`]; an unbounded one too, module `capacity`, whose length the
+/// operator reads back where it must): maps, reductions, filters by a computed mask, `shape`,
 /// `first`, the prints, and `take`/`drop`/`rotate` (module `counts`); of an array of run-time
 /// extents, only `first`, `shape`, `mem` and the prints. Every other operator needs its
 /// arguments' shapes static.
@@ -119,50 +120,6 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
     }
 }
 
-/// Whether operator `p` takes argument `k` of `args` as an unbounded vector (module
-/// `capacity`): where it takes it as a vector of run-time length ([`takes_dynamic`]) and
-/// sizes nothing by its capacity (maps, folds and scans, prints, indexing, the filters,
-/// `take`/`drop`/`rotate`, `reshape`, joins, a `power`'s state, the radix sort). A sort of
-/// doubles reads its length back.
-fn takes_unbounded(p: Prim, k: usize, args: &[Val]) -> bool {
-    use Prim as P;
-    takes_dynamic(p, k, args)
-        && matches!(
-            p,
-            P::Each
-                | P::ZipWith
-                | P::Reduce
-                | P::Scan
-                | P::Compress
-                | P::Replicate
-                | P::Shape
-                | P::First
-                | P::Mem
-                | P::MemScl
-                | P::PrArrI
-                | P::PrArrB
-                | P::PrArrD
-                | P::PrArrC
-                | P::Take
-                | P::Drop
-                | P::Rotate
-                | P::Vrotate
-                | P::Reshape
-                | P::IdxS
-                | P::Idxassign
-                | P::Transp
-                | P::Vreverse
-                | P::Rav
-                | P::Power
-                | P::PowerScl
-                | P::Cat
-                | P::Cons
-                | P::Snoc
-                | P::GradeUp
-                | P::GradeDown
-        )
-}
-
 impl Lowerer {
     /// Applies operator `p` (spelled `name`, at expression `e`) to evaluated arguments.
     pub(super) fn apply_op(&mut self, p: Prim, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
@@ -172,12 +129,7 @@ impl Lowerer {
         // it as it is; any other reads its length back first
         for k in 0..args.len() {
             if let Val::Arr(a) = &args[k] {
-                let takes = if a.is_unbounded() {
-                    takes_unbounded(p, k, &args)
-                } else {
-                    takes_dynamic(p, k, &args)
-                };
-                if a.is_dynamic() && !takes {
+                if a.is_dynamic() && !takes_dynamic(p, k, &args) {
                     args[k] = Val::Arr(self.settle(a, name)?);
                 }
             }
