@@ -117,18 +117,18 @@ fn without_a_device_computed_sizes_are_refused_and_reads_are_bounded() {
     assert_eq!(lowered.probes, 0);
     let result = lowered.result.expect("a result");
     assert!(result.dynamic && result.shape == [i32::MAX as usize]);
-    // ... and an operator that sizes its work by a capacity (a sort of doubles) reads its
-    // length back
-    let src = format!("let v:[int]1 = {v} in gradeUp(each(fn x:[int]0 => i2d(x),take(muli(reduce(maxi,0,v),1000000),v)))");
+    // ... and an operator that cannot take it (a map to complex numbers, whose buffers hold
+    // two blocks of a static size) reads its length back
+    let src = format!("let v:[int]1 = {v} in each(fn x:[int]0 => injx(i2d(x),0.0),take(muli(reduce(maxi,0,v),1000000),v))");
     match lower_tail(&src) {
         Err(LowerTailError::Unsupported(why)) => {
-            assert!(why.contains("used by gradeUp"), "{why}")
+            assert!(why.contains("used by each"), "{why}")
         }
         other => panic!("{other:?}"),
     }
     // a prober that answers counts the requests; beyond MAX_PROBES the lowering gives up
     let many = format!(
-        "power(fn w:[int]1 => rotate(1,gradeUp(each(fn x:[int]0 => i2d(x),take(muli(first(w),nowi(0)),w)))),{},{v})",
+        "power(fn w:[int]1 => rotate(1,each(fn z:[complex]0 => b2i(gtd(rex(z),0.0)),each(fn x:[int]0 => injx(i2d(x),0.0),take(muli(first(w),nowi(0)),w)))),{},{v})",
         MAX_PROBES + 10
     );
     let mut asked = 0;
@@ -347,8 +347,9 @@ fn unbounded_vectors_take_their_run_time_length() {
         // reductions: by operators with an identity (the last prefix of a scan), and by
         // others (a sequential fold)
         format!("let w:[int]1 = {w} in let a:[int]0 = prSclI(reduce(maxi,-5,w)) in let b:[int]0 = prSclI(reduce(mini,99999999,drop({n},w))) in let c:[double]0 = prSclD(reduce(addd,0.0,each(fn x:[int]0 => divd(1.0,i2d(x)),w))) in let d:[bool]0 = prSclB(reduce(andb,tt,each(fn x:[int]0 => gti(x,0),w))) in reduce(subi,0,w)"),
-        // sorted by the radix sort, its plan the run-time length's (of ints, bools; an
-        // empty one)
+        // sorted by the radix sort, its plan the run-time length's (of ints, bools, doubles
+        // with ties of 0.0 and -0.0; an empty one)
+        format!("let w:[double]1 = each(fn x:[int]0 => divd(i2d(subi(resi(13,x),6)),subd(i2d(subi(resi(7,x),3)),0.5)),{w}) in let g:[int]1 = gradeDown(w) in let a:[int]1 = prArrI(take(12,g)) in take(-12,g)"),
         format!("let w:[int]1 = each(fn x:[int]0 => resi(101,muli(x,37)),{w}) in let g:[int]1 = gradeUp(w) in let a:[int]1 = prArrI(take(5,g)) in let c:[int]1 = prArrI(take(-5,each(fn i:[int]0 => idxS(1,i,w),g))) in let d:[int]1 = prArrI(gradeUp(iota(subi({n},150)))) in let e:[int]1 = prArrI(take(3,gradeDown(each(fn x:[int]0 => gti(x,50),w)))) in reduce(addi,0,g)"),
         // a reshape to a vector of a length with no bound (elements reused cyclically; a
         // negative extent fails, 3.38)

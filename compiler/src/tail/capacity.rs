@@ -9,10 +9,9 @@
 //! and launches take the run-time length instead: the FCL program computes the length on
 //! the device and the FCL host reads it where an allocation or a launch needs it, when the
 //! program runs. Every operator that takes a vector of run-time length (`ops::takes_dynamic`)
-//! takes an unbounded one: maps, folds, scans, filters, joins, prints, sorts of ints, `take`,
-//! `drop`, `rotate`, `reshape`, indexing, a loop's or branch's state with one of them. Where
-//! an operator cannot (a sort of doubles, a state with two), it reads the length back (module
-//! `probe`), as before. An unbounded vector is never complex (whose buffers hold two blocks
+//! takes an unbounded one: maps, folds, scans, filters, joins, prints, sorts, `take`, `drop`,
+//! `rotate`, `reshape`, indexing, a loop's or branch's state with one of them. Where an
+//! operator cannot (a state with two), it reads the length back (module `probe`), as before. An unbounded vector is never complex (whose buffers hold two blocks
 //! of a static size): a count with no bound of complex numbers is read back.
 
 use super::tree::{fcl, Fcl};

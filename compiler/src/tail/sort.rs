@@ -1,6 +1,6 @@
 //! `gradeUp`/`gradeDown` (spec §5.10) of a vector not known at compile time: a bitonic sort
-//! network over element indices on the device, for doubles and for vectors shorter than
-//! [`super::radix::RADIX_MIN`] (longer int, char and bool vectors take module `radix`).
+//! network over element indices on the device, for vectors shorter than
+//! [`super::radix::RADIX_MIN`] (longer ones, and unbounded ones, take module `radix`).
 //!
 //! The keys are materialized once; the network then sorts the indices `0..P` (P the next power
 //! of two ≥ n) by the strict total order "index a before index b": a real index (< n) before a
@@ -93,13 +93,8 @@ impl Lowerer {
             ));
         }
         if a.is_unbounded() {
-            // by the radix sort, its plan the run-time length's (module `capacity`); doubles,
-            // whose radix sort has no place for a run-time length, have it read back
-            if matches!(a.ty, Ty::Int | Ty::Char | Ty::Bool) {
-                return self.radix_grade(down, a);
-            }
-            let settled = self.settle(a, name)?;
-            return self.grade(down, &settled);
+            // by the radix sort, its plan the run-time length's (module `capacity`)
+            return self.radix_grade(down, a);
         }
         let n = a.shape[0];
         if n == 0 {
@@ -108,8 +103,7 @@ impl Lowerer {
         if n > MAX_SORT {
             return unsupported(format!("{name} of more than {MAX_SORT} elements"));
         }
-        // (the radix sort's doubles have no place for a run-time length)
-        if super::radix::radix_sorts(a.ty, n) && !(a.is_dynamic() && a.ty == Ty::Double) {
+        if super::radix::radix_sorts(a.ty, n) {
             return self.radix_grade(down, a);
         }
         let real = super::value::length_expr(a);
