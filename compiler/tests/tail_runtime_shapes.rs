@@ -117,18 +117,18 @@ fn without_a_device_computed_sizes_are_refused_and_reads_are_bounded() {
     assert_eq!(lowered.probes, 0);
     let result = lowered.result.expect("a result");
     assert!(result.dynamic && result.shape == [i32::MAX as usize]);
-    // ... and an operator that cannot take it (a map to complex numbers, whose buffers hold
+    // ... and an operator that cannot take it (a reduction of complex numbers, which folds
     // two blocks of a static size) reads its length back
-    let src = format!("let v:[int]1 = {v} in each(fn x:[int]0 => injx(i2d(x),0.0),take(muli(reduce(maxi,0,v),1000000),v))");
+    let src = format!("let v:[int]1 = {v} in reduce(addx,0.0j0.0,each(fn x:[int]0 => injx(i2d(x),0.0),take(muli(reduce(maxi,0,v),1000000),v)))");
     match lower_tail(&src) {
         Err(LowerTailError::Unsupported(why)) => {
-            assert!(why.contains("used by each"), "{why}")
+            assert!(why.contains("used by reduce"), "{why}")
         }
         other => panic!("{other:?}"),
     }
     // a prober that answers counts the requests; beyond MAX_PROBES the lowering gives up
     let many = format!(
-        "power(fn w:[int]1 => rotate(1,each(fn z:[complex]0 => b2i(gtd(rex(z),0.0)),each(fn x:[int]0 => injx(i2d(x),0.0),take(muli(first(w),nowi(0)),w)))),{},{v})",
+        "power(fn w:[int]1 => rotate(b2i(gtd(rex(reduce(addx,0.0j0.0,each(fn x:[int]0 => injx(i2d(x),0.0),take(muli(first(w),nowi(0)),w)))),0.0)),w),{},{v})",
         MAX_PROBES + 10
     );
     let mut asked = 0;
@@ -361,6 +361,8 @@ fn unbounded_vectors_take_their_run_time_length() {
         // an if whose branches print, one giving an unbounded vector (the two loops of 0 or
         // 1 trip write one buffer)
         format!("let v:[int]1 = {v} in let b:[int]1 = if lti(first(v),0) then prArrI(take(3,{w})) else {w} in let c:[int]1 = if gti(first(v),0) then prArrI(take(3,{w})) else {w} in let d:[int]1 = prArrI(shape(c)) in reduce(addi,0,b)"),
+        // of complex numbers: mapped, printed, filtered both ways, taken past the data
+        format!("let w:[complex]1 = each(fn x:[int]0 => injx(i2d(x),divd(1.0,i2d(x))),{w}) in let a:[complex]1 = prArrX(take(-3,w)) in let b:[complex]1 = prArrX(take(-3,compress(each(fn x:[int]0 => gti(resi(3,x),0),{w}),w))) in let c:[complex]1 = prArrX(take(6,replicate(0.0j0.0,each(fn x:[int]0 => subi(resi(3,x),1),{w}),w))) in let d:[complex]1 = prArrX(take(3,take({n},[1.0j2.0,3.0j4.0]))) in each(fn z:[complex]0 => rex(z),take(4,w))"),
         // an empty one, printed, scanned, filtered
         format!("let w:[int]1 = iota(subi({n},150)) in let a:[int]1 = prArrI(w) in let b:[int]1 = prArrI(scan(addi,0,w)) in compress(each(fn x:[int]0 => gti(x,3),w),w)"),
     ];

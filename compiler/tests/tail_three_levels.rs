@@ -454,10 +454,10 @@ fn unsupported_programs_say_why() {
     for (src, why) in [
         // without a device, the length of a replicate result with no useful bound (counts
         // up to 9 million: an unbounded vector, which a reduction takes as it is) is not
-        // known where a map to complex numbers needs it (tail_runtime_shapes.rs)
+        // known where a reduction of complex numbers needs it (tail_runtime_shapes.rs)
         (
-            "i2d(reduce(addi,0,each(fn z:[complex]0 => b2i(gtd(rex(z),0.0)),each(fn x:[int]0 => injx(i2d(x),0.0),replicate(0,each(fn x:[int]0 => muli(x,x),iota(3000)),iota(3000))))))",
-            "the length of a vector computed on the device, used by each",
+            "rex(reduce(addx,0.0j0.0,each(fn x:[int]0 => injx(i2d(x),0.0),replicate(0,each(fn x:[int]0 => muli(x,x),iota(3000)),iota(3000)))))",
+            "the length of a vector computed on the device, used by reduce",
         ),
     ] {
         match lower_tail(src) {

@@ -10,9 +10,10 @@
 //! the device and the FCL host reads it where an allocation or a launch needs it, when the
 //! program runs. Every operator that takes a vector of run-time length (`ops::takes_dynamic`)
 //! takes an unbounded one: maps, folds, scans, filters, joins, prints, sorts, `take`, `drop`,
-//! `rotate`, `reshape`, indexing, a loop's or branch's state with one of them. Where an
-//! operator cannot (a state with two), it reads the length back (module `probe`), as before. An unbounded vector is never complex (whose buffers hold two blocks
-//! of a static size): a count with no bound of complex numbers is read back.
+//! `rotate`, `reshape`, indexing, a loop's or branch's state with one of them. A buffer of
+//! complex numbers holds two blocks as long as the vector ([`Arr::stored_count`]). Where an
+//! operator cannot take it (a reduction or scan of complex numbers, a state with two, or with
+//! a complex one), it reads the length back (module `probe`), as before.
 
 use super::tree::{fcl, Fcl};
 use super::value::Arr;

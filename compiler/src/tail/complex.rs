@@ -13,7 +13,7 @@ use super::apply::apply_scalar;
 use super::coords::select;
 use super::lowerer::{stored_element, Lowerer};
 use super::reduce::row_element;
-use super::tree::{fcl, fcl_stmt, int, literal_index, var, Fcl, Name};
+use super::tree::{fcl, fcl_stmt, int, int_literal, literal_index, var, Fcl, Name};
 use super::value::{scalar_expr, share, Arr, Fresh, Index, Ty, Val, TABLE_MIN};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::Scalar;
@@ -92,7 +92,8 @@ pub(super) fn stored_slot(fresh: &Fresh, a: &Arr, i: &Fcl) -> Fcl {
     if a.ty != Ty::Complex {
         return stored_element(a, i);
     }
-    let n = a.size().max(1);
+    // (an unbounded vector's two blocks are as long as it is, module `capacity`)
+    let n = a.stored_count();
     share(fresh, i, |i| {
         let (j, z) = (fresh.name("j"), fresh.name("z"));
         let elem = (a.index)(&var(j.as_str()));
@@ -104,14 +105,18 @@ pub(super) fn stored_slot(fresh: &Fresh, a: &Arr, i: &Fcl) -> Fcl {
 }
 
 /// The complex element at index `i` of the two blocks that start at slot `off` of buffer
-/// `buf`, `n` elements each.
-pub(super) fn read_pair(fresh: &Fresh, buf: &Name, off: usize, n: usize, i: &Fcl) -> Fcl {
+/// `buf`, `n` elements each (an FCL int: a literal, or an unbounded vector's stored count).
+pub(super) fn read_pair(fresh: &Fresh, buf: &Name, off: usize, n: &Fcl, i: &Fcl) -> Fcl {
     share(fresh, i, |i| {
-        let at = |o: usize| match o {
-            0 => fcl!("(index {buf} {i})"),
-            o => fcl!("(index {buf} ({i} + {o}))"),
+        let at = |o: Fcl| match int_literal(&o) {
+            Some(0) => fcl!("(index {buf} {i})"),
+            _ => fcl!("(index {buf} ({i} + {o}))"),
         };
-        fcl!("({}, {})", at(off), at(off + n))
+        let second = match int_literal(n) {
+            Some(n) => int(off as i64 + n),
+            None => fcl!("({off} + {n})"),
+        };
+        fcl!("({}, {})", at(int(off as i64)), at(second))
     })
 }
 
@@ -148,7 +153,7 @@ pub(super) fn literal_vector(fresh: &Fresh, texts: Vec<Fcl>, parts: Vec<Fcl>) ->
             return t.clone();
         }
         let m = table.get_or_init(|| fresh.table(Ty::Double, parts.clone()));
-        read_pair(&fresh, m, 0, n, i)
+        read_pair(&fresh, m, 0, &int(n as i64), i)
     })
 }
 
@@ -316,11 +321,11 @@ mod tests {
         assert_eq!(stored_slot(&f, &b, &p("i")), p("(b2i (bits i))"));
         let buf = Name::new("buf");
         assert_eq!(
-            read_pair(&f, &buf, 0, 5, &p("i")),
+            read_pair(&f, &buf, 0, &int(5), &p("i")),
             p("((index buf i), (index buf (i + 5)))")
         );
         assert_eq!(
-            read_pair(&f, &buf, 2, 5, &p("(i * 2)")),
+            read_pair(&f, &buf, 2, &int(5), &p("(i * 2)")),
             p("(let x2 = (i * 2) in ((index buf (x2 + 2)), (index buf (x2 + 7))))")
         );
     }

@@ -40,15 +40,10 @@ fn count_bound(n: &Arr) -> Option<usize> {
     (b <= MAX_CAPACITY as f64).then_some(b as usize)
 }
 
-/// The capacity of a vector of `|n|` elements of type `ty`: the bound [`count_bound`]
-/// gives, or [`UNBOUNDED`] where it gives none (module `capacity`); 0 where the count is
-/// read back (a complex vector's buffers hold two blocks of a static size).
-fn count_capacity(n: &Arr, ty: Ty) -> usize {
-    match count_bound(n) {
-        Some(b) => b,
-        None if ty == Ty::Complex => 0,
-        None => UNBOUNDED,
-    }
+/// The capacity of a vector of `|n|` elements: the bound [`count_bound`] gives, or
+/// [`UNBOUNDED`] where it gives none (module `capacity`).
+fn count_capacity(n: &Arr) -> usize {
+    count_bound(n).unwrap_or(UNBOUNDED)
 }
 
 /// A vector of `a`'s elements or fills, of capacity `cap` and run-time length `len`: element
@@ -82,9 +77,7 @@ pub(super) fn counts_take_dynamic(p: Prim, args: &[Val]) -> bool {
             Prim::Drop | Prim::Rotate => true,
             // of a vector, vrotate is rotate
             Prim::Vrotate => matches!(args.get(1), Some(Val::Arr(a)) if a.shape.len() == 1),
-            Prim::Take => {
-                matches!(args.get(1), Some(Val::Arr(a)) if count_capacity(n, a.ty) > 0)
-            }
+            Prim::Take => count_capacity(n) > 0,
             _ => false,
         }
 }
@@ -123,7 +116,7 @@ impl Lowerer {
         Ok(match (p, a) {
             // (3.34)/(3.35) iota: 1…n, a negative count fails
             (Prim::Iota, None) => {
-                let cap = count_capacity(n, Ty::Int);
+                let cap = count_capacity(n);
                 if cap == 0 {
                     return Ok(None);
                 }
@@ -161,7 +154,7 @@ impl Lowerer {
                 }))
             }
             (Prim::Take, Some(a)) if a.shape.len() == 1 => {
-                let cap = count_capacity(n, a.ty);
+                let cap = count_capacity(n);
                 if cap == 0 {
                     return Ok(None);
                 }

@@ -5,10 +5,10 @@
 //! `reduce`). A `compress` result is then one scatter (a stable partition) whose length, the
 //! last prefix sum, stays on the device: a vector of run-time length (module `dynamic`). A
 //! `replicate` result is a pull array of run-time length too: of capacity n elements times
-//! the largest count where the counts' range bounds it, else unbounded (module `capacity`;
-//! of complex numbers, its length read back, module `probe`): element j comes from the first position i whose
-//! prefix sum exceeds j, found by a binary search of ⌈log2 n⌉ steps unrolled into FCL. No
-//! element of the mask, the counts or the data leaves the device.
+//! the largest count where the counts' range bounds it, else unbounded (module `capacity`):
+//! element j comes from the first position i whose prefix sum exceeds j, found by a binary
+//! search of ⌈log2 n⌉ steps unrolled into FCL. No element of the mask, the counts or the
+//! data leaves the device, and nothing is read back.
 
 use super::capacity::{MAX_CAPACITY, UNBOUNDED};
 use super::check::of_same_length;
@@ -55,10 +55,10 @@ impl Lowerer {
             sel = self.settle(&sel, name)?;
             a = self.settle(&a, name)?;
         }
-        // an unbounded vector (module `capacity`): filtered as long as it is (where it is
-        // not complex, and of one length with the mask or counts), else its length read back
+        // an unbounded vector (module `capacity`): filtered as long as it is (where it is of
+        // one length with the mask or counts), else its length read back
         let unbounded = sel.is_unbounded() || a.is_unbounded();
-        if unbounded && (a.ty == Ty::Complex || sel.run_len != a.run_len) {
+        if unbounded && sel.run_len != a.run_len {
             sel = self.settle(&sel, name)?;
             a = self.settle(&a, name)?;
         }
@@ -134,25 +134,12 @@ impl Lowerer {
             return Ok(Val::Arr(self.compress_scatter(a, &sums, &last, &extent)));
         }
         // a compress of complex numbers (two blocks of doubles, which the scatter does not
-        // move) searches for its elements; its length stays on the device as well
-        // a replicate whose counts' range bounds the result (module `counts`) keeps its
-        // length on the device too
-        // (else an unbounded vector, module `capacity`, except of complex numbers)
+        // move) and a replicate search for their elements; the length stays on the device,
+        // the capacity n elements times the largest count where the counts' range bounds
+        // them, else unbounded (module `capacity`)
         let cap = match compress {
-            true => Some(n),
-            false => replicate_capacity(sel, n).or((a.ty != Ty::Complex).then_some(UNBOUNDED)),
-        };
-        let total = if cap.is_some() {
-            None
-        } else {
-            let why = format!("the length of a {name} result (the sum of its counts)");
-            match self
-                .probe(&Arr::scalar(Ty::Int, last.clone()), &why)?
-                .known_scalar()
-            {
-                Some(Scalar::Int(k)) if k >= 0 => Some(k as usize),
-                _ => return refuse(),
-            }
+            true => n,
+            false => replicate_capacity(sel, n).unwrap_or(UNBOUNDED),
         };
         let (ty, data, counts_of, fresh) =
             (a.ty, a.index.clone(), sel.index.clone(), self.fresh.clone());
@@ -174,10 +161,7 @@ impl Lowerer {
                 })
             })
         };
-        let mut out = match total {
-            Some(total) => Arr::new(ty, vec![total], index),
-            None => Arr::dynamic(ty, cap.unwrap_or(n), Rc::new(last), Rc::new(index)),
-        };
+        let mut out = Arr::dynamic(ty, cap, Rc::new(last), Rc::new(index));
         // the elements are the argument's, and fills (replicate's negative counts, the
         // elements of a compress result past its computed length)
         out.range = a.range_with_fill();

@@ -30,9 +30,7 @@ impl Lowerer {
             // (3.36) each: element i is f(a_i)
             Prim::Each => {
                 let mut a = args[1].arr()?.clone();
-                if a.is_dynamic() && !maps_per_element(&fresh, &f, &[a.ty])
-                    || !maps_unbounded(&fresh, &f, &[&a])
-                {
+                if a.is_dynamic() && !maps_per_element(&fresh, &f, &[a.ty]) {
                     a = self.settle(&a, name)?;
                 }
                 let like = a.clone();
@@ -81,8 +79,7 @@ impl Lowerer {
                     && (a.run_len != b.run_len
                         || a.run_dims != b.run_dims
                         || a.shape != b.shape
-                        || !maps_per_element(&fresh, &f, &[a.ty, b.ty])
-                        || !maps_unbounded(&fresh, &f, &[&a, &b]))
+                        || !maps_per_element(&fresh, &f, &[a.ty, b.ty]))
                 {
                     a = self.settle(&a, name)?;
                     b = self.settle(&b, name)?;
@@ -235,15 +232,6 @@ impl Lowerer {
         self.store.insert(var.clone(), Val::Arr(stored));
         Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))))
     }
-}
-
-/// Whether a map of `f` over `args` may keep an unbounded vector among them as it is
-/// (module `capacity`): where its elements are not complex (whose buffers hold two blocks of
-/// a static size).
-fn maps_unbounded(fresh: &Fresh, f: &Val, args: &[&Arr]) -> bool {
-    let tys: Vec<Ty> = args.iter().map(|a| a.ty).collect();
-    !args.iter().any(|a| a.is_unbounded())
-        || matches!(scalar_result(fresh, f, &tys), Ok(ty) if ty != Ty::Complex)
 }
 
 /// `out`, a map over `like`: of `like`'s length (and extents) where the device computes them,

@@ -47,9 +47,9 @@ pub(super) fn reading(
         .map(|((a, &o), &range)| {
             let (buf, ty) = (buf.clone(), a.ty);
             let mut read = if ty == Ty::Complex {
-                let (fresh, n) = (fresh.clone(), a.size().max(1));
+                let (fresh, n) = (fresh.clone(), a.stored_count());
                 Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
-                    super::complex::read_pair(&fresh, &buf, o, n, i)
+                    super::complex::read_pair(&fresh, &buf, o, &n, i)
                 })
             } else {
                 Arr::new(ty, a.shape.clone(), move |i: &Fcl| {

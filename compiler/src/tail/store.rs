@@ -133,9 +133,9 @@ impl Lowerer {
     fn read_back(&self, a: &Arr, m: Name) -> Arr {
         let ty = a.ty;
         let mut out = if ty == Ty::Complex {
-            let (fresh, n) = (self.fresh.clone(), a.size().max(1));
+            let (fresh, n) = (self.fresh.clone(), a.stored_count());
             Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
-                read_pair(&fresh, &m, 0, n, i)
+                read_pair(&fresh, &m, 0, &n, i)
             })
         } else {
             Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
