@@ -105,9 +105,10 @@ impl Lowerer {
         }
         // a sequential fold over the run-time length, in apltail's order (an unbounded
         // vector's elements computed in parallel first: it may be long)
-        let a = match a.is_unbounded() {
-            true => self.materialize(&a, "an unbounded vector, before a sequential fold"),
-            false => a,
+        let a = if a.is_unbounded() {
+            self.materialize(&a, "an unbounded vector, before a sequential fold")
+        } else {
+            a
         };
         let step = self.step_fn(&f, ty);
         let (r, j) = (self.fresh.name("r"), self.fresh.name("j"));

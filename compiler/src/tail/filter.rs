@@ -57,14 +57,14 @@ impl Lowerer {
         }
         // an unbounded vector (module `capacity`): filtered as long as it is (where it is of
         // one length with the mask or counts), else its length read back
-        let unbounded = sel.is_unbounded() || a.is_unbounded();
+        let mut unbounded = sel.is_unbounded() || a.is_unbounded();
         if unbounded && sel.run_len != a.run_len {
             sel = self.settle(&sel, name)?;
             a = self.settle(&a, name)?;
+            unbounded = false;
         }
-        let unbounded = sel.is_unbounded() || a.is_unbounded();
         let (sel, a) = (&sel, &a);
-        let (len, run_len) = (a.run_len.clone(), a.run_len.clone());
+        let len = a.run_len.clone();
         // the shapes the operator rejects (vectors of equal length only), with the oracle's
         // reason: the operator applied to fills of the same shapes
         if sel.shape.len() != 1 || a.shape.len() != 1 || sel.shape != a.shape {
@@ -91,7 +91,7 @@ impl Lowerer {
         let compress = p == Prim::Compress;
         // planted fault: a negative count gives nothing
         let no_fills = fresh.planted(LoweringFault::ReplicateNegative);
-        let counts = Arr::new(Ty::Int, vec![n], move |i: &Fcl| {
+        let mut counts = Arr::new(Ty::Int, vec![n], move |i: &Fcl| {
             if let (true, Some(len)) = (compress, &len) {
                 fcl!("(if lti {i} {len} then b2i {} else 0)", counts_of(i))
             } else if compress {
@@ -108,9 +108,8 @@ impl Lowerer {
                 }
             }
         });
-        let mut counts = counts;
         if unbounded {
-            counts.run_len = run_len.clone();
+            counts.run_len = a.run_len.clone();
         }
         let zero = Arr::known(Array::scalar(Scalar::Int(0)));
         let addi = Val::Fun(Rc::new(Fun::Op(Prim::Addi, semantics::Span::DUMMY)));
@@ -121,7 +120,7 @@ impl Lowerer {
         };
         let sums = self.materialize(&sums, &format!("the prefix sums of {name}'s counts"));
         // the elements searched: n, or an unbounded vector's run-time length
-        let (last, extent) = match (unbounded, &run_len) {
+        let (last, extent) = match (unbounded, &a.run_len) {
             (true, Some(len)) => {
                 // (an empty vector's total is 0, with no sum to read)
                 let last = (sums.index)(&fcl!("({len} - 1)"));
@@ -257,10 +256,10 @@ fn replicate_capacity(counts: &Arr, n: usize) -> Option<usize> {
 /// The first position i in 0..len whose prefix sum `sum_at(i)` exceeds `j` (one exists: j
 /// is below the total): the number of prefix sums at most j, found bit by bit from the
 /// highest power of two up to n, a static bound on the length `len` (an FCL int: n itself,
-/// or an unbounded vector's run-time length). Each step names the previous position twice, so it binds the next one
-/// by applying a function, not by `let`: the FCL oracle binds `let`s by name, which would make
-/// its work double per step (2n sums read per element), while an argument is evaluated once
-/// (compiled code computes each once either way).
+/// or an unbounded vector's run-time length). Each step names the previous position twice,
+/// so it binds the next one by applying a function, not by `let`: the FCL oracle binds `let`s
+/// by name, which would make its work double per step (2n sums read per element), while an
+/// argument is evaluated once (compiled code computes each once either way).
 fn search(
     fresh: &super::value::Fresh,
     j: &Fcl,

@@ -237,13 +237,10 @@ impl Lowerer {
         }
         let w = self.fresh.name("w");
         self.helpers.insert(TABULATE);
-        let elements = match super::tree::int_literal(&size) {
-            Some(k) => format!("{k} elements"),
-            None => "a run-time length".to_string(),
-        };
         self.comment(format!(
-            "loop: {} trips over a state of {elements} (the step's statements run each trip)",
-            print_expr(trips).trim_end()
+            "loop: {} trips over a state of {} (the step's statements run each trip)",
+            print_expr(trips).trim_end(),
+            super::tree::described(&size)
         ));
         self.stmt(fcl_stmt!(
             "{w} <- power<grid> {trips} (fn {it} => fn {s} => {step}) \

@@ -55,10 +55,10 @@ impl Lowerer {
 
 /// Whether operator `p` takes argument `k` of `args` as a vector whose length the device
 /// computes ([`Arr::run_len`]; an unbounded one too, module `capacity`, whose length the
-/// operator reads back where it must: a state with two): maps, reductions, filters by a computed mask, `shape`,
-/// `first`, the prints, and `take`/`drop`/`rotate` (module `counts`); of an array of run-time
-/// extents, only `first`, `shape`, `mem` and the prints. Every other operator needs its
-/// arguments' shapes static.
+/// operator reads back where it must): maps, reductions, filters by a computed mask,
+/// `shape`, `first`, the prints, and `take`/`drop`/`rotate` (module `counts`); of an array of
+/// run-time extents, only `first`, `shape`, `mem` and the prints. Every other operator needs
+/// its arguments' shapes static.
 fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
     use Prim as P;
     // an array of run-time extents ([`Arr::run_dims`]): only what reads it in flat order

@@ -36,7 +36,7 @@
 use super::capacity::UNBOUNDED;
 use super::coords::select;
 use super::lowerer::{Lowerer, TABULATE};
-use super::tree::{fcl, fcl_stmt, int, int_literal, var, Fcl, Name, Stmt};
+use super::tree::{fcl, fcl_stmt, int, times, var, Fcl, Name, Stmt};
 use super::value::{Arr, Fun, Index, Ty, Val, R};
 use semantics::fcl::printer::print_expr;
 use semantics::fcl::quote::do_block;
@@ -121,14 +121,6 @@ impl Plan {
     }
 }
 
-/// `k · x` (FCL ints), folded where `x` is a literal.
-fn times(k: usize, x: &Fcl) -> Fcl {
-    match int_literal(x) {
-        Some(x) => int(k as i64 * x),
-        None => fcl!("({k} * {x})"),
-    }
-}
-
 /// The sort key of stored key `k` of type `ty` (see the module comment) and the number
 /// of digit passes it needs.
 fn sort_key(ty: Ty, down: bool, k: &Fcl) -> (Fcl, u32) {
@@ -202,15 +194,14 @@ impl Lowerer {
     /// once whatever the number of passes.
     pub(super) fn radix_grade(&mut self, down: bool, a: &Arr) -> R<Arr> {
         let name = if down { "gradeDown" } else { "gradeUp" };
-        // the real elements: past a run-time length, positions pad (ints only, see `grade`)
+        // the real elements: past a run-time length, positions pad
         let real = super::value::length_expr(a);
         // (an unbounded vector's plan follows its run-time length, module `capacity`)
-        let (plan, n) = match a.is_unbounded() {
-            true => (
-                Plan::run(&self.host_count((*real).clone())),
-                "a run-time number of".into(),
-            ),
-            false => (Plan::new(a.shape[0]), a.shape[0].to_string()),
+        let (plan, n) = if a.is_unbounded() {
+            let len = self.host_count((*real).clone());
+            (Plan::run(&len), "a run-time number of".to_string())
+        } else {
+            (Plan::new(a.shape[0]), a.shape[0].to_string())
         };
         let total = plan.total.clone();
         let (words, passes) = key_words(a.ty, down, &super::lowerer::stored_element(a, &var("e")));

@@ -21,7 +21,7 @@ use super::capacity::UNBOUNDED;
 use super::check::int_prefix;
 use super::lowerer::Lowerer;
 use super::reduce::{checked_addi, identity, row_element, TREE_MIN_LEN};
-use super::tree::{fcl, fcl_stmt, int, Fcl, Name};
+use super::tree::{fcl, fcl_stmt, int, int_literal, Fcl, Name};
 use super::value::{Arr, Fun, Ty, Val};
 use semantics::tail::ops::prim::Prim;
 use semantics::Span;
@@ -247,10 +247,11 @@ impl Lowerer {
             self.fresh.name("j"),
         );
         let (first, rest) = (ty.store(&element(&row, &j0)), ty.store(&element(&row, &j)));
+        let groups_text = int_literal(&q).map_or("a run-time number of".into(), |q| q.to_string());
         self.comment(format!(
-            "scan: block-level reduce-then-scan, {} ({} work-groups of 256 threads x {s} \
-             contiguous per row): chunk totals, scanned per work-group",
-            shape.what, shape.q_text
+            "scan: block-level reduce-then-scan, {} ({groups_text} work-groups of 256 threads x \
+             {s} contiguous per row): chunk totals, scanned per work-group",
+            rows.what()
         ));
         self.stmt(fcl_stmt!(
             "{parts} <- forceM<grid> (concat<block> 256 (generate {groups} (fn g => let {row} = \
@@ -313,7 +314,7 @@ impl Lowerer {
         self.comment(format!(
             "scan: block-level reduce-then-scan, {}: each chunk scanned from the prefix \
              before it",
-            shape.what
+            rows.what()
         ));
         self.stmt(fcl_stmt!(
             "{r} <- forceM<grid> (concat<block> {chunk} (generate {groups} (fn g => let {row} = \
@@ -365,12 +366,17 @@ struct ScanShape {
     most_groups: usize,
     /// The row's length (FCL).
     len: Fcl,
-    /// For the comments: the rows and the work-groups.
-    what: String,
-    q_text: String,
 }
 
 impl Rows {
+    /// The rows, for the comments.
+    fn what(&self) -> String {
+        match self {
+            Rows::Static { k, m } => format!("rows={k} len={m}"),
+            Rows::Run { .. } => "one row of run-time length".to_string(),
+        }
+    }
+
     fn shape(&self) -> ScanShape {
         match self {
             Rows::Static { k, m } => {
@@ -382,8 +388,6 @@ impl Rows {
                     groups: fcl!("{}", k * q),
                     most_groups: q,
                     len: fcl!("{m}"),
-                    what: format!("rows={k} len={m}"),
-                    q_text: q.to_string(),
                 }
             }
             Rows::Run { len, most } => {
@@ -398,8 +402,6 @@ impl Rows {
                     groups: q,
                     most_groups: most.div_ceil(chunk),
                     len: len.clone(),
-                    what: "one row of run-time length".to_string(),
-                    q_text: "run-time".to_string(),
                 }
             }
         }

@@ -5,7 +5,6 @@
 //! unbounded vector among them (module `capacity`) comes last, its length and then its
 //! elements, in a buffer as long as they are.
 
-use super::capacity::UNBOUNDED;
 use super::lowerer::Lowerer;
 use super::range::Range;
 use super::tree::{fcl, Fcl, Name};
@@ -108,7 +107,7 @@ pub(super) struct Layout {
     /// scalar per length slot.
     slots: Vec<Arr>,
     offsets: Vec<usize>,
-    /// The buffer's length (of a state of one unbounded vector: its length slot's).
+    /// The buffer's length; with an unbounded vector, the part before its elements.
     pub(super) size: usize,
     doubles: bool,
     /// A state with one unbounded vector (module `capacity`), component u: the other
@@ -133,15 +132,12 @@ impl Layout {
         let unbounded: Vec<usize> = (0..parts.len())
             .filter(|&c| parts[c].is_unbounded())
             .collect();
-        if let [u] = unbounded[..] {
-            if parts[u].ty != Ty::Complex {
-                return Layout::with_unbounded(parts, u, dynamic, caps);
+        match unbounded[..] {
+            [] => {}
+            [u] if parts[u].ty != Ty::Complex => {
+                return Layout::with_unbounded(parts, u, dynamic, caps)
             }
-        }
-        if caps.iter().any(|c| c.is_some_and(|c| c >= UNBOUNDED))
-            || parts.iter().any(Arr::is_unbounded)
-        {
-            return unsupported("a loop's or a branch's state holding an unbounded vector");
+            _ => return unsupported("a loop's or a branch's state holding unbounded vectors"),
         }
         let mut slots: Vec<Arr> = parts
             .iter()
@@ -202,8 +198,8 @@ impl Layout {
         })
     }
 
-    /// The length of the buffer that holds state `parts` (an FCL int): its static size, or
-    /// for an unbounded vector's state 1 + max(1, its length).
+    /// The length of the buffer that holds state `parts` (an FCL int): its static size, and
+    /// with an unbounded vector max(1, its length) more.
     pub(super) fn size_of(&self, parts: &[Arr]) -> Fcl {
         match &self.unbounded {
             Some((u, _)) => fcl!(
@@ -217,6 +213,23 @@ impl Layout {
 
     /// The state read from buffer `buf`: the components, each dynamic one with its length.
     pub(super) fn read(&self, lw: &Lowerer, buf: &Name) -> Vec<Arr> {
+        if let Some((u, inner)) = &self.unbounded {
+            // the others, then u's length and elements (the last two slots)
+            let last = self.slots.len() - 2;
+            let read = reading(
+                &lw.fresh,
+                buf,
+                &self.slots[last..],
+                &self.offsets[last..],
+                self.doubles,
+                &[None, None],
+            );
+            let mut parts = inner.read(lw, buf);
+            let mut a = read[1].clone();
+            a.run_len = Some(Rc::new(read[0].expr()));
+            parts.insert(*u, a);
+            return parts;
+        }
         let ranges = vec![None; self.slots.len()];
         let read = reading(
             &lw.fresh,
@@ -226,14 +239,6 @@ impl Layout {
             self.doubles,
             &ranges,
         );
-        if let Some((u, inner)) = &self.unbounded {
-            // the others, then u's length and elements
-            let mut parts = inner.read(lw, buf);
-            let (len, mut a) = (&read[read.len() - 2], read[read.len() - 1].clone());
-            a.run_len = Some(Rc::new(len.expr()));
-            parts.insert(*u, a);
-            return parts;
-        }
         let mut lens = read[self.dynamic.len()..].iter();
         read[..self.dynamic.len()]
             .iter()

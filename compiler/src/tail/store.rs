@@ -5,7 +5,7 @@
 use super::complex::{read_pair, stored_slot};
 use super::coords::select;
 use super::lowerer::{Lowerer, TABULATE};
-use super::tree::{fcl, fcl_stmt, var, var_name, Fcl, Name};
+use super::tree::{described, fcl, fcl_stmt, times, var, var_name, Fcl, Name};
 use super::value::{known_ints, unsupported, Arr, Index, Ty, R};
 use super::{Output, ResultKind};
 use semantics::fcl::syntax::ExprKind;
@@ -18,7 +18,6 @@ impl Lowerer {
         if self.kernel || a.size() == 0 || reads_a_buffer(&(a.index)(&var("i"))) {
             return a.clone();
         }
-        // (an unbounded vector is never complex: module `capacity`)
         let n = self.host_count(slots(a));
         let m = self.fresh.name("m");
         let body = stored_slot(&self.fresh, a, &var("i"));
@@ -222,10 +221,9 @@ impl Lowerer {
 /// The number of slots a buffer that stores `a` holds: [`Arr::stored_count`] elements
 /// (an FCL int, the run-time length of an unbounded vector), each of its type's slots.
 fn slots(a: &Arr) -> Fcl {
-    match (a.is_unbounded(), a.ty.slots()) {
-        (false, k) => fcl!("{}", a.size().max(1) * k),
-        (true, 1) => a.stored_count(),
-        (true, k) => fcl!("{} * {k}", a.stored_count()),
+    match a.ty.slots() {
+        1 => a.stored_count(),
+        k => times(k, &a.stored_count()),
     }
 }
 
@@ -243,14 +241,6 @@ fn host_evaluable(e: &Fcl) -> bool {
         e.for_each_child(|c| stack.push(c));
     }
     !super::check::has_checks(e)
-}
-
-/// How a comment names a number of elements: the number, or the run-time length.
-fn described(n: &Fcl) -> String {
-    match n.kind {
-        ExprKind::Int(k) => format!("{k} elements"),
-        _ => "as many elements as its run-time length".to_string(),
-    }
 }
 
 /// Whether an element expression is a plain read of a buffer at the index `i` (`(index m5 i)`):

@@ -60,6 +60,22 @@ pub(super) fn int_literal(e: &Fcl) -> Option<i64> {
     }
 }
 
+/// `k · x` (FCL ints), folded where `x` is a literal.
+pub(super) fn times(k: usize, x: &Fcl) -> Fcl {
+    match int_literal(x) {
+        Some(x) => int(k as i64 * x),
+        None => fcl!("({k} * {x})"),
+    }
+}
+
+/// How a comment names `n` elements (an FCL int): the number, or a run-time number.
+pub(super) fn described(n: &Fcl) -> String {
+    match int_literal(n) {
+        Some(k) => format!("{k} elements"),
+        None => "a run-time number of elements".to_string(),
+    }
+}
+
 /// The index an int literal stands for, where it is one and not negative.
 pub(super) fn literal_index(e: &Fcl) -> Option<usize> {
     match &e.kind {
