@@ -117,18 +117,18 @@ fn without_a_device_computed_sizes_are_refused_and_reads_are_bounded() {
     assert_eq!(lowered.probes, 0);
     let result = lowered.result.expect("a result");
     assert!(result.dynamic && result.shape == [i32::MAX as usize]);
-    // ... and an operator that cannot take it (a reduction of complex numbers, which folds
-    // two blocks of a static size) reads its length back
-    let src = format!("let v:[int]1 = {v} in reduce(addx,0.0j0.0,each(fn x:[int]0 => injx(i2d(x),0.0),take(muli(reduce(maxi,0,v),1000000),v)))");
+    // ... and an operator that cannot take it (a scan of complex numbers by `mulx`, which
+    // scans into private cells of a static size) reads its length back
+    let src = format!("let v:[int]1 = {v} in scan(mulx,1.0j0.0,each(fn x:[int]0 => injx(i2d(x),0.0),take(muli(reduce(maxi,0,v),1000000),v)))");
     match lower_tail(&src) {
         Err(LowerTailError::Unsupported(why)) => {
-            assert!(why.contains("used by reduce"), "{why}")
+            assert!(why.contains("used by scan"), "{why}")
         }
         other => panic!("{other:?}"),
     }
     // a prober that answers counts the requests; beyond MAX_PROBES the lowering gives up
     let many = format!(
-        "power(fn w:[int]1 => rotate(b2i(gtd(rex(reduce(addx,0.0j0.0,each(fn x:[int]0 => injx(i2d(x),0.0),take(muli(first(w),nowi(0)),w)))),0.0)),w),{},{v})",
+        "power(fn w:[int]1 => rotate(b2i(gtd(rex(first(scan(mulx,1.0j0.0,each(fn x:[int]0 => injx(i2d(x),0.0),take(muli(first(w),nowi(0)),w))))),0.0)),w),{},{v})",
         MAX_PROBES + 10
     );
     let mut asked = 0;
@@ -365,6 +365,36 @@ fn unbounded_vectors_take_their_run_time_length() {
         format!("let w:[complex]1 = each(fn x:[int]0 => injx(i2d(x),divd(1.0,i2d(x))),{w}) in let a:[complex]1 = prArrX(take(-3,w)) in let b:[complex]1 = prArrX(take(-3,compress(each(fn x:[int]0 => gti(resi(3,x),0),{w}),w))) in let c:[complex]1 = prArrX(take(6,replicate(0.0j0.0,each(fn x:[int]0 => subi(resi(3,x),1),{w}),w))) in let d:[complex]1 = prArrX(take(3,take({n},[1.0j2.0,3.0j4.0]))) in each(fn z:[complex]0 => rex(z),take(4,w))"),
         // an empty one, printed, scanned, filtered
         format!("let w:[int]1 = iota(subi({n},150)) in let a:[int]1 = prArrI(w) in let b:[int]1 = prArrI(scan(addi,0,w)) in compress(each(fn x:[int]0 => gti(x,3),w),w)"),
+    ];
+    for src in &programs {
+        let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+        assert_eq!(lowered.probes, 0, "{src}");
+    }
+    agree_all(&programs);
+}
+
+#[test]
+fn complex_reductions_wide_states_and_computed_draws_stay_on_the_device() {
+    let v = data(120);
+    // as in `unbounded_vectors_take_their_run_time_length`: counts with no bound below 4M
+    let big = "muli(maxi(-1,mini(0,nowi(0))),10000000)";
+    let n = format!("addi({big},150)");
+    let w = format!("iota({n})");
+    let z = format!("each(fn x:[int]0 => injx(i2d(resi(7,x)),divd(1.0,i2d(addi(x,1)))),{w})");
+    // a count the device computes, 3 when the program runs
+    let k = format!("addi({big},3)");
+    let programs = [
+        // reductions and scans of unbounded complex numbers: by addx/subx part by part, by
+        // mulx and a lambda in one sequential fold; a static scan by addx past 2048 elements
+        format!("let z:[complex]1 = {z} in let a:[complex]0 = prSclX(reduce(addx,0.0j0.0,z)) in let b:[complex]0 = prSclX(reduce(subx,1.0j1.0,z)) in let c:[complex]0 = prSclX(reduce(mulx,1.0j0.0,take(9,drop(1,z)))) in let d:[complex]1 = prArrX(take(-3,scan(addx,0.0j0.0,z))) in let e:[complex]0 = prSclX(reduce(fn a:[complex]0 => fn b:[complex]0 => addx(mulx(a,0.5j0.0),b),0.0j0.0,z)) in let f:[complex]0 = prSclX(reduce(mulx,2.0j0.0,drop({n},z))) in take(-2,scan(addx,0.0j0.0,each(fn x:[int]0 => injx(i2d(x),1.0),iota(3000))))"),
+        // loop states with several unbounded vectors, a complex one, beside static and
+        // bounded ones, for a count the device computes
+        format!("let v:[int]1 = {v} in let small:[int]1 = compress(each(fn x:[int]0 => gti(x,0),v),v) in let p:([double]0 * [complex]1 * [int]1 * [int]1 * [bool]1) = power(fn s:([double]0 * [complex]1 * [int]1 * [int]1 * [bool]1) => (addd(Prj(0,s),1.5),drop(2,Prj(1,s)),cons(7,Prj(2,s)),drop(1,Prj(3,s)),snoc(Prj(4,s),tt)),{k},(0.5,{z},{w},small,[ff,tt])) in let a:[double]0 = prSclD(Prj(0,p)) in let b:[complex]1 = prArrX(take(3,Prj(1,p))) in let c:[int]1 = prArrI(take(4,Prj(2,p))) in let d:[int]1 = prArrI(take(4,Prj(3,p))) in let e:[bool]1 = prArrB(Prj(4,p)) in let f:[int]1 = prArrI(shape(Prj(1,p))) in prArrI(shape(Prj(2,p)))"),
+        format!("let w:[int]1 = {w} in let t:([int]1 * [int]1) = power(fn s:([int]1 * [int]1) => (compress(each(fn x:[int]0 => gti(resi(7,x),0),Prj(0,s)),Prj(0,s)),drop(1,Prj(1,s))),{k},(w,w)) in let a:[int]1 = prArrI(shape(Prj(0,t))) in reduce(addi,0,Prj(1,t))"),
+        // states that grow by a count with no bound, or by more on each trip: unbounded
+        format!("let p:[int]1 = power(fn s:[int]1 => cons(3,s),{k},iota(5)) in let a:[int]1 = prArrI(p) in prArrI(power(fn s:[int]1 => cat(s,take(divi(first(shape(s)),2),s)),{k},iota(5)))"),
+        // draws inside loops whose counts the device computes, and after them
+        format!("let f:[int]1 -> [int]1 = fn s:[int]1 => each(fn x:[int]0 => addi(x,b2i(ltd(roll(10),5.0))),s) in let p:[int]1 = prArrI(power(f,{k},iota(4))) in let q:[int]1 = prArrI(power(f,3,p)) in let r:[int]1 = prArrI(power(fn s:[int]1 => each(fn x:[int]0 => addi(x,b2i(ltd(roll(0),0.5))),s),{k},q)) in let d:[double]0 = prSclD(roll(7)) in each(fn x:[int]0 => roll(5),iota(3))"),
     ];
     for src in &programs {
         let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));

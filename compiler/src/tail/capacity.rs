@@ -10,13 +10,16 @@
 //! the device and the FCL host reads it where an allocation or a launch needs it, when the
 //! program runs. Every operator that takes a vector of run-time length (`ops::takes_dynamic`)
 //! takes an unbounded one: maps, folds, scans, filters, joins, prints, sorts, `take`, `drop`,
-//! `rotate`, `reshape`, indexing, a loop's or branch's state with one of them. A buffer of
-//! complex numbers holds two blocks as long as the vector ([`Arr::stored_count`]). Where an
-//! operator cannot take it (a reduction or scan of complex numbers, a state with two, or with
-//! a complex one), it reads the length back (module `probe`), as before.
+//! `rotate`, `reshape` to a vector, indexing, a loop's or branch's state with any number of
+//! them. A buffer of complex numbers holds two blocks as long as the vector
+//! ([`Arr::stored_count`]). A loop's state that grows past any capacity is made unbounded
+//! ([`Arr::unbounded`]). Where an operator cannot take it (a scan of complex numbers by an
+//! operator other than `addx`/`subx`, a `reshape` to two or more extents), it reads the
+//! length back (module `probe`), as before.
 
-use super::tree::{fcl, Fcl};
+use super::tree::{fcl, int, Fcl};
 use super::value::Arr;
+use std::rc::Rc;
 
 /// The largest capacity given to a vector whose length is a count computed on the device:
 /// beyond it the vector is [`UNBOUNDED`].
@@ -33,6 +36,26 @@ impl Arr {
     /// static (the module comment).
     pub(super) fn is_unbounded(&self) -> bool {
         self.run_len.is_some() && self.run_dims.is_none() && self.size() >= UNBOUNDED
+    }
+
+    /// This vector (static, or of run-time length) as an unbounded one of the same length
+    /// and elements: for a loop's state that grows past any capacity, whose buffer then
+    /// takes its length on each trip.
+    pub(super) fn unbounded(&self) -> Arr {
+        let len = match &self.run_len {
+            Some(len) => len.clone(),
+            None => Rc::new(int(self.size() as i64)),
+        };
+        Arr {
+            shape: vec![UNBOUNDED],
+            run_len: Some(len),
+            known: None,
+            at: None,
+            transposed: None,
+            element_ranges: None,
+            int_source: None,
+            ..self.clone()
+        }
     }
 
     /// The number of elements a buffer that stores this array holds (at least one, so that

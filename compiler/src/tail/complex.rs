@@ -13,8 +13,9 @@ use super::apply::apply_scalar;
 use super::coords::select;
 use super::lowerer::{stored_element, Lowerer};
 use super::reduce::row_element;
-use super::tree::{fcl, fcl_stmt, int, int_literal, literal_index, var, Fcl, Name};
-use super::value::{scalar_expr, share, Arr, Fresh, Index, Ty, Val, TABLE_MIN};
+use super::reduce::UNROLL;
+use super::tree::{fcl, fcl_stmt, int, int_literal, literal_index, times, var, Fcl, Name};
+use super::value::{scalar_expr, share, Arr, Fresh, Fun, Index, Ty, Val, R, TABLE_MIN};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::Scalar;
 use std::cell::OnceCell;
@@ -105,18 +106,19 @@ pub(super) fn stored_slot(fresh: &Fresh, a: &Arr, i: &Fcl) -> Fcl {
 }
 
 /// The complex element at index `i` of the two blocks that start at slot `off` of buffer
-/// `buf`, `n` elements each (an FCL int: a literal, or an unbounded vector's stored count).
-pub(super) fn read_pair(fresh: &Fresh, buf: &Name, off: usize, n: &Fcl, i: &Fcl) -> Fcl {
+/// `buf`, `n` elements each (FCL ints: literals, or, for an unbounded vector, its stored
+/// count and the run-time start of its blocks in a loop's state).
+pub(super) fn read_pair(fresh: &Fresh, buf: &Name, off: &Fcl, n: &Fcl, i: &Fcl) -> Fcl {
     share(fresh, i, |i| {
         let at = |o: Fcl| match int_literal(&o) {
             Some(0) => fcl!("(index {buf} {i})"),
             _ => fcl!("(index {buf} ({i} + {o}))"),
         };
-        let second = match int_literal(n) {
-            Some(n) => int(off as i64 + n),
-            None => fcl!("({off} + {n})"),
+        let second = match (int_literal(off), int_literal(n)) {
+            (Some(off), Some(n)) => int(off + n),
+            _ => fcl!("({off} + {n})"),
         };
-        fcl!("({}, {})", at(int(off as i64)), at(second))
+        fcl!("({}, {})", at(off.clone()), at(second))
     })
 }
 
@@ -153,7 +155,7 @@ pub(super) fn literal_vector(fresh: &Fresh, texts: Vec<Fcl>, parts: Vec<Fcl>) ->
             return t.clone();
         }
         let m = table.get_or_init(|| fresh.table(Ty::Double, parts.clone()));
-        read_pair(&fresh, m, 0, &int(n as i64), i)
+        read_pair(&fresh, m, &int(0), &int(n as i64), i)
     })
 }
 
@@ -163,13 +165,14 @@ impl Lowerer {
     /// writes one part, so step 2j (re) and 2j+1 (im) of element j write the pair of cells
     /// `2·(j mod 2)` while reading accumulator j−1 from the other pair (double buffering).
     /// Buffer `r` gets four slots per row; returns the array reading the result.
+    /// `m`, the row length, is an FCL int: a literal, or a run-time length (of one row).
     pub(super) fn fold_rows_complex(
         &mut self,
         r: &Name,
         f: &Val,
         a: &Arr,
         k: usize,
-        m: usize,
+        m: &Fcl,
     ) -> Arr {
         let fresh = self.fresh.clone();
         let (row, s, j, read, z) = (
@@ -184,33 +187,96 @@ impl Lowerer {
         let prev = fcl!("({read} (2 * (({j} + 1) % 2)), {read} (2 * (({j} + 1) % 2) + 1))");
         let next = apply_scalar(&fresh, f, &[(Ty::Complex, x), (Ty::Complex, prev)]);
         let first = row_element(&fresh, a, &var(row.as_str()), &int(0));
-        let nb = k.div_ceil(256);
+        // fewer rows than a block: as many threads as rows
+        let (nb, t) = (k.div_ceil(256), k.min(256));
+        let len = match int_literal(m) {
+            Some(m) => m.to_string(),
+            None => "run-time".to_string(),
+        };
         self.comment(format!(
             "reduce: thread-level fold per row of complex numbers (two cells per \
-             accumulator, double-buffered), rows={k} len={m}"
+             accumulator, double-buffered), rows={k} len={len}"
         ));
         self.stmt(fcl_stmt!(
-            "{r} <- forceM<grid> (concat<block> 1024 (generate {nb} (fn b => concat<thread> 4 \
-             (generate 256 (fn t => let {row} = mini (b * 256 + t) {} in return<thread> \
+            "{r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> 4 \
+             (generate {t} (fn t => let {row} = mini (b * {t} + t) {} in return<thread> \
              (seqfor 4 {} (fn {read} => fn {s} => let {j} = {s} / 2 in \
              let {z} = (if {j} == 0 then {first} else {next}) in \
              (2 * ({j} % 2) + {s} % 2, if {s} % 2 == 0 then fst {z} else snd {z}))))))))",
+            4 * t,
             k - 1,
-            2 * m
+            times(2, m)
         ));
-        let (r, c) = (r.clone(), 2 * ((m - 1) % 2));
+        // the pair of cells that the last element wrote
+        let (c, c1) = match int_literal(m) {
+            Some(m) => (int(2 * ((m - 1) % 2)), int(2 * ((m - 1) % 2) + 1)),
+            None => (
+                fcl!("(2 * (({m} - 1) % 2))"),
+                fcl!("(2 * (({m} - 1) % 2) + 1)"),
+            ),
+        };
+        let r = r.clone();
         Arr::new(
             Ty::Complex,
             a.shape[..a.shape.len() - 1].to_vec(),
             move |i| {
                 share(&fresh, i, |i| {
-                    fcl!(
-                        "((index {r} ({i} * 4 + {c})), (index {r} ({i} * 4 + {})))",
-                        c + 1
-                    )
+                    fcl!("((index {r} ({i} * 4 + {c})), (index {r} ({i} * 4 + {c1})))")
                 })
             },
         )
+    }
+
+    /// `reduce(f, z, a)` or `scan(f, z, a)` of complex numbers by `addx` or `subx`, which
+    /// work on the real and the imaginary parts apart: the same reduction of doubles (`addd`,
+    /// `subd`) of each part, so that long rows and vectors of run-time length take the paths
+    /// of doubles (trees, block-level scans) where a pair has none. `None` for another `f`,
+    /// for rows the reduction unrolls and inside a function.
+    pub(super) fn componentwise_reduction(&mut self, p: Prim, args: &[Val]) -> R<Option<Val>> {
+        let (Val::Fun(g), Val::Arr(z), Val::Arr(a)) = (&args[0], &args[1], &args[2]) else {
+            return Ok(None);
+        };
+        let Fun::Op(op, span) = g.as_ref() else {
+            return Ok(None);
+        };
+        let part_op = match op {
+            Prim::Addx => Prim::Addd,
+            Prim::Subx => Prim::Subd,
+            _ => return Ok(None),
+        };
+        let m = a.shape.last().copied().unwrap_or(1);
+        if a.ty != Ty::Complex || self.kernel || (!a.is_dynamic() && m <= UNROLL) {
+            return Ok(None);
+        }
+        // stored once: each part reads its own block
+        let a = self.materialize(a, "complex numbers, reduced part by part");
+        let f = Val::Fun(Rc::new(Fun::Op(part_op, *span)));
+        let mut parts = Vec::new();
+        for part in ["fst", "snd"] {
+            let of = |x: &Arr| {
+                let index = x.index.clone();
+                Arr {
+                    ty: Ty::Double,
+                    index: Rc::new(move |i: &Fcl| fcl!("({} {})", var(part), index(i))),
+                    known: None,
+                    int_source: None,
+                    transposed: None,
+                    at: None,
+                    range: None,
+                    element_ranges: None,
+                    ..x.clone()
+                }
+            };
+            let args = vec![f.clone(), Val::Arr(of(z)), Val::Arr(of(&a))];
+            parts.push(self.reduction(p, args)?.arr()?.clone());
+        }
+        let (re, im) = (parts[0].index.clone(), parts[1].index.clone());
+        Ok(Some(Val::Arr(Arr {
+            ty: Ty::Complex,
+            index: Rc::new(move |i: &Fcl| fcl!("({}, {})", re(i), im(i))),
+            range: None,
+            ..parts.swap_remove(0)
+        })))
     }
 
     /// `scan` of complex rows too long to unroll: one thread per row scans it with `seqfor`
@@ -321,11 +387,11 @@ mod tests {
         assert_eq!(stored_slot(&f, &b, &p("i")), p("(b2i (bits i))"));
         let buf = Name::new("buf");
         assert_eq!(
-            read_pair(&f, &buf, 0, &int(5), &p("i")),
+            read_pair(&f, &buf, &int(0), &int(5), &p("i")),
             p("((index buf i), (index buf (i + 5)))")
         );
         assert_eq!(
-            read_pair(&f, &buf, 2, &int(5), &p("(i * 2)")),
+            read_pair(&f, &buf, &int(2), &int(5), &p("(i * 2)")),
             p("(let x2 = (i * 2) in ((index buf (x2 + 2)), (index buf (x2 + 7))))")
         );
     }

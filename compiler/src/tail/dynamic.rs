@@ -96,6 +96,19 @@ impl Lowerer {
                 return Ok(Val::Arr(out));
             }
         }
+        if ty == Ty::Complex && p == Prim::Reduce && !self.kernel {
+            // one thread folds the run-time length, as for other types below
+            let a = self.materialize(&a, "complex numbers, before a sequential fold");
+            let r = self.fresh.name("r");
+            let folded = self.fold_rows_complex(&r, &f, &a, 1, &len).expr();
+            let (zx, x) = (self.fresh.name("z"), self.fresh.name("x"));
+            let t = fcl!(
+                "(let {zx} = {} in let {x} = {folded} in \
+                 (if {len} == 0 then fst {zx} else fst {x}, if {len} == 0 then snd {zx} else snd {x}))",
+                z.expr()
+            );
+            return Ok(Val::Arr(Arr::scalar(ty, t)));
+        }
         if p == Prim::Scan || self.kernel || ty == Ty::Complex {
             let a = self.settle(&a, p.name())?;
             return self.reduction(p, vec![f, Val::Arr(z), Val::Arr(a)]);

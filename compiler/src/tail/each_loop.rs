@@ -77,7 +77,7 @@ impl Lowerer {
             fcl!("(if {i} == {at} then {rt} else {})", before(i))
         });
         let trips = fcl!("{n}");
-        self.count_loop_draws(&step.draws, Some(n as i64))?;
+        self.count_loop_draws(&step.draws, Some(n as i64), &trips)?;
         let w = self.emit_loop(
             &trips,
             &it,

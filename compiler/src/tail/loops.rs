@@ -26,7 +26,7 @@ use super::capacity::MAX_CAPACITY;
 use super::check::checked_power_count;
 use super::lowerer::{Line, Lowerer, TABULATE};
 use super::range::Range;
-use super::state::{components, packed, reading, rebuild, Layout};
+use super::state::{components, packed, reading, rebuild, unbounded_states, Layout};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::{LowerTailError, Output, ResultKind};
@@ -92,12 +92,23 @@ impl Lowerer {
         match self.power_loop(f, n, x) {
             Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
                 self.restore(saved);
-                match n.known {
-                    Some(n) => self.power_unrolled(f, n, x, why),
-                    None => unsupported(why),
-                }
             }
-            r => r,
+            r => return r,
+        }
+        // a state vector that grows past any capacity, or by a count the device computes:
+        // unbounded, its buffer as long as it is on each trip (module `capacity`)
+        for widened in unbounded_states(x)? {
+            let saved = self.checkpoint();
+            match self.power_loop(f, n, &widened) {
+                Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
+                    self.restore(saved);
+                }
+                r => return r,
+            }
+        }
+        match n.known {
+            Some(n) => self.power_unrolled(f, n, x, why),
+            None => unsupported(why),
         }
     }
 
@@ -169,7 +180,7 @@ impl Lowerer {
         if !steady {
             return unsupported("a power whose state grows by more on each trip");
         }
-        self.count_loop_draws(&step.draws, n.known)?;
+        self.count_loop_draws(&step.draws, n.known, &n.expr)?;
         let w = self.emit_loop(&n.expr, &it, &s, &layout, &parts, step);
         let mut state = layout.read(self, &w);
         if n.known.is_some() {

@@ -49,6 +49,9 @@ pub(super) struct Lowerer {
     /// The loops (module `loops`) whose step is being lowered, outermost first: each loop's
     /// trip variable and the draws of each `roll` call site per trip (module `roll`).
     pub trip_draws: Vec<(Name, Rc<HashMap<u32, u64>>)>,
+    /// The draws of each `roll` call site made by loops whose trip count the device computes
+    /// (module `roll`): an FCL int expression added to the site's count in `rolls`.
+    pub run_draws: HashMap<u32, Fcl>,
     /// The table of a sort network's stages, by its number of positions (module `sort`).
     pub sort_stages: HashMap<usize, Name>,
     /// The table of powers of ten `formatD` reads (module `format`), once made.
@@ -94,6 +97,7 @@ impl Lowerer {
             draws: None,
             drawn: Vec::new(),
             trip_draws: Vec::new(),
+            run_draws: HashMap::new(),
             sort_stages: HashMap::new(),
             decimal_scales: None,
         }
@@ -132,6 +136,7 @@ impl Lowerer {
             probed: self.probed,
             store: self.store.clone(),
             rolls: self.rolls.clone(),
+            run_draws: self.run_draws.clone(),
         }
     }
 
@@ -144,6 +149,7 @@ impl Lowerer {
         self.probed = c.probed;
         self.store = c.store;
         self.rolls = c.rolls;
+        self.run_draws = c.run_draws;
     }
 
     /// Whether nothing that runs once per program (a statement, a print, a draw from `roll`)
@@ -186,6 +192,7 @@ pub(super) struct Checkpoint {
     probed: usize,
     store: HashMap<String, Val>,
     rolls: semantics::tail::ops::io::Rolls,
+    run_draws: HashMap<u32, Fcl>,
 }
 
 /// The element of an array as a buffer stores it (bools become ints).

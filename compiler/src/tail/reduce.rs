@@ -25,7 +25,7 @@ use super::coords::unflatten;
 use super::fault::LoweringFault;
 use super::lowerer::Lowerer;
 use super::range::{self, Range};
-use super::tree::{fcl, fcl_stmt, let_in, Fcl, Name};
+use super::tree::{fcl, fcl_stmt, int, let_in, Fcl, Name};
 use super::value::{unsupported, with_names, Arr, Fresh, Fun, Ty, Val, MAX_KNOWN, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Elems};
@@ -139,6 +139,9 @@ impl Lowerer {
     /// `reduce(f, z, a)` and `scan(f, z, a)`: the reduction as FCL code, with its value
     /// attached when the lowering can compute it (for the shapes and counts taken from it).
     pub(super) fn reduction(&mut self, p: Prim, args: Vec<Val>) -> R<Val> {
+        if let Some(parts) = self.componentwise_reduction(p, &args)? {
+            return Ok(parts);
+        }
         if args[2].arr()?.is_dynamic() {
             return self.dynamic_reduction(p, args);
         }
@@ -272,7 +275,7 @@ impl Lowerer {
             let out = if scan {
                 self.scan_rows_complex(&r, &f, &a, k, m)
             } else {
-                self.fold_rows_complex(&r, &f, &a, k, m)
+                self.fold_rows_complex(&r, &f, &a, k, &int(m as i64))
             };
             return Ok(Val::Arr(out));
         }

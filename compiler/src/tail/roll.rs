@@ -21,7 +21,9 @@
 //!   a site the step draws from d times per trip has counted, at trip `it`, its draws before
 //!   the loop plus `it · d` ([`Lowerer::draw_count`]); the loop's step is lowered twice, the
 //!   first time to find d, and after the loop the count moves on by d per trip
-//!   ([`Lowerer::count_loop_draws`]).
+//!   ([`Lowerer::count_loop_draws`]). Where the device computes the trips (a `power` count
+//!   from data, bound to a name of `main`), the count moves on by `trips · d`, a run-time
+//!   value (`Lowerer::run_draws`) that every later draw of the site adds to its count.
 
 use super::apply::scalar_draws;
 use super::check::checked_roll_bound;
@@ -62,19 +64,20 @@ impl Lowerer {
             let t = roll_text(&self.fresh, e, site, &k, n, bound);
             return Ok(Val::Arr(Arr::scalar(Ty::Double, t)));
         }
-        if let Some(b) = bound {
+        // (a site that loops of computed counts drew from has a run-time count)
+        if let Some(b) = bound.filter(|_| !self.run_draws.contains_key(&site)) {
             let x = self
                 .rolls
                 .roll(site, b)
                 .map_err(|reason| fails(p, op, e, reason))?;
             return Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Double(x)))));
         }
-        let k = self.rolls.count(site);
-        if k >= i32::MAX as u64 {
+        if self.rolls.count(site) >= i32::MAX as u64 {
             return unsupported(format!("{op}: more than 2^31 draws of one call site"));
         }
+        let k = self.draw_count(site);
         self.rolls.advance(site, 1);
-        let t = roll_text(&self.fresh, e, site, &fcl!("{k}"), n, None);
+        let t = roll_text(&self.fresh, e, site, &k, n, bound);
         Ok(Val::Arr(Arr::scalar(Ty::Double, t)))
     }
 
@@ -113,25 +116,48 @@ impl Lowerer {
     /// variable times the site's draws per trip, for each enclosing loop).
     fn draw_count(&self, site: u32) -> Fcl {
         let k = self.rolls.count(site);
+        let before = match self.run_draws.get(&site) {
+            Some(run) => fcl!("{k} + {run}"),
+            None => fcl!("{k}"),
+        };
         self.trip_draws
             .iter()
             .filter_map(|(it, per_trip)| Some((it, per_trip.get(&site)?)))
-            .fold(fcl!("{k}"), |acc, (it, d)| fcl!("{acc} + {it} * {d}"))
+            .fold(before, |acc, (it, d)| fcl!("{acc} + {it} * {d}"))
     }
 
-    /// Counts the draws of `trips` trips of a loop whose step draws `per_trip` from each site
-    /// (the step was lowered once: the counts are as before it); refused where the count is
-    /// not known or the draws pass 2^31.
+    /// Counts the draws of `trips` trips (`count`, an FCL int) of a loop whose step draws
+    /// `per_trip` from each site (the step was lowered once: the counts are as before it);
+    /// refused where known draws pass 2^31, or where the device computes the count inside
+    /// another loop's step. (Draws past 2^31 of one site by a computed count are not
+    /// checked: the count wraps, as FCL's ints do.)
     pub(super) fn count_loop_draws(
         &mut self,
         per_trip: &HashMap<u32, u64>,
         trips: Option<i64>,
+        count: &Fcl,
     ) -> R<()> {
         if per_trip.is_empty() {
             return Ok(());
         }
         let Some(n) = trips.and_then(|n| u64::try_from(n).ok()) else {
-            return unsupported("roll inside a loop whose count the device computes");
+            // a count the device computes (`count`, a name bound in `main`, checked not
+            // negative): the sites' counts after the loop are run-time values. Only at the
+            // top level of `main`, where the name is in scope for every later draw; a step
+            // counts its draws per trip statically.
+            if self.in_loop || self.kernel {
+                return unsupported(
+                    "roll inside a loop whose count the device computes, in a loop",
+                );
+            }
+            for (&site, &d) in per_trip {
+                let run = match self.run_draws.remove(&site) {
+                    Some(run) => fcl!("{run} + {count} * {d}"),
+                    None => fcl!("{count} * {d}"),
+                };
+                self.run_draws.insert(site, run);
+            }
+            return Ok(());
         };
         for (&site, &d) in per_trip {
             let after = d

@@ -1,14 +1,15 @@
 //! A loop's state in one buffer: the arrays of a `power`'s state (an array, or a tuple's
 //! components) stored one after another in one device buffer, as ints or, where a component
 //! holds doubles, all as doubles ([`Layout`]). A component whose length the step may change
-//! is held at a fixed capacity with its current length in a slot after the components; an
-//! unbounded vector among them (module `capacity`) comes last, its length and then its
-//! elements, in a buffer as long as they are.
+//! is held at a fixed capacity with its current length in a slot after the components; the
+//! unbounded vectors among them (module `capacity`) come last, their lengths and then their
+//! elements, one vector's block after another, in a buffer as long as they are.
 
+use super::capacity::UNBOUNDED;
 use super::lowerer::Lowerer;
 use super::range::Range;
-use super::tree::{fcl, Fcl, Name};
-use super::value::{unsupported, Arr, Fresh, Ty, Val, R};
+use super::tree::{fcl, int, times, Fcl, Name};
+use super::value::{length_expr, share, unsupported, Arr, Fresh, Ty, Val, R};
 use semantics::fcl::quote::unit;
 use std::rc::Rc;
 
@@ -29,6 +30,25 @@ pub(super) fn rebuild(x: &Val, parts: &[Arr]) -> R<Val> {
     }
 }
 
+/// The states `x` with one of its vectors of ints, doubles or bools made unbounded (each in
+/// turn), where none is already: a step that grows a vector past any capacity lowers on
+/// such a state.
+pub(super) fn unbounded_states(x: &Val) -> R<Vec<Val>> {
+    let parts = components(x)?;
+    if parts.iter().any(Arr::is_unbounded) {
+        return Ok(Vec::new());
+    }
+    (0..parts.len())
+        .filter(|&c| parts[c].shape.len() == 1 && parts[c].ty != Ty::Complex)
+        .filter(|&c| parts[c].run_dims.is_none())
+        .map(|c| {
+            let mut widened = parts.clone();
+            widened[c] = parts[c].unbounded();
+            rebuild(x, &widened)
+        })
+        .collect()
+}
+
 /// The components read from buffer `buf`, component c starting at `offsets[c]` (a complex
 /// one as two blocks of doubles, module `complex`), its elements in `ranges[c]`.
 pub(super) fn reading(
@@ -44,26 +64,31 @@ pub(super) fn reading(
         .zip(offsets)
         .zip(ranges)
         .map(|((a, &o), &range)| {
-            let (buf, ty) = (buf.clone(), a.ty);
-            let mut read = if ty == Ty::Complex {
-                let (fresh, n) = (fresh.clone(), a.stored_count());
-                Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
-                    super::complex::read_pair(&fresh, &buf, o, &n, i)
-                })
-            } else {
-                Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
-                    let t = fcl!("(index {buf} ({i} + {o}))");
-                    match (doubles, ty) {
-                        (true, Ty::Double) | (false, _) => ty.load(&t),
-                        // an int stored as a double is exact (|x| < 2^53)
-                        (true, _) => ty.load(&fcl!("(floord {t})")),
-                    }
-                })
-            };
+            let mut read = read_at(fresh, buf, a, &int(o as i64), doubles);
             read.range = range;
             read
         })
         .collect()
+}
+
+/// Array `a` (its type, shape and stored count) read from buffer `buf` at slot `o` (an FCL
+/// int), a buffer of doubles where `doubles`.
+fn read_at(fresh: &Fresh, buf: &Name, a: &Arr, o: &Fcl, doubles: bool) -> Arr {
+    let (buf, ty, o) = (buf.clone(), a.ty, o.clone());
+    if ty == Ty::Complex {
+        let (fresh, n) = (fresh.clone(), a.stored_count());
+        return Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
+            super::complex::read_pair(&fresh, &buf, &o, &n, i)
+        });
+    }
+    Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
+        let t = fcl!("(index {buf} ({i} + {o}))");
+        match (doubles, ty) {
+            (true, Ty::Double) | (false, _) => ty.load(&t),
+            // an int stored as a double is exact (|x| < 2^53)
+            (true, _) => ty.load(&fcl!("(floord {t})")),
+        }
+    })
 }
 
 /// Element `i` of the buffer holding the components one after another.
@@ -74,14 +99,7 @@ pub(super) fn packed(
     doubles: bool,
     i: &Fcl,
 ) -> Fcl {
-    let slot = |a: &Arr, j: &Fcl| {
-        let t = super::complex::stored_slot(fresh, a, j);
-        if doubles && !matches!(a.ty, Ty::Double | Ty::Complex) {
-            fcl!("(i2d {t})")
-        } else {
-            t
-        }
-    };
+    let slot = |a: &Arr, j: &Fcl| stored_as(fresh, a, j, doubles);
     if parts.len() == 1 {
         return slot(&parts[0], i);
     }
@@ -98,6 +116,16 @@ pub(super) fn packed(
     })
 }
 
+/// Slot `j` of array `a` as a buffer of doubles (where `doubles`) or of ints stores it.
+fn stored_as(fresh: &Fresh, a: &Arr, j: &Fcl, doubles: bool) -> Fcl {
+    let t = super::complex::stored_slot(fresh, a, j);
+    if doubles && !matches!(a.ty, Ty::Double | Ty::Complex) {
+        fcl!("(i2d {t})")
+    } else {
+        t
+    }
+}
+
 /// The layout of a loop's state buffer: the components at their capacities, one after
 /// another, then the length of each component whose length changes.
 pub(super) struct Layout {
@@ -110,34 +138,40 @@ pub(super) struct Layout {
     /// The buffer's length; with an unbounded vector, the part before its elements.
     pub(super) size: usize,
     doubles: bool,
-    /// A state with one unbounded vector (module `capacity`), component u: the other
-    /// components laid out as `inner` lays them out, then u's length, then u's elements, the
-    /// buffer as long as they are on each trip.
-    unbounded: Option<(usize, Box<Layout>)>,
+    /// A state with unbounded vectors (module `capacity`), components `us` in order: the
+    /// other components laid out as `inner` lays them out, then the unbounded vectors'
+    /// lengths, then their elements, one vector's block after another (a complex one's two),
+    /// each as long as the vector is (at least one element), so the buffer is as long as they
+    /// are on each trip.
+    unbounded: Option<Unbounded>,
 }
 
-/// `xs` without its element `u`.
-fn without<T: Clone>(xs: &[T], u: usize) -> Vec<T> {
-    let mut out = xs.to_vec();
-    out.remove(u);
-    out
+/// The unbounded vectors of a state ([`Layout::unbounded`]).
+struct Unbounded {
+    /// Their components, in order.
+    us: Vec<usize>,
+    /// Their element types.
+    tys: Vec<Ty>,
+    /// The layout of the other components.
+    inner: Box<Layout>,
+}
+
+/// `xs` at the positions `keep`.
+fn picked<T: Clone>(xs: &[T], keep: &[usize]) -> Vec<T> {
+    keep.iter().map(|&c| xs[c].clone()).collect()
 }
 
 impl Layout {
     /// The layout of state `parts`, whose vectors marked in `dynamic` are held at capacity
     /// `caps` (their own size where `None`).
-    /// (A state with one unbounded vector, module `capacity`, holds it last, at its run-time
-    /// length; one with more is refused, its vectors' lengths read back first.)
+    /// (A state with unbounded vectors, module `capacity`, holds them last, at their
+    /// run-time lengths.)
     pub(super) fn new(parts: &[Arr], dynamic: Vec<bool>, caps: &[Option<usize>]) -> R<Layout> {
         let unbounded: Vec<usize> = (0..parts.len())
             .filter(|&c| parts[c].is_unbounded())
             .collect();
-        match unbounded[..] {
-            [] => {}
-            [u] if parts[u].ty != Ty::Complex => {
-                return Layout::with_unbounded(parts, u, dynamic, caps)
-            }
-            _ => return unsupported("a loop's or a branch's state holding unbounded vectors"),
+        if !unbounded.is_empty() {
+            return Layout::with_unbounded(parts, unbounded, dynamic, caps);
         }
         let mut slots: Vec<Arr> = parts
             .iter()
@@ -169,65 +203,99 @@ impl Layout {
         })
     }
 
-    /// The layout of state `parts` whose component u is an unbounded vector: the others'
-    /// layout first, then u's length and elements (at least one, as any buffer of one).
+    /// The layout of state `parts` whose components `us` are unbounded vectors: the others'
+    /// layout first, then the lengths of `us`, then their elements.
     fn with_unbounded(
         parts: &[Arr],
-        u: usize,
+        us: Vec<usize>,
         dynamic: Vec<bool>,
         caps: &[Option<usize>],
     ) -> R<Layout> {
-        let mut inner = Layout::new(&without(parts, u), without(&dynamic, u), &without(caps, u))?;
-        let a = &parts[u];
-        let doubles = inner.doubles || a.ty == Ty::Double;
+        let others: Vec<usize> = (0..parts.len()).filter(|c| !us.contains(c)).collect();
+        let mut inner = Layout::new(
+            &picked(parts, &others),
+            picked(&dynamic, &others),
+            &picked(caps, &others),
+        )?;
+        let doubles = inner.doubles
+            || us
+                .iter()
+                .any(|&u| matches!(parts[u].ty, Ty::Double | Ty::Complex));
         inner.doubles = doubles;
-        let mut slots = inner.slots.clone();
-        slots.push(Arr::scalar(Ty::Int, unit()));
-        slots.push(Arr::new(a.ty, a.shape.clone(), |_: &Fcl| unit()));
-        let mut offsets = inner.offsets.clone();
-        offsets.extend([inner.size, inner.size + 1]);
-        let mut dynamic = inner.dynamic.clone();
-        dynamic.insert(u, true);
+        let mut dynamic = dynamic;
+        for &u in &us {
+            dynamic[u] = true;
+        }
         Ok(Layout {
             dynamic,
-            slots,
-            offsets,
-            size: inner.size + 1,
+            slots: inner.slots.clone(),
+            offsets: inner.offsets.clone(),
+            size: inner.size + us.len(),
             doubles,
-            unbounded: Some((u, Box::new(inner))),
+            unbounded: Some(Unbounded {
+                tys: us.iter().map(|&u| parts[u].ty).collect(),
+                us,
+                inner: Box::new(inner),
+            }),
         })
     }
 
+    /// Where each unbounded vector's block starts, and where the buffer ends, for vectors of
+    /// lengths `lens` (FCL ints): after the lengths, each block as long as its vector's stored
+    /// count.
+    fn blocks(&self, tys: &[Ty], lens: &[Fcl]) -> Vec<Fcl> {
+        // (each block after the one before: a chain as long as the vectors are many)
+        let mut at = vec![int(self.size as i64)];
+        for (ty, len) in tys.iter().zip(lens) {
+            let end = fcl!(
+                "{} + {}",
+                at[at.len() - 1],
+                times(ty.slots(), &fcl!("maxi 1 {len}"))
+            );
+            at.push(end);
+        }
+        at
+    }
+
     /// The length of the buffer that holds state `parts` (an FCL int): its static size, and
-    /// with an unbounded vector max(1, its length) more.
+    /// with unbounded vectors their blocks.
     pub(super) fn size_of(&self, parts: &[Arr]) -> Fcl {
         match &self.unbounded {
-            Some((u, _)) => fcl!(
-                "({} + maxi 1 {})",
-                self.size,
-                super::value::length_expr(&parts[*u])
-            ),
+            Some(Unbounded { us, tys, .. }) => {
+                let lens: Vec<Fcl> = us
+                    .iter()
+                    .map(|&u| (*length_expr(&parts[u])).clone())
+                    .collect();
+                self.blocks(tys, &lens).pop().expect("the end")
+            }
             None => fcl!("{}", self.size),
         }
     }
 
     /// The state read from buffer `buf`: the components, each dynamic one with its length.
     pub(super) fn read(&self, lw: &Lowerer, buf: &Name) -> Vec<Arr> {
-        if let Some((u, inner)) = &self.unbounded {
-            // the others, then u's length and elements (the last two slots)
-            let last = self.slots.len() - 2;
-            let read = reading(
-                &lw.fresh,
-                buf,
-                &self.slots[last..],
-                &self.offsets[last..],
-                self.doubles,
-                &[None, None],
-            );
+        if let Some(Unbounded { us, tys, inner }) = &self.unbounded {
+            // the others, then the lengths (after the others) and the blocks
             let mut parts = inner.read(lw, buf);
-            let mut a = read[1].clone();
-            a.run_len = Some(Rc::new(read[0].expr()));
-            parts.insert(*u, a);
+            let lens: Vec<Fcl> = (0..us.len())
+                .map(|j| {
+                    let slot = [Arr::scalar(Ty::Int, unit())];
+                    let at = [inner.size + j];
+                    reading(&lw.fresh, buf, &slot, &at, self.doubles, &[None])
+                        .remove(0)
+                        .expr()
+                })
+                .collect();
+            let starts = self.blocks(tys, &lens);
+            for (j, &u) in us.iter().enumerate() {
+                let len = Rc::new(lens[j].clone());
+                // (of the slot, only its type and its stored count matter)
+                let mut slot = Arr::new(tys[j], vec![UNBOUNDED], |_: &Fcl| unit());
+                slot.run_len = Some(len.clone());
+                let mut a = read_at(&lw.fresh, buf, &slot, &starts[j], self.doubles);
+                a.run_len = Some(len);
+                parts.insert(u, a);
+            }
             return parts;
         }
         let ranges = vec![None; self.slots.len()];
@@ -255,27 +323,52 @@ impl Layout {
 
     /// Element `i` of the buffer holding state `parts` (each at most its slot's capacity).
     pub(super) fn write(&self, lw: &Lowerer, parts: &[Arr], i: &Fcl) -> Fcl {
-        packed(
-            &lw.fresh,
-            &self.slot_arrays(parts),
-            &self.offsets,
-            self.doubles,
-            i,
-        )
+        let Some(Unbounded { us, inner, .. }) = &self.unbounded else {
+            return packed(
+                &lw.fresh,
+                &self.slot_arrays(parts),
+                &self.offsets,
+                self.doubles,
+                i,
+            );
+        };
+        // the others' slots, then the lengths, then the blocks, by a chain of comparisons
+        let others: Vec<usize> = (0..parts.len()).filter(|c| !us.contains(c)).collect();
+        let others = picked(parts, &others);
+        let vectors = picked(parts, us);
+        let lens: Vec<Fcl> = vectors.iter().map(|a| (*length_expr(a)).clone()).collect();
+        let tys: Vec<Ty> = vectors.iter().map(|a| a.ty).collect();
+        let starts = self.blocks(&tys, &lens);
+        let (fresh, doubles) = (&lw.fresh, self.doubles);
+        share(fresh, i, |i| {
+            let block =
+                |j: usize| stored_as(fresh, &vectors[j], &fcl!("({i} - {})", starts[j]), doubles);
+            let last = vectors.len() - 1;
+            let mut out = block(last);
+            for j in (0..last).rev() {
+                out = fcl!(
+                    "(if lti {i} {} then {} else {out})",
+                    starts[j + 1],
+                    block(j)
+                );
+            }
+            for j in (0..lens.len()).rev() {
+                let len = match doubles {
+                    true => fcl!("(i2d {})", lens[j]),
+                    false => lens[j].clone(),
+                };
+                out = fcl!("(if lti {i} {} then {len} else {out})", inner.size + j + 1);
+            }
+            if inner.size == 0 {
+                return out;
+            }
+            let first = inner.write(lw, &others, i);
+            fcl!("(if lti {i} {} then {first} else {out})", inner.size)
+        })
     }
 
     /// The arrays that fill this layout's slots with state `parts`.
     fn slot_arrays(&self, parts: &[Arr]) -> Vec<Arr> {
-        if let Some((u, inner)) = &self.unbounded {
-            let a = &parts[*u];
-            let mut slots = inner.slot_arrays(&without(parts, *u));
-            slots.push(Arr::scalar(
-                Ty::Int,
-                (*super::value::length_expr(a)).clone(),
-            ));
-            slots.push(a.clone());
-            return slots;
-        }
         let mut slots = Vec::new();
         let mut lens = Vec::new();
         for ((a, slot), &d) in parts.iter().zip(&self.slots).zip(&self.dynamic) {
@@ -316,16 +409,27 @@ impl Layout {
         if next.len() != parts.len() {
             return unsupported("a power whose function changes the form of its state");
         }
-        if let Some((u, inner)) = &self.unbounded {
-            // u of any length (the buffer takes the next state's), the others as they fit
-            let u = *u;
-            if next[u].ty != parts[u].ty || next[u].shape.len() != 1 {
-                return unsupported("a power whose function changes its unbounded state's type");
+        if let Some(Unbounded { us, inner, .. }) = &self.unbounded {
+            // us of any lengths (the buffer takes the next state's), the others as they fit
+            for &u in us {
+                if next[u].ty != parts[u].ty || next[u].shape.len() != 1 {
+                    return unsupported(
+                        "a power whose function changes its unbounded state's type",
+                    );
+                }
             }
-            let others = inner.fits(&without(parts, u), &without(next, u), &without(caps, u))?;
-            return Ok(others.map(|mut d| {
-                d.insert(u, true);
-                d
+            let others: Vec<usize> = (0..parts.len()).filter(|c| !us.contains(c)).collect();
+            let fitted = inner.fits(
+                &picked(parts, &others),
+                &picked(next, &others),
+                &picked(caps, &others),
+            )?;
+            return Ok(fitted.map(|d| {
+                let mut all = vec![true; parts.len()];
+                for (&c, d) in others.iter().zip(d) {
+                    all[c] = d;
+                }
+                all
             }));
         }
         let mut dynamic = self.dynamic.clone();

@@ -5,7 +5,7 @@
 use super::complex::{read_pair, stored_slot};
 use super::coords::select;
 use super::lowerer::{Lowerer, TABULATE};
-use super::tree::{described, fcl, fcl_stmt, times, var, var_name, Fcl, Name};
+use super::tree::{described, fcl, fcl_stmt, int, times, var, var_name, Fcl, Name};
 use super::value::{known_ints, unsupported, Arr, Index, Ty, R};
 use super::{Output, ResultKind};
 use semantics::fcl::syntax::ExprKind;
@@ -134,7 +134,7 @@ impl Lowerer {
         let mut out = if ty == Ty::Complex {
             let (fresh, n) = (self.fresh.clone(), a.stored_count());
             Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
-                read_pair(&fresh, &m, 0, &n, i)
+                read_pair(&fresh, &m, &int(0), &n, i)
             })
         } else {
             Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
