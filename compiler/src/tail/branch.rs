@@ -11,8 +11,8 @@
 //! else 0` for the first and `1 - t` for the second, both writing one state buffer (module
 //! `state`), so only the branch the condition picks runs its statements, when the program runs
 //! (`branch_loops`; `condScl` of a function with statements too). What neither covers (a branch
-//! that draws from `roll`, results of other types or ranks) reads the condition back (module
-//! `probe`).
+//! that draws from `roll` inside a loop's step, results of other types or ranks) reads the
+//! condition back (module `probe`).
 
 use super::capacity::UNBOUNDED;
 use super::check::{failing, has_checks};
@@ -87,12 +87,16 @@ impl Lowerer {
             "{taken} <- return<grid> (if {} then 1 else 0)",
             cond.expr()
         ));
+        // each branch draws from `roll` after the draws before the `if`; after it, the sites'
+        // counts move on by the taken branch's draws
         let before = self.rolls.clone();
         let (ra, body_a, prints_a) = self.in_loop_body(run_a);
+        let drawn_a = self.rolls.since(&before);
+        self.rolls = before.clone();
         let (rb, body_b, prints_b) = self.in_loop_body(run_b);
-        if !self.rolls.since(&before).is_empty() {
-            return unsupported("an if whose branches draw from roll");
-        }
+        let drawn_b = self.rolls.since(&before);
+        self.rolls = before;
+        self.count_branch_draws(&taken, &drawn_a, &drawn_b)?;
         // a branch that certainly fails when it runs: the other's form, its elements failing
         let (ra, rb) = match (ra, rb) {
             (Err(LowerTailError::Fails(f)), Ok(rb)) => (self.failing_like(f, &rb)?, rb),

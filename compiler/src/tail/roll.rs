@@ -28,7 +28,7 @@
 use super::apply::scalar_draws;
 use super::check::checked_roll_bound;
 use super::lowerer::{fails, Bases, Draws, Lowerer};
-use super::tree::{fcl, int, Fcl};
+use super::tree::{fcl, int, Fcl, Name};
 use super::value::{unsupported, Arr, Fresh, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::Expr;
@@ -124,6 +124,48 @@ impl Lowerer {
             .iter()
             .filter_map(|(it, per_trip)| Some((it, per_trip.get(&site)?)))
             .fold(before, |acc, (it, d)| fcl!("{acc} + {it} * {d}"))
+    }
+
+    /// Counts the draws of an `if` whose branches ran as loops of 0 or 1 trip (module
+    /// `branch`), `taken` (an FCL int, 1 or 0) the first's trips: branch a drew `drawn_a` from
+    /// each site, b `drawn_b`, each from the counts before the `if`, so after it a site's count
+    /// moves on by `taken · a + (1 − taken) · b`, a run-time value where the two differ. Only
+    /// at the top level of `main`, as for [`Lowerer::count_loop_draws`].
+    pub(super) fn count_branch_draws(
+        &mut self,
+        taken: &Name,
+        drawn_a: &HashMap<u32, u64>,
+        drawn_b: &HashMap<u32, u64>,
+    ) -> R<()> {
+        let mut sites: Vec<u32> = drawn_a.keys().chain(drawn_b.keys()).copied().collect();
+        sites.sort_unstable();
+        sites.dedup();
+        if sites.is_empty() {
+            return Ok(());
+        }
+        if self.in_loop || self.kernel {
+            return unsupported("an if whose branches draw from roll, in a loop");
+        }
+        for site in sites {
+            let (a, b) = (
+                drawn_a.get(&site).copied().unwrap_or(0),
+                drawn_b.get(&site).copied().unwrap_or(0),
+            );
+            if a.max(b) + self.rolls.count(site) > i32::MAX as u64 {
+                return unsupported("more than 2^31 draws of one roll call site");
+            }
+            if a == b {
+                self.rolls.advance(site, a);
+                continue;
+            }
+            let moved = fcl!("{taken} * {a} + (1 - {taken}) * {b}");
+            let run = match self.run_draws.remove(&site) {
+                Some(run) => fcl!("{run} + {moved}"),
+                None => moved,
+            };
+            self.run_draws.insert(site, run);
+        }
+        Ok(())
     }
 
     /// Counts the draws of `trips` trips (`count`, an FCL int) of a loop whose step draws
