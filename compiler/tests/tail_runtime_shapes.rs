@@ -391,6 +391,9 @@ fn complex_reductions_wide_states_and_computed_draws_stay_on_the_device() {
         // bounded ones, for a count the device computes
         format!("let v:[int]1 = {v} in let small:[int]1 = compress(each(fn x:[int]0 => gti(x,0),v),v) in let p:([double]0 * [complex]1 * [int]1 * [int]1 * [bool]1) = power(fn s:([double]0 * [complex]1 * [int]1 * [int]1 * [bool]1) => (addd(Prj(0,s),1.5),drop(2,Prj(1,s)),cons(7,Prj(2,s)),drop(1,Prj(3,s)),snoc(Prj(4,s),tt)),{k},(0.5,{z},{w},small,[ff,tt])) in let a:[double]0 = prSclD(Prj(0,p)) in let b:[complex]1 = prArrX(take(3,Prj(1,p))) in let c:[int]1 = prArrI(take(4,Prj(2,p))) in let d:[int]1 = prArrI(take(4,Prj(3,p))) in let e:[bool]1 = prArrB(Prj(4,p)) in let f:[int]1 = prArrI(shape(Prj(1,p))) in prArrI(shape(Prj(2,p)))"),
         format!("let w:[int]1 = {w} in let t:([int]1 * [int]1) = power(fn s:([int]1 * [int]1) => (compress(each(fn x:[int]0 => gti(resi(7,x),0),Prj(0,s)),Prj(0,s)),drop(1,Prj(1,s))),{k},(w,w)) in let a:[int]1 = prArrI(shape(Prj(0,t))) in reduce(addi,0,Prj(1,t))"),
+        // complex vectors of run-time length (a static capacity) whose lengths the step
+        // changes: held unbounded, both at once
+        format!("let v:[int]1 = {v} in let z:[complex]1 = each(fn x:[int]0 => injx(i2d(x),0.5),compress(each(fn x:[int]0 => gti(x,0),v),v)) in let p:([complex]1 * [complex]1) = power(fn s:([complex]1 * [complex]1) => (drop(3,Prj(0,s)),drop(1,Prj(1,s))),{k},(z,z)) in let a:[int]1 = prArrI(shape(Prj(1,p))) in prArrX(take(2,Prj(0,p)))"),
         // states that grow by a count with no bound, or by more on each trip: unbounded
         format!("let p:[int]1 = power(fn s:[int]1 => cons(3,s),{k},iota(5)) in let a:[int]1 = prArrI(p) in prArrI(power(fn s:[int]1 => cat(s,take(divi(first(shape(s)),2),s)),{k},iota(5)))"),
         // draws inside loops whose counts the device computes, and after them

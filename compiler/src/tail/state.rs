@@ -30,20 +30,29 @@ pub(super) fn rebuild(x: &Val, parts: &[Arr]) -> R<Val> {
     }
 }
 
-/// The states `x` with one of its vectors of ints, doubles or bools made unbounded (each in
-/// turn), where none is already: a step that grows a vector past any capacity lowers on
-/// such a state.
+/// The states `x` with one of its vectors made unbounded (each in turn), then with all of
+/// them, where none is already: a step that grows a vector past any capacity, or changes the
+/// length of a vector of complex numbers (which a capacity does not hold), lowers on such a
+/// state.
 pub(super) fn unbounded_states(x: &Val) -> R<Vec<Val>> {
     let parts = components(x)?;
     if parts.iter().any(Arr::is_unbounded) {
         return Ok(Vec::new());
     }
-    (0..parts.len())
-        .filter(|&c| parts[c].shape.len() == 1 && parts[c].ty != Ty::Complex)
-        .filter(|&c| parts[c].run_dims.is_none())
-        .map(|c| {
+    let vectors: Vec<usize> = (0..parts.len())
+        .filter(|&c| parts[c].shape.len() == 1 && parts[c].run_dims.is_none())
+        .collect();
+    let mut choices: Vec<Vec<usize>> = vectors.iter().map(|&c| vec![c]).collect();
+    if vectors.len() > 1 {
+        choices.push(vectors);
+    }
+    choices
+        .into_iter()
+        .map(|cs| {
             let mut widened = parts.clone();
-            widened[c] = parts[c].unbounded();
+            for c in cs {
+                widened[c] = parts[c].unbounded();
+            }
             rebuild(x, &widened)
         })
         .collect()
