@@ -35,7 +35,35 @@ pub fn compile_fcl(
     if opt == OptLevel::O2 {
         kir::opt::optimize(&mut m);
     }
+    private_arrays_fit(&m)?;
     Ok(m)
+}
+
+/// Refuses a module that keeps a private array longer than [`lower::MAX_PRIVATE`]: a `seqfor`
+/// that long lowers only where -O2 carries its recurrence in a scalar
+/// ([`kir::opt::carried_recurrences`]: a scan of a long row in one thread, by an operator
+/// with no identity), and at -O0 not at all.
+fn private_arrays_fit(m: &kir::Module) -> Result<(), lower::LowerError> {
+    let mut longest = 0;
+    for k in &m.kernels {
+        kir::opt::walk::any_stmt(&k.body, &mut |s| {
+            if let kir::Stmt::Private(_, _, n) = s {
+                longest = longest.max(*n);
+            }
+            false
+        });
+    }
+    if longest <= lower::MAX_PRIVATE {
+        return Ok(());
+    }
+    Err(lower::LowerError::Unsupported(
+        format!(
+            "a seqfor of {longest} elements (private arrays hold at most {}; -O2 keeps only a \
+             recurrence on cell i - 1 in a scalar)",
+            lower::MAX_PRIVATE
+        ),
+        semantics::Span::DUMMY,
+    ))
 }
 
 /// [`compile_fcl`] for one device: at -O2 on a device whose local memory is dedicated and

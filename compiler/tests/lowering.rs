@@ -293,3 +293,48 @@ val main = do<grid>
     let m = compile("scanl_range.fcl", src, OptLevel::O2);
     assert_eq!(m.kernels.len(), 1);
 }
+
+/// A program that scans `n` ints in one thread with a `seqfor` whose step reads cell
+/// `i - back`.
+fn long_seqfor(n: usize, back: usize) -> String {
+    format!(
+        "
+sig main : Program <grid> unit
+val main =
+  do<grid>
+  {{ s <- concat<block> {n} (generate 1 (fn b => concat<thread> {n} (generate 1 (fn t =>
+      return<thread> (seqfor {n} {n} (fn read => fn i =>
+        (i, if lti i {back} then i else (read (i - {back})) - i)))))))
+  ; a <- forceAndPrint {n} s
+  ; return<grid> ()
+  }}
+"
+    )
+}
+
+#[test]
+fn a_seqfor_past_the_private_limit_compiles_only_as_a_carried_recurrence() {
+    let n = compiler::lower::MAX_PRIVATE + 904;
+    let load = |src: &str| load_program(&[("long.fcl".to_string(), src.to_string())]).unwrap();
+    // a recurrence on cell i - 1: -O2 keeps it in a scalar, no private array is left
+    let p = load(&long_seqfor(n, 1));
+    let m = compile_fcl(&p.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).expect("compiles at -O2");
+    assert!(!m
+        .kernels
+        .iter()
+        .any(|k| compiler::kir::opt::walk::any_stmt(&k.body, &mut |s| {
+            matches!(s, Stmt::Private(..))
+        })));
+    // at -O0 the array would be kept: refused, as is a step reading cell i - 2 at -O2
+    for (src, opt) in [
+        (long_seqfor(n, 1), OptLevel::O0),
+        (long_seqfor(n, 2), OptLevel::O2),
+    ] {
+        let p = load(&src);
+        let e = compile_fcl(&p.main, opt, DEFAULT_BLOCK_SIZE).unwrap_err();
+        assert!(
+            e.to_string().contains(&format!("a seqfor of {n} elements")),
+            "{e}"
+        );
+    }
+}

@@ -8,6 +8,7 @@ mod eval;
 mod host_write;
 mod power;
 mod run;
+pub use run::MAX_PRIVATE;
 pub mod value;
 mod while_loop;
 mod write;

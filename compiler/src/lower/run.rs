@@ -10,7 +10,7 @@ use semantics::fcl::core::{Level, ScalarOp};
 use std::rc::Rc;
 
 /// Largest private (thread-level) array, in elements.
-const MAX_PRIVATE: usize = 4096;
+pub const MAX_PRIVATE: usize = 4096;
 
 impl Lower {
     /// Runs a program value and returns its result.

@@ -69,12 +69,12 @@ impl Lower {
             Push::SeqFor { n, m, step } => {
                 // a size that mentions run-time values may still be constant (a `range` over a
                 // run-time start has a fixed length)
+                // (a size past MAX_PRIVATE lowers too: -O2 keeps a recurrence in a scalar,
+                // and `crate::compile_fcl` refuses what is left of such an array)
                 let size = match self.constant_size(n) {
-                    Some(s) if (0..=4096).contains(&s) => s as usize,
+                    Some(s) if s >= 0 => s as usize,
                     _ => {
-                        return self.unsupported(
-                            "seqfor whose size is not a compile-time constant of at most 4096",
-                        )
+                        return self.unsupported("seqfor whose size is not a compile-time constant")
                     }
                 };
                 let name = self.fresh("p");

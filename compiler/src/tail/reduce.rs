@@ -293,12 +293,6 @@ impl Lowerer {
         };
         match (scan, tree) {
             (true, Some(id)) => return Ok(Val::Arr(self.scan_blocks(&r, &f, &id, &a, k, m))),
-            (true, None) if m > MAX_KNOWN => {
-                return unsupported(format!(
-                    "scan over rows longer than {MAX_KNOWN} of an operator not known to be \
-                     associative"
-                ))
-            }
             (true, None) => self.scan_rows(&r, &f, &a, k, m),
             (false, Some(id)) => self.tree_rows(&r, &f, &id, &a, k, m),
             (false, None) => self.fold_rows(&r, &f, &a, k, m),
