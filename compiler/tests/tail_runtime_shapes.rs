@@ -400,6 +400,8 @@ fn complex_reductions_wide_states_and_computed_draws_stay_on_the_device() {
         // scans by operators with no identity over rows past 4096 elements: one thread per
         // row, its recurrence in a carried scalar (FCL -O2)
         format!("let v:[int]1 = {} in let m:[int]2 = reshape([3,5000],v) in let a:[int]2 = prArrI(transp(take(-2,transp(scan(subi,0,m))))) in take(-3,scan(fn x:[int]0 => fn y:[int]0 => maxi(x,subi(y,1)),0,v))", data(15000)),
+        // scans by operators with no identity of vectors of run-time length (a capacity)
+        format!("let v:[int]1 = {} in let w:[int]1 = compress(each(fn x:[int]0 => gti(x,0),v),v) in let a:[int]1 = prArrI(take(-3,scan(subi,0,w))) in let c:[double]1 = prArrD(take(3,scan(subd,0.0,each(fn x:[int]0 => i2d(x),w)))) in let e:[int]1 = prArrI(scan(subi,0,compress(each(fn x:[int]0 => gti(x,100),v),v))) in scan(fn x:[int]0 => fn y:[int]0 => muli(x,y),1,w)", data(300)),
         // draws in the branches of an if whose condition the device computes: the taken
         // branch's draws move the counts on
         "let v:[int]1 = each(fn v2:[int]0 => b2i(ltd(roll(0),0.5)),iota(10)) in let c:[bool]0 = gti(reduce(addi,0,v),4) in let f:[int]0 -> [double]0 = fn x:[int]0 => roll(10) in let a:[double]1 = if c then prArrD(each(f,iota(3))) else each(f,iota(5)) in let b:[double]1 = prArrD(each(f,iota(4))) in let d:[double]1 = if notb(c) then prArrD(each(f,iota(3))) else each(f,iota(1)) in let e:[double]1 = prArrD(each(f,iota(4))) in let h:[double]0 = if c then roll(3) else addd(roll(4),roll(5)) in let k:[double]1 = prArrD(each(f,iota(4))) in reduce(addd,0.0,cat(a,d))".to_string(),

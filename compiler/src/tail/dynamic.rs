@@ -109,6 +109,18 @@ impl Lowerer {
             );
             return Ok(Val::Arr(Arr::scalar(ty, t)));
         }
+        if p == Prim::Scan && !self.kernel && ty != Ty::Complex && !a.is_unbounded() {
+            // one thread scans the capacity in apltail's order, the junk past the length
+            // keeping the last prefix (`f` never sees it: it cannot fail there)
+            if super::apply::scalar_result(&self.fresh, &f, &[ty, ty])? != ty {
+                return unsupported("a scan function whose result type differs");
+            }
+            let (r, m) = (self.fresh.name("r"), a.size());
+            self.scan_rows(&r, &f, &a, 1, m, Some(&len));
+            let mut out = Arr::new(ty, vec![m], move |i| ty.load(&fcl!("(index {r} {i})")));
+            out.run_len = Some(len);
+            return Ok(Val::Arr(out));
+        }
         if p == Prim::Scan || self.kernel || ty == Ty::Complex {
             let a = self.settle(&a, p.name())?;
             return self.reduction(p, vec![f, Val::Arr(z), Val::Arr(a)]);

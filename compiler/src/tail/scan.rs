@@ -141,8 +141,18 @@ impl Lowerer {
         ))
     }
 
-    /// One thread per row scans the row sequentially into a private buffer.
-    pub(super) fn scan_rows(&mut self, r: &Name, f: &Val, a: &Arr, k: usize, m: usize) {
+    /// One thread per row scans the row sequentially into a private buffer (which FCL's -O2
+    /// keeps in a carried scalar). With `len` (a vector of run-time length, one row): the
+    /// positions from `len` on keep the last prefix, so that `f` never sees the junk.
+    pub(super) fn scan_rows(
+        &mut self,
+        r: &Name,
+        f: &Val,
+        a: &Arr,
+        k: usize,
+        m: usize,
+        len: Option<&Fcl>,
+    ) {
         let (row, j, read) = (
             self.fresh.name("row"),
             self.fresh.name("j"),
@@ -152,6 +162,10 @@ impl Lowerer {
         let x = row_element(&self.fresh, a, &fcl!("{row}"), &fcl!("{j}"));
         let prev = ty.load(&fcl!("({read} ({j} - 1))"));
         let next = ty.store(&apply_scalar(&self.fresh, f, &[(ty, x), (ty, prev)]));
+        let next = match len {
+            Some(len) => fcl!("(if lti {j} {len} then {next} else {read} ({j} - 1))"),
+            None => next,
+        };
         let first = ty.store(&row_element(&self.fresh, a, &fcl!("{row}"), &fcl!("0")));
         // fewer rows than a block: as many threads as rows (the oracle simulates every thread)
         let (nb, t) = (k.div_ceil(256), k.min(256));
@@ -185,7 +199,7 @@ impl Lowerer {
         Some(if q >= TREE_MIN_LEN {
             self.scan_blocks(&p, f, id, &totals, k, q)
         } else {
-            self.scan_rows(&p, f, &totals, k, q);
+            self.scan_rows(&p, f, &totals, k, q, None);
             Arr::new(ty, vec![k, q], move |i| ty.load(&fcl!("(index {p} {i})")))
         })
     }
