@@ -397,6 +397,9 @@ fn complex_reductions_wide_states_and_computed_draws_stay_on_the_device() {
         // states that grow by a count with no bound, or by more on each trip: unbounded
         format!("let p:[int]1 = power(fn s:[int]1 => cons(3,s),{k},iota(5)) in let a:[int]1 = prArrI(p) in prArrI(power(fn s:[int]1 => cat(s,take(divi(first(shape(s)),2),s)),{k},iota(5)))"),
         // draws inside loops whose counts the device computes, and after them
+        // branches the device picks whose results hold complex vectors of other lengths
+        // (unbounded in the branches' state), of a static and an unbounded length
+        format!("let v:[int]1 = {v} in let c:[bool]0 = gti(first(drop(3,v)),0) in let zs:[complex]1 = each(fn x:[int]0 => injx(i2d(x),0.5),iota(8)) in let a:[complex]1 = if c then prArrX(take(3,zs)) else take(5,zs) in let b:[complex]1 = if notb(c) then prArrX(take(3,zs)) else rotate(1,take(5,zs)) in let d:[complex]1 = prArrX(cat(a,b)) in let z:[complex]1 = {z} in let t:([int]1 * [complex]1) = if c then (prArrI(take(2,{w})),drop(1,z)) else (drop(2,{w}),z) in let e:[int]1 = prArrI(shape(Prj(0,t))) in prArrX(take(2,Prj(1,t)))"),
         // scans by operators with no identity over rows past 4096 elements: one thread per
         // row, its recurrence in a carried scalar (FCL -O2)
         format!("let v:[int]1 = {} in let m:[int]2 = reshape([3,5000],v) in let a:[int]2 = prArrI(transp(take(-2,transp(scan(subi,0,m))))) in take(-3,scan(fn x:[int]0 => fn y:[int]0 => maxi(x,subi(y,1)),0,v))", data(15000)),

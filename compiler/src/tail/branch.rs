@@ -122,7 +122,7 @@ impl Lowerer {
         for (x, y) in pa.iter().zip(&pb) {
             let vectors = x.shape.len() == 1 && y.shape.len() == 1;
             let same = x.shape == y.shape && !x.is_dynamic() && !y.is_dynamic();
-            if x.ty != y.ty || !(same || (vectors && x.ty != Ty::Complex)) {
+            if x.ty != y.ty || !(same || vectors) {
                 return unsupported("an if whose branches are arrays of other types or ranks");
             }
             let ty = x.ty;
@@ -130,8 +130,9 @@ impl Lowerer {
                 caps.push(None);
                 dynamic.push(false);
                 fills.push(Arr::new(ty, x.shape.clone(), move |_: &Fcl| ty.fill()));
-            } else if x.is_unbounded() || y.is_unbounded() {
-                // (at its run-time length, module `capacity`: an empty unbounded vector first)
+            } else if x.is_unbounded() || y.is_unbounded() || ty == Ty::Complex {
+                // (at its run-time length, module `capacity`: an empty unbounded vector first;
+                // complex vectors too, which a capacity does not hold)
                 caps.push(None);
                 dynamic.push(true);
                 let fill = Rc::new(move |_: &Fcl| ty.fill());
