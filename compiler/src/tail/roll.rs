@@ -185,8 +185,9 @@ impl Lowerer {
         let Some(n) = trips.and_then(|n| u64::try_from(n).ok()) else {
             // a count the device computes (`count`, a name bound in `main`, checked not
             // negative): the sites' counts after the loop are run-time values. Only at the
-            // top level of `main`, where the name is in scope for every later draw; a step
-            // counts its draws per trip statically.
+            // top level of `main`, where the name is in scope for every later draw (not in a
+            // branch's body, whose names end with it); a step counts its draws per trip
+            // statically.
             if self.in_loop || self.kernel {
                 return unsupported(
                     "roll inside a loop whose count the device computes, in a loop",
