@@ -274,7 +274,13 @@ impl Lowerer {
         Ok(Some(Val::Arr(Arr {
             ty: Ty::Complex,
             index: Rc::new(move |i: &Fcl| fcl!("({}, {})", re(i), im(i))),
+            // (the real parts' shape and run-time length; nothing that describes doubles)
             range: None,
+            known: None,
+            int_source: None,
+            transposed: None,
+            at: None,
+            element_ranges: None,
             ..parts.swap_remove(0)
         })))
     }
