@@ -17,9 +17,8 @@
 //! operator other than `addx`/`subx`, a `reshape` to two or more extents), it reads the
 //! length back (module `probe`), as before.
 
-use super::tree::{fcl, int, Fcl};
-use super::value::Arr;
-use std::rc::Rc;
+use super::tree::{fcl, Fcl};
+use super::value::{length_expr, Arr};
 
 /// The largest capacity given to a vector whose length is a count computed on the device:
 /// beyond it the vector is [`UNBOUNDED`].
@@ -42,13 +41,9 @@ impl Arr {
     /// and elements: for a loop's state that grows past any capacity, whose buffer then
     /// takes its length on each trip.
     pub(super) fn unbounded(&self) -> Arr {
-        let len = match &self.run_len {
-            Some(len) => len.clone(),
-            None => Rc::new(int(self.size() as i64)),
-        };
         Arr {
             shape: vec![UNBOUNDED],
-            run_len: Some(len),
+            run_len: Some(length_expr(self)),
             known: None,
             at: None,
             transposed: None,

@@ -255,34 +255,16 @@ impl Lowerer {
         for part in ["fst", "snd"] {
             let of = |x: &Arr| {
                 let index = x.index.clone();
-                Arr {
-                    ty: Ty::Double,
-                    index: Rc::new(move |i: &Fcl| fcl!("({} {})", var(part), index(i))),
-                    known: None,
-                    int_source: None,
-                    transposed: None,
-                    at: None,
-                    range: None,
-                    element_ranges: None,
-                    ..x.clone()
-                }
+                let part = Rc::new(move |i: &Fcl| fcl!("({} {})", var(part), index(i)));
+                x.with_elements(Ty::Double, part)
             };
             let args = vec![f.clone(), Val::Arr(of(z)), Val::Arr(of(&a))];
             parts.push(self.reduction(p, args)?.arr()?.clone());
         }
         let (re, im) = (parts[0].index.clone(), parts[1].index.clone());
-        Ok(Some(Val::Arr(Arr {
-            ty: Ty::Complex,
-            index: Rc::new(move |i: &Fcl| fcl!("({}, {})", re(i), im(i))),
-            // (the real parts' shape and run-time length; nothing that describes doubles)
-            range: None,
-            known: None,
-            int_source: None,
-            transposed: None,
-            at: None,
-            element_ranges: None,
-            ..parts.swap_remove(0)
-        })))
+        // (the real parts' shape and run-time length)
+        let pairs = Rc::new(move |i: &Fcl| fcl!("({}, {})", re(i), im(i)));
+        Ok(Some(Val::Arr(parts[0].with_elements(Ty::Complex, pairs))))
     }
 
     /// `scan` of complex rows too long to unroll: one thread per row scans it with `seqfor`

@@ -96,7 +96,12 @@ impl Lowerer {
                 return Ok(Val::Arr(out));
             }
         }
-        if ty == Ty::Complex && p == Prim::Reduce && !self.kernel {
+        // what has no lowering over the run-time length reads the length back
+        if self.kernel || (p == Prim::Scan && (ty == Ty::Complex || a.is_unbounded())) {
+            let a = self.settle(&a, p.name())?;
+            return self.reduction(p, vec![f, Val::Arr(z), Val::Arr(a)]);
+        }
+        if ty == Ty::Complex {
             // one thread folds the run-time length, as for other types below
             let a = self.materialize(&a, "complex numbers, before a sequential fold");
             let r = self.fresh.name("r");
@@ -109,24 +114,17 @@ impl Lowerer {
             );
             return Ok(Val::Arr(Arr::scalar(ty, t)));
         }
-        if p == Prim::Scan && !self.kernel && ty != Ty::Complex && !a.is_unbounded() {
+        if super::apply::scalar_result(&self.fresh, &f, &[ty, ty])? != ty {
+            return unsupported("a reduce/scan function whose result type differs");
+        }
+        if p == Prim::Scan {
             // one thread scans the capacity in apltail's order, the junk past the length
             // keeping the last prefix (`f` never sees it: it cannot fail there)
-            if super::apply::scalar_result(&self.fresh, &f, &[ty, ty])? != ty {
-                return unsupported("a scan function whose result type differs");
-            }
             let (r, m) = (self.fresh.name("r"), a.size());
             self.scan_rows(&r, &f, &a, 1, m, Some(&len));
             let mut out = Arr::new(ty, vec![m], move |i| ty.load(&fcl!("(index {r} {i})")));
             out.run_len = Some(len);
             return Ok(Val::Arr(out));
-        }
-        if p == Prim::Scan || self.kernel || ty == Ty::Complex {
-            let a = self.settle(&a, p.name())?;
-            return self.reduction(p, vec![f, Val::Arr(z), Val::Arr(a)]);
-        }
-        if super::apply::scalar_result(&self.fresh, &f, &[ty, ty])? != ty {
-            return unsupported("a reduce function whose result type differs");
         }
         // a sequential fold over the run-time length, in apltail's order (an unbounded
         // vector's elements computed in parallel first: it may be long)

@@ -88,18 +88,12 @@ impl Lowerer {
                 return self.power_unrolled(f, k, x, why);
             }
         }
-        let saved = self.checkpoint();
-        match self.power_loop(f, n, x) {
-            Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
-                self.restore(saved);
-            }
-            r => return r,
-        }
-        // a state vector that grows past any capacity, or by a count the device computes:
-        // unbounded, its buffer as long as it is on each trip (module `capacity`)
-        for widened in unbounded_states(x)? {
+        // the state as it is, then with vectors that may grow past any capacity, or by a count
+        // the device computes, unbounded: a buffer as long as they are on each trip (module
+        // `capacity`)
+        for state in std::iter::once(x.clone()).chain(unbounded_states(x)?) {
             let saved = self.checkpoint();
-            match self.power_loop(f, n, &widened) {
+            match self.power_loop(f, n, &state) {
                 Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
                     self.restore(saved);
                 }

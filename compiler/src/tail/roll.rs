@@ -126,6 +126,15 @@ impl Lowerer {
             .fold(before, |acc, (it, d)| fcl!("{acc} + {it} * {d}"))
     }
 
+    /// Moves `site`'s run-time count ([`Lowerer::run_draws`]) on by `moved` (an FCL int).
+    fn add_run_draws(&mut self, site: u32, moved: Fcl) {
+        let run = match self.run_draws.remove(&site) {
+            Some(run) => fcl!("{run} + {moved}"),
+            None => moved,
+        };
+        self.run_draws.insert(site, run);
+    }
+
     /// Counts the draws of an `if` whose branches ran as loops of 0 or 1 trip (module
     /// `branch`), `taken` (an FCL int, 1 or 0) the first's trips: branch a drew `drawn_a` from
     /// each site, b `drawn_b`, each from the counts before the `if`, so after it a site's count
@@ -158,12 +167,7 @@ impl Lowerer {
                 self.rolls.advance(site, a);
                 continue;
             }
-            let moved = fcl!("{taken} * {a} + (1 - {taken}) * {b}");
-            let run = match self.run_draws.remove(&site) {
-                Some(run) => fcl!("{run} + {moved}"),
-                None => moved,
-            };
-            self.run_draws.insert(site, run);
+            self.add_run_draws(site, fcl!("{taken} * {a} + (1 - {taken}) * {b}"));
         }
         Ok(())
     }
@@ -194,11 +198,7 @@ impl Lowerer {
                 );
             }
             for (&site, &d) in per_trip {
-                let run = match self.run_draws.remove(&site) {
-                    Some(run) => fcl!("{run} + {count} * {d}"),
-                    None => fcl!("{count} * {d}"),
-                };
-                self.run_draws.insert(site, run);
+                self.add_run_draws(site, fcl!("{count} * {d}"));
             }
             return Ok(());
         };

@@ -161,7 +161,8 @@ struct Unbounded {
     us: Vec<usize>,
     /// Their element types.
     tys: Vec<Ty>,
-    /// The layout of the other components.
+    /// The other components, in order, laid out by `inner`.
+    others: Vec<usize>,
     inner: Box<Layout>,
 }
 
@@ -244,6 +245,7 @@ impl Layout {
             unbounded: Some(Unbounded {
                 tys: us.iter().map(|&u| parts[u].ty).collect(),
                 us,
+                others,
                 inner: Box::new(inner),
             }),
         })
@@ -283,18 +285,22 @@ impl Layout {
 
     /// The state read from buffer `buf`: the components, each dynamic one with its length.
     pub(super) fn read(&self, lw: &Lowerer, buf: &Name) -> Vec<Arr> {
-        if let Some(Unbounded { us, tys, inner }) = &self.unbounded {
+        if let Some(Unbounded { us, tys, inner, .. }) = &self.unbounded {
             // the others, then the lengths (after the others) and the blocks
             let mut parts = inner.read(lw, buf);
-            let lens: Vec<Fcl> = (0..us.len())
-                .map(|j| {
-                    let slot = [Arr::scalar(Ty::Int, unit())];
-                    let at = [inner.size + j];
-                    reading(&lw.fresh, buf, &slot, &at, self.doubles, &[None])
-                        .remove(0)
-                        .expr()
-                })
-                .collect();
+            let slots = vec![Arr::scalar(Ty::Int, unit()); us.len()];
+            let at: Vec<usize> = (0..us.len()).map(|j| inner.size + j).collect();
+            let lens: Vec<Fcl> = reading(
+                &lw.fresh,
+                buf,
+                &slots,
+                &at,
+                self.doubles,
+                &vec![None; us.len()],
+            )
+            .iter()
+            .map(Arr::expr)
+            .collect();
             let starts = self.blocks(tys, &lens);
             for (j, &u) in us.iter().enumerate() {
                 let len = Rc::new(lens[j].clone());
@@ -332,7 +338,13 @@ impl Layout {
 
     /// Element `i` of the buffer holding state `parts` (each at most its slot's capacity).
     pub(super) fn write(&self, lw: &Lowerer, parts: &[Arr], i: &Fcl) -> Fcl {
-        let Some(Unbounded { us, inner, .. }) = &self.unbounded else {
+        let Some(Unbounded {
+            us,
+            tys,
+            others,
+            inner,
+        }) = &self.unbounded
+        else {
             return packed(
                 &lw.fresh,
                 &self.slot_arrays(parts),
@@ -342,12 +354,9 @@ impl Layout {
             );
         };
         // the others' slots, then the lengths, then the blocks, by a chain of comparisons
-        let others: Vec<usize> = (0..parts.len()).filter(|c| !us.contains(c)).collect();
-        let others = picked(parts, &others);
         let vectors = picked(parts, us);
         let lens: Vec<Fcl> = vectors.iter().map(|a| (*length_expr(a)).clone()).collect();
-        let tys: Vec<Ty> = vectors.iter().map(|a| a.ty).collect();
-        let starts = self.blocks(&tys, &lens);
+        let starts = self.blocks(tys, &lens);
         let (fresh, doubles) = (&lw.fresh, self.doubles);
         share(fresh, i, |i| {
             let block =
@@ -362,16 +371,13 @@ impl Layout {
                 );
             }
             for j in (0..lens.len()).rev() {
-                let len = match doubles {
-                    true => fcl!("(i2d {})", lens[j]),
-                    false => lens[j].clone(),
-                };
+                let len = stored_as(fresh, &Arr::scalar(Ty::Int, lens[j].clone()), i, doubles);
                 out = fcl!("(if lti {i} {} then {len} else {out})", inner.size + j + 1);
             }
             if inner.size == 0 {
                 return out;
             }
-            let first = inner.write(lw, &others, i);
+            let first = inner.write(lw, &picked(parts, others), i);
             fcl!("(if lti {i} {} then {first} else {out})", inner.size)
         })
     }
@@ -418,7 +424,10 @@ impl Layout {
         if next.len() != parts.len() {
             return unsupported("a power whose function changes the form of its state");
         }
-        if let Some(Unbounded { us, inner, .. }) = &self.unbounded {
+        if let Some(Unbounded {
+            us, others, inner, ..
+        }) = &self.unbounded
+        {
             // us of any lengths (the buffer takes the next state's), the others as they fit
             for &u in us {
                 if next[u].ty != parts[u].ty || next[u].shape.len() != 1 {
@@ -427,11 +436,10 @@ impl Layout {
                     );
                 }
             }
-            let others: Vec<usize> = (0..parts.len()).filter(|c| !us.contains(c)).collect();
             let fitted = inner.fits(
-                &picked(parts, &others),
-                &picked(next, &others),
-                &picked(caps, &others),
+                &picked(parts, others),
+                &picked(next, others),
+                &picked(caps, others),
             )?;
             return Ok(fitted.map(|d| {
                 let mut all = vec![true; parts.len()];

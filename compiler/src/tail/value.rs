@@ -192,6 +192,22 @@ impl Arr {
         self.run_len.is_some()
     }
 
+    /// This array's shape and run-time extents with other elements, of type `ty` at `index`:
+    /// nothing that describes the old elements (known value, views, ranges) is kept.
+    pub(super) fn with_elements(&self, ty: Ty, index: Index) -> Arr {
+        Arr {
+            ty,
+            index,
+            known: None,
+            int_source: None,
+            transposed: None,
+            at: None,
+            range: None,
+            element_ranges: None,
+            ..self.clone()
+        }
+    }
+
     /// A vector of capacity `cap` whose first `len` elements (an FCL int) are `index`'s and
     /// whose others are fills: the elements past the length computed by nothing that can fail.
     /// (Its range, where the caller sets one, must hold the fill too: a range bounds every
