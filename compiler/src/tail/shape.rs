@@ -302,17 +302,10 @@ pub(super) fn extent(k: i64) -> R<usize> {
 /// `a`'s elements under a new shape and index function (known values do not carry over).
 fn with_index(a: &Arr, shape: Vec<usize>, index: Index) -> Arr {
     Arr {
-        ty: a.ty,
         shape,
-        index,
-        known: None,
-        int_source: None,
-        transposed: None,
-        at: None,
-        range: None,
         run_len: None,
         run_dims: None,
-        element_ranges: None,
+        ..a.with_elements(a.ty, index)
     }
 }
 
