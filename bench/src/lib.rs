@@ -232,7 +232,7 @@ pub fn benches() -> Vec<Bench> {
             name: "filter_power",
             template: include_str!("../tail/filter_power.tail"),
             params: &["N", "K"],
-            bench_size: &[2_000_000, 60],
+            bench_size: &[2_000_000, 70],
             test_size: &[1000, 5],
             // the sum of remainders mod 1000 stays in int32
             max_size: &[2_000_000, 10_000],
