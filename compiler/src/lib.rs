@@ -39,10 +39,10 @@ pub fn compile_fcl(
     Ok(m)
 }
 
-/// Refuses a module that keeps a private array longer than [`lower::MAX_PRIVATE`]: a `seqfor`
-/// that long lowers only where -O2 carries its recurrence in a scalar
-/// ([`kir::opt::carried_recurrences`]: a scan of a long row in one thread, by an operator
-/// with no identity), and at -O0 not at all.
+/// Refuses a module that keeps a private array longer than [`lower::MAX_PRIVATE`] or of a
+/// run-time size ([`kir::RUN_TIME_SIZE`]): a guard, since the lowering already carries such a
+/// `seqfor`'s recurrence in a scalar ([`kir::opt::carried_recurrences`]: a scan of a long row
+/// in one thread, by an operator with no identity) and refuses any other.
 fn private_arrays_fit(m: &kir::Module) -> Result<(), lower::LowerError> {
     let mut longest = 0;
     for k in &m.kernels {
@@ -56,10 +56,13 @@ fn private_arrays_fit(m: &kir::Module) -> Result<(), lower::LowerError> {
     if longest <= lower::MAX_PRIVATE {
         return Ok(());
     }
+    let what = match longest {
+        kir::RUN_TIME_SIZE => "a run-time size".to_string(),
+        n => format!("{n} elements"),
+    };
     Err(lower::LowerError::Unsupported(
         format!(
-            "a seqfor of {longest} elements (private arrays hold at most {}; -O2 keeps only a \
-             recurrence on cell i - 1 in a scalar)",
+            "a private array of {what} (private arrays hold at most {})",
             lower::MAX_PRIVATE
         ),
         semantics::Span::DUMMY,

@@ -296,14 +296,20 @@ val main = do<grid>
 
 /// A program that scans `n` ints in one thread with a `seqfor` whose step reads cell
 /// `i - back`.
-fn long_seqfor(n: usize, back: usize) -> String {
+fn long_seqfor(n: usize, back: usize, run_time: bool) -> String {
+    // the size as a literal, or read from a buffer (not a compile-time constant)
+    let size = match run_time {
+        true => "(index k 0)".to_string(),
+        false => n.to_string(),
+    };
     format!(
         "
 sig main : Program <grid> unit
 val main =
   do<grid>
-  {{ s <- concat<block> {n} (generate 1 (fn b => concat<thread> {n} (generate 1 (fn t =>
-      return<thread> (seqfor {n} {n} (fn read => fn i =>
+  {{ k <- forceM<grid> (concat<block> 1 (generate 1 (fn b => return<block> (push<block> (generate 1 (fn t => {n}))))))
+  ; s <- concat<block> {size} (generate 1 (fn b => concat<thread> {size} (generate 1 (fn t =>
+      return<thread> (seqfor {size} {size} (fn read => fn i =>
         (i, if lti i {back} then i else (read (i - {back})) - i)))))))
   ; a <- forceAndPrint {n} s
   ; return<grid> ()
@@ -313,27 +319,34 @@ val main =
 }
 
 #[test]
-fn a_seqfor_past_the_private_limit_compiles_only_as_a_carried_recurrence() {
+fn a_seqfor_past_the_private_limit_or_of_run_time_size_is_a_carried_recurrence() {
     let n = compiler::lower::MAX_PRIVATE + 904;
     let load = |src: &str| load_program(&[("long.fcl".to_string(), src.to_string())]).unwrap();
-    // a recurrence on cell i - 1: -O2 keeps it in a scalar, no private array is left
-    let p = load(&long_seqfor(n, 1));
-    let m = compile_fcl(&p.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).expect("compiles at -O2");
-    assert!(!m
-        .kernels
-        .iter()
-        .any(|k| compiler::kir::opt::walk::any_stmt(&k.body, &mut |s| {
-            matches!(s, Stmt::Private(..))
-        })));
-    // at -O0 the array would be kept: refused, as is a step reading cell i - 2 at -O2
-    for (src, opt) in [
-        (long_seqfor(n, 1), OptLevel::O0),
-        (long_seqfor(n, 2), OptLevel::O2),
-    ] {
-        let p = load(&src);
-        let e = compile_fcl(&p.main, opt, DEFAULT_BLOCK_SIZE).unwrap_err();
+    for run_time in [false, true] {
+        // a recurrence on cell i - 1: a scalar carried from trip to trip, no private array,
+        // at either level (the lowering carries it: no such array could exist)
+        for opt in [OptLevel::O0, OptLevel::O2] {
+            let p = load(&long_seqfor(n, 1, run_time));
+            let m = compile_fcl(&p.main, opt, DEFAULT_BLOCK_SIZE)
+                .unwrap_or_else(|e| panic!("run_time {run_time}, {opt:?}: {e}"));
+            assert!(!m
+                .kernels
+                .iter()
+                .any(|k| compiler::kir::opt::walk::any_stmt(&k.body, &mut |s| {
+                    matches!(s, Stmt::Private(..))
+                })));
+        }
+        // a step reading cell i - 2 would need the array: refused
+        let p = load(&long_seqfor(n, 2, run_time));
+        let e = compile_fcl(&p.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).unwrap_err();
+        let what = match run_time {
+            true => "a seqfor of a run-time size".to_string(),
+            false => format!("a seqfor of {n} elements"),
+        };
         assert!(
-            e.to_string().contains(&format!("a seqfor of {n} elements")),
+            e.to_string().contains(&format!(
+                "{what} whose step is not a recurrence on cell i - 1"
+            )),
             "{e}"
         );
     }

@@ -100,6 +100,11 @@ impl Expr {
     }
 }
 
+/// The length of a [`Stmt::Private`] array whose size is an expression of run-time values: it
+/// can exist only as a loop's carried scalar (`kir::opt::carried_recurrences`), and
+/// `crate::compile_fcl` refuses a module that still holds one.
+pub const RUN_TIME_SIZE: usize = usize::MAX;
+
 /// A statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
@@ -109,7 +114,8 @@ pub enum Stmt {
     Assign(Rc<str>, Expr),
     /// `buf[idx] = value;`
     Store(Rc<str>, Expr, Expr),
-    /// A private array `T name[len];`.
+    /// A private array `T name[len];` ([`RUN_TIME_SIZE`]: a `seqfor` of a size known only
+    /// when the kernel runs, which -O2 must turn into a carried scalar).
     Private(Rc<str>, Ty, usize),
     /// `for (int var = start; var < end; var += step) body`: sequential when start is 0 and
     /// step 1, a parallel loop over work-items or work-groups when they are geometry queries.

@@ -68,14 +68,17 @@ impl Lower {
             // (5.56, 5.78–5.80) seqfor: a private array filled sequentially, then written out
             Push::SeqFor { n, m, step } => {
                 // a size that mentions run-time values may still be constant (a `range` over a
-                // run-time start has a fixed length)
-                // (a size past MAX_PRIVATE lowers too: -O2 keeps a recurrence in a scalar,
-                // and `crate::compile_fcl` refuses what is left of such an array)
+                // run-time start has a fixed length); one that is not, or one past
+                // MAX_PRIVATE, cannot be a private array: only a recurrence on cell i - 1,
+                // carried in a scalar, may have it
                 let size = match self.constant_size(n) {
                     Some(s) if s >= 0 => s as usize,
-                    _ => {
-                        return self.unsupported("seqfor whose size is not a compile-time constant")
-                    }
+                    Some(_) => return self.unsupported("seqfor whose size is a negative constant"),
+                    None => crate::kir::RUN_TIME_SIZE,
+                };
+                let cells = match size {
+                    crate::kir::RUN_TIME_SIZE => n.clone(),
+                    s => Expr::Int(s.max(1) as i32),
                 };
                 let name = self.fresh("p");
                 // a dry run learns the element type (the reader must know it)
@@ -99,40 +102,71 @@ impl Lower {
                     }
                     ty
                 };
-                self.emit(Stmt::Private(name.clone(), ty, size.max(1)));
-                // (5.56) the array starts as n zeros, which a step may read before it writes
-                let zero = match ty {
-                    Ty::Int => Expr::Int(0),
-                    Ty::Double => Expr::Double(0.0),
-                    Ty::Bool => Expr::Bool(false),
+                // the array, its zeroing, the loop filling it and its write-out
+                let ((), stmts) = self.in_block(|lw| {
+                    lw.emit(Stmt::Private(name.clone(), ty, size.max(1)));
+                    // (5.56) the array starts as n zeros, which a step may read before it writes
+                    let zero = match ty {
+                        Ty::Int => Expr::Int(0),
+                        Ty::Double => Expr::Double(0.0),
+                        Ty::Bool => Expr::Bool(false),
+                    };
+                    lw.seq_loop(cells, &mut |lw: &mut Lower, i| {
+                        lw.emit(Stmt::Store(name.clone(), i, zero.clone()));
+                        Ok(())
+                    })?;
+                    // size 1: [O]'s quirk (the oracle's too): one cell, the step's write and read
+                    // indices ignored
+                    let reader = Val::ReadPrivate(name.clone(), ty, size == 1);
+                    let step = step.clone();
+                    lw.seq_loop(m.clone(), &mut |lw: &mut Lower, i| {
+                        let f = lw.apply(&step, reader.clone())?;
+                        let r = lw.apply(&f, Val::Scalar(i.clone(), Ty::Int))?;
+                        let Val::Pair(ix, v) = r else {
+                            return lw.internal("seqfor step did not give a pair");
+                        };
+                        let ix = if size == 1 {
+                            Expr::Int(0)
+                        } else {
+                            lw.scalar((*ix).clone())?
+                        };
+                        let v = lw.scalar((*v).clone())?;
+                        lw.emit(Stmt::Store(name.clone(), ix, v));
+                        Ok(())
+                    })?;
+                    lw.seq_loop(n.clone(), &mut |lw: &mut Lower, i| {
+                        let v = Val::Scalar(Expr::Load(name.clone(), Box::new(i.clone())), ty);
+                        sink(lw, i.clone(), i, v)
+                    })
+                })?;
+                // no private array of that size: a carried scalar already here (at -O0 too)
+                let private = size <= super::run::MAX_PRIVATE;
+                let stmts = match private {
+                    true => stmts,
+                    false => {
+                        let carried = crate::kir::opt::carried_recurrences(stmts);
+                        if carried
+                            .iter()
+                            .any(|s| matches!(s, Stmt::Private(p, ..) if *p == name))
+                        {
+                            let what = match size {
+                                crate::kir::RUN_TIME_SIZE => "of a run-time size".to_string(),
+                                n => format!("of {n} elements"),
+                            };
+                            return self.unsupported(format!(
+                                "a seqfor {what} whose step is not a recurrence on cell i - 1 \
+                                 (private arrays hold at most {} elements; only such a \
+                                 recurrence needs none)",
+                                super::run::MAX_PRIVATE
+                            ));
+                        }
+                        carried
+                    }
                 };
-                self.seq_loop(Expr::Int(size.max(1) as i32), &mut |lw: &mut Lower, i| {
-                    lw.emit(Stmt::Store(name.clone(), i, zero.clone()));
-                    Ok(())
-                })?;
-                // size 1: [O]'s quirk (the oracle's too): one cell, the step's write and read
-                // indices ignored
-                let reader = Val::ReadPrivate(name.clone(), ty, size == 1);
-                let step = step.clone();
-                self.seq_loop(m.clone(), &mut |lw: &mut Lower, i| {
-                    let f = lw.apply(&step, reader.clone())?;
-                    let r = lw.apply(&f, Val::Scalar(i.clone(), Ty::Int))?;
-                    let Val::Pair(ix, v) = r else {
-                        return lw.internal("seqfor step did not give a pair");
-                    };
-                    let ix = if size == 1 {
-                        Expr::Int(0)
-                    } else {
-                        lw.scalar((*ix).clone())?
-                    };
-                    let v = lw.scalar((*v).clone())?;
-                    lw.emit(Stmt::Store(name.clone(), ix, v));
-                    Ok(())
-                })?;
-                self.seq_loop(n.clone(), &mut |lw: &mut Lower, i| {
-                    let v = Val::Scalar(Expr::Load(name.clone(), Box::new(i.clone())), ty);
-                    sink(lw, i.clone(), i, v)
-                })
+                for s in stmts {
+                    self.emit(s);
+                }
+                Ok(())
             }
         }
     }

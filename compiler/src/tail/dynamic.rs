@@ -97,7 +97,7 @@ impl Lowerer {
             }
         }
         // what has no lowering over the run-time length reads the length back
-        if self.kernel || (p == Prim::Scan && (ty == Ty::Complex || a.is_unbounded())) {
+        if self.kernel || (p == Prim::Scan && ty == Ty::Complex) {
             let a = self.settle(&a, p.name())?;
             return self.reduction(p, vec![f, Val::Arr(z), Val::Arr(a)]);
         }
@@ -119,10 +119,22 @@ impl Lowerer {
         }
         if p == Prim::Scan {
             // one thread scans the capacity in apltail's order, the junk past the length
-            // keeping the last prefix (`f` never sees it: it cannot fail there)
-            let (r, m) = (self.fresh.name("r"), a.size());
-            self.scan_rows(&r, &f, &a, 1, m, Some(&len));
-            let mut out = Arr::new(ty, vec![m], move |i| ty.load(&fcl!("(index {r} {i})")));
+            // keeping the last prefix (`f` never sees it: it cannot fail there); an unbounded
+            // vector, its elements computed in parallel first, over its run-time length (at
+            // least one position, which a consumer of an empty vector may read)
+            let (a, m) = match a.is_unbounded() {
+                true => (
+                    self.materialize(&a, "an unbounded vector, before a sequential scan"),
+                    // (one count that the sizes and both loops of the scan read alike)
+                    self.host_count(fcl!("(maxi 1 {len})")),
+                ),
+                false => (a.clone(), int(a.size() as i64)),
+            };
+            let r = self.fresh.name("r");
+            self.scan_rows(&r, &f, &a, 1, &m, Some(&len));
+            let mut out = Arr::new(ty, a.shape.clone(), move |i| {
+                ty.load(&fcl!("(index {r} {i})"))
+            });
             out.run_len = Some(len);
             return Ok(Val::Arr(out));
         }

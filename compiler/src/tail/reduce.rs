@@ -293,7 +293,7 @@ impl Lowerer {
         };
         match (scan, tree) {
             (true, Some(id)) => return Ok(Val::Arr(self.scan_blocks(&r, &f, &id, &a, k, m))),
-            (true, None) => self.scan_rows(&r, &f, &a, k, m, None),
+            (true, None) => self.scan_rows(&r, &f, &a, k, &int(m as i64), None),
             (false, Some(id)) => self.tree_rows(&r, &f, &id, &a, k, m),
             (false, None) => self.fold_rows(&r, &f, &a, k, m),
         }

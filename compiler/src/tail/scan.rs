@@ -21,7 +21,7 @@ use super::capacity::UNBOUNDED;
 use super::check::int_prefix;
 use super::lowerer::Lowerer;
 use super::reduce::{checked_addi, identity, row_element, TREE_MIN_LEN};
-use super::tree::{fcl, fcl_stmt, int, int_literal, Fcl, Name};
+use super::tree::{fcl, fcl_stmt, int, int_literal, times, Fcl, Name};
 use super::value::{Arr, Fun, Ty, Val};
 use semantics::tail::ops::prim::Prim;
 use semantics::Span;
@@ -142,15 +142,18 @@ impl Lowerer {
     }
 
     /// One thread per row scans the row sequentially into a private buffer (which FCL's -O2
-    /// keeps in a carried scalar). With `len` (a vector of run-time length, one row): the
-    /// positions from `len` on keep the last prefix, so that `f` never sees the junk.
+    /// keeps in a carried scalar). `m`, the row length, is a literal, or for one row an
+    /// unbounded vector's run-time length (FCL's -O2 then must carry the scan: a `seqfor` of
+    /// run-time size has no private array). With `len` (a vector of run-time length, one
+    /// row): the positions from `len` on keep the last prefix, so that `f` never sees the
+    /// junk, and an empty vector's first element is not read.
     pub(super) fn scan_rows(
         &mut self,
         r: &Name,
         f: &Val,
         a: &Arr,
         k: usize,
-        m: usize,
+        m: &Fcl,
         len: Option<&Fcl>,
     ) {
         let (row, j, read) = (
@@ -162,19 +165,26 @@ impl Lowerer {
         let x = row_element(&self.fresh, a, &fcl!("{row}"), &fcl!("{j}"));
         let prev = ty.load(&fcl!("({read} ({j} - 1))"));
         let next = ty.store(&apply_scalar(&self.fresh, f, &[(ty, x), (ty, prev)]));
-        let next = match len {
-            Some(len) => fcl!("(if lti {j} {len} then {next} else {read} ({j} - 1))"),
-            None => next,
-        };
         let first = ty.store(&row_element(&self.fresh, a, &fcl!("{row}"), &fcl!("0")));
+        let (first, next) = match len {
+            Some(len) => (
+                fcl!(
+                    "(if lti 0 {len} then {first} else {})",
+                    ty.store(&ty.fill())
+                ),
+                fcl!("(if lti {j} {len} then {next} else {read} ({j} - 1))"),
+            ),
+            None => (first, next),
+        };
         // fewer rows than a block: as many threads as rows (the oracle simulates every thread)
         let (nb, t) = (k.div_ceil(256), k.min(256));
-        self.comment(format!("scan: thread-level per row, rows={k} len={m}"));
+        let size = if t == 1 { m.clone() } else { times(t, m) };
+        let length = int_literal(m).map_or("its run-time length".into(), |m| m.to_string());
+        self.comment(format!("scan: thread-level per row, rows={k} len={length}"));
         self.stmt(fcl_stmt!(
-            "{r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {m} \
+            "{r} <- forceM<grid> (concat<block> {size} (generate {nb} (fn b => concat<thread> {m} \
              (generate {t} (fn t => let {row} = mini (b * {t} + t) {} in return<thread> \
              (seqfor {m} {m} (fn {read} => fn {j} => ({j}, if {j} == 0 then {first} else {next}))))))))",
-            t * m,
             k - 1
         ));
     }
@@ -199,7 +209,7 @@ impl Lowerer {
         Some(if q >= TREE_MIN_LEN {
             self.scan_blocks(&p, f, id, &totals, k, q)
         } else {
-            self.scan_rows(&p, f, &totals, k, q, None);
+            self.scan_rows(&p, f, &totals, k, &int(q as i64), None);
             Arr::new(ty, vec![k, q], move |i| ty.load(&fcl!("(index {p} {i})")))
         })
     }

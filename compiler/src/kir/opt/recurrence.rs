@@ -3,7 +3,9 @@
 //! (read (i - 1)))`) lowers to a private array, zeroed, filled by one loop and written out by
 //! another. Here the array becomes a scalar carried from one trip to the next, and the
 //! write-out moves into the filling loop: no array, and a loop the device can keep in
-//! registers (PoCL keeps a private array in memory per work-item, indexed by lane).
+//! registers (PoCL keeps a private array in memory per work-item, indexed by lane). n may be
+//! a run-time expression (the three loops then have the same end): the lowering applies this
+//! at once to a `seqfor` longer than a private array may be, or of run-time size.
 
 use super::walk::{any_expr, any_stmt, loaded_in, map_expr, map_exprs, own_exprs, stored_in};
 use crate::kir::{Expr, Stmt};
@@ -33,16 +35,16 @@ pub fn carried_recurrences(stmts: Vec<Stmt>) -> Vec<Stmt> {
     out
 }
 
-/// A sequential loop `for (int var = 0; var < n; var += 1) body` over a literal n.
-fn counted(s: &Stmt) -> Option<(&Rc<str>, i32, &Vec<Stmt>)> {
+/// A sequential loop `for (int var = 0; var < n; var += 1) body`, with its n.
+fn counted(s: &Stmt) -> Option<(&Rc<str>, &Expr, &Vec<Stmt>)> {
     match s {
         Stmt::For {
             var,
             start: Expr::Int(0),
-            end: Expr::Int(n),
+            end,
             step: Expr::Int(1),
             body,
-        } => Some((var, *n, body)),
+        } => Some((var, end, body)),
         _ => None,
     }
 }
@@ -54,9 +56,11 @@ fn carried(s: &[Stmt]) -> Option<Vec<Stmt>> {
     let [Stmt::Private(p, ty, size), zeroing, filling, writing, rest @ ..] = s else {
         return None;
     };
-    let n = i32::try_from(*size).ok()?;
-    // zeroing: p[z] = 0
-    let (z, nz, zb) = counted(zeroing)?;
+    // zeroing: p[z] = 0, over the array's size (a literal, or the run-time size's expression)
+    let (z, n, zb) = counted(zeroing)?;
+    if *size != crate::kir::RUN_TIME_SIZE && *n != Expr::Int(i32::try_from(*size).ok()?) {
+        return None;
+    }
     let zero = match zb.as_slice() {
         [Stmt::Store(a, Expr::Var(v), zero)] if a == p && v == z && zero.is_atomic() => zero,
         _ => return None,
@@ -95,7 +99,7 @@ fn carried(s: &[Stmt]) -> Option<Vec<Stmt>> {
     // writing: reads p[o] only, stores nothing the filling reads, reads nothing it stores
     let (o, nw, wb) = counted(writing)?;
     let at_o = |e: &Expr| matches!(e, Expr::Var(x) if x == o);
-    if nz != n || nf != n || nw != n || stores_p(wb) || loads_p_but(wb, &at_o) {
+    if nf != n || nw != n || stores_p(wb) || loads_p_but(wb, &at_o) {
         return None;
     }
     let (filled_reads, filled_stores) = (loaded_in(fb), stored_in(fb));
@@ -141,7 +145,7 @@ fn carried(s: &[Stmt]) -> Option<Vec<Stmt>> {
         Stmt::For {
             var: i.clone(),
             start: Expr::Int(0),
-            end: Expr::Int(n),
+            end: n.clone(),
             step: Expr::Int(1),
             body,
         },
