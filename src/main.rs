@@ -6,6 +6,14 @@ mod cli;
 use clap::Parser;
 
 fn main() {
+    // Output into a closed pipe (`tailfcl compile p.tail | head`) ends the process quietly, as
+    // it does other Unix tools, instead of panicking in `println!` (Rust ignores SIGPIPE).
+    // tailfcl writes to no child's stdin, so nothing else meets the signal.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to the default, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     // the clock of compiled `nowi` (FCL `nowMs`) starts with the process
     semantics::tail::ops::io::process_ms();
     // Deeply nested programs recurse deeply in the parser and checker; give them a big stack

@@ -1,4 +1,5 @@
-//! `tailfcl run` and `tailfcl step` on TAIL files: outputs, exit statuses, trace formats.
+//! `tailfcl run` and `tailfcl step` on TAIL files: outputs, exit statuses, trace formats; output
+//! into a closed pipe.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -140,4 +141,38 @@ fn step_formats_parse() {
     assert!(text.contains("store: update l"), "{text}");
     assert!(text.contains("3.57 idxassign"));
     assert!(text.trim_end().ends_with("value: [](112.0)"));
+}
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // a long trace (4.8 MB, far more than a pipe holds), of which the reader takes a few
+    // bytes and then closes the pipe
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tailfcl"))
+        .args(["step", "examples/fcl/reduce.fcl"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tailfcl runs");
+    let mut first = [0u8; 16];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("some output");
+    let out = child.wait_with_output().expect("tailfcl ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert!(
+            out.status.signal() == Some(libc::SIGPIPE),
+            "{:?}",
+            out.status
+        );
+    }
 }
