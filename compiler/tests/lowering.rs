@@ -323,12 +323,12 @@ fn a_seqfor_past_the_private_limit_or_of_run_time_size_is_a_carried_recurrence()
     let n = compiler::lower::MAX_PRIVATE + 904;
     let load = |src: &str| load_program(&[("long.fcl".to_string(), src.to_string())]).unwrap();
     for run_time in [false, true] {
-        // a recurrence on cell i - 1: a scalar carried from trip to trip, no private array,
+        // a recurrence on cell i - 1 or i - 2: carried from trip to trip, no private array,
         // at either level (the lowering carries it: no such array could exist)
-        for opt in [OptLevel::O0, OptLevel::O2] {
-            let p = load(&long_seqfor(n, 1, run_time));
+        for (back, opt) in [(1, OptLevel::O0), (1, OptLevel::O2), (2, OptLevel::O0)] {
+            let p = load(&long_seqfor(n, back, run_time));
             let m = compile_fcl(&p.main, opt, DEFAULT_BLOCK_SIZE)
-                .unwrap_or_else(|e| panic!("run_time {run_time}, {opt:?}: {e}"));
+                .unwrap_or_else(|e| panic!("run_time {run_time}, back {back}, {opt:?}: {e}"));
             assert!(!m
                 .kernels
                 .iter()
@@ -336,17 +336,16 @@ fn a_seqfor_past_the_private_limit_or_of_run_time_size_is_a_carried_recurrence()
                     matches!(s, Stmt::Private(..))
                 })));
         }
-        // a step reading cell i - 2 would need the array: refused
-        let p = load(&long_seqfor(n, 2, run_time));
+        // a step reading cell i - 5 would need the array: refused
+        let p = load(&long_seqfor(n, 5, run_time));
         let e = compile_fcl(&p.main, OptLevel::O2, DEFAULT_BLOCK_SIZE).unwrap_err();
         let what = match run_time {
             true => "a seqfor of a run-time size".to_string(),
             false => format!("a seqfor of {n} elements"),
         };
         assert!(
-            e.to_string().contains(&format!(
-                "{what} whose step is not a recurrence on cell i - 1"
-            )),
+            e.to_string()
+                .contains(&format!("{what} whose step reads a cell other than i - 1")),
             "{e}"
         );
     }

@@ -452,12 +452,11 @@ fn long_reductions_record_their_strategy() {
 #[test]
 fn unsupported_programs_say_why() {
     for (src, why) in [
-        // without a device, the length of a replicate result with no useful bound (counts
-        // up to 9 million: an unbounded vector, which a reduction takes as it is) is not
-        // known where a scan of complex numbers by `mulx` needs it (tail_runtime_shapes.rs)
+        // without a device, a count with no useful bound (a clock reading times a million)
+        // is not known where a `reshape` to two extents needs it (tail_runtime_shapes.rs)
         (
-            "rex(first(scan(mulx,1.0j0.0,each(fn x:[int]0 => injx(i2d(x),0.0),replicate(0,each(fn x:[int]0 => muli(x,x),iota(3000)),iota(3000))))))",
-            "the length of a vector computed on the device, used by scan",
+            "first(rav(reshape([muli(maxi(0,nowi(0)),1000000),2],iota(5))))",
+            "a reshape shape not known at compile time",
         ),
     ] {
         match lower_tail(src) {

@@ -69,8 +69,8 @@ impl Lower {
             Push::SeqFor { n, m, step } => {
                 // a size that mentions run-time values may still be constant (a `range` over a
                 // run-time start has a fixed length); one that is not, or one past
-                // MAX_PRIVATE, cannot be a private array: only a recurrence on cell i - 1,
-                // carried in a scalar, may have it
+                // MAX_PRIVATE, cannot be a private array: only a recurrence on cells i - 1 …
+                // i - 4, carried in scalars, may have it
                 let size = match self.constant_size(n) {
                     Some(s) if s >= 0 => s as usize,
                     Some(_) => return self.unsupported("seqfor whose size is a negative constant"),
@@ -154,9 +154,9 @@ impl Lower {
                                 n => format!("of {n} elements"),
                             };
                             return self.unsupported(format!(
-                                "a seqfor {what} whose step is not a recurrence on cell i - 1 \
-                                 (private arrays hold at most {} elements; only such a \
-                                 recurrence needs none)",
+                                "a seqfor {what} whose step reads a cell other than i - 1 ... \
+                                 i - 4 (private arrays hold at most {} elements; a step that \
+                                 reads only those keeps them in scalars)",
                                 super::run::MAX_PRIVATE
                             ));
                         }

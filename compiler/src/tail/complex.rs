@@ -268,55 +268,69 @@ impl Lowerer {
     }
 
     /// `scan` of complex rows too long to unroll: one thread per row scans it with `seqfor`
-    /// into 2m private cells, the real parts of the row at `0..m` and the imaginary parts at
-    /// `m..2m`; step 2j writes the real part of element j, step 2j+1 its imaginary part.
-    /// Buffer `r` holds the rows one after another in that layout; returns the array reading it.
+    /// into 2m private cells, the parts interleaved (element j's real part at 2j, its
+    /// imaginary part at 2j + 1); step 2j writes the real part of element j, step 2j + 1 its
+    /// imaginary part, each reading element j − 1 two or three cells back, so that the FCL
+    /// compiler keeps the row in a window of carried scalars (no private array: any length).
+    /// `m` is a literal, or for one row an unbounded vector's run-time length; with `len` (a
+    /// vector of run-time length, one row) the positions from `len` on keep the last prefix
+    /// and an empty vector's first element is not read. Buffer `r` holds the rows one after
+    /// another in that layout; returns the array reading it.
     pub(super) fn scan_rows_complex(
         &mut self,
         r: &Name,
         f: &Val,
         a: &Arr,
         k: usize,
-        m: usize,
+        m: &Fcl,
+        len: Option<&Fcl>,
     ) -> Arr {
         let fresh = self.fresh.clone();
-        let (row, s, j, read, z, p) = (
+        let (row, s, j, read, z, even) = (
             fresh.name("row"),
             fresh.name("s"),
             fresh.name("j"),
             fresh.name("read"),
             fresh.name("z"),
-            fresh.name("p"),
+            fresh.name("even"),
         );
         let x = row_element(&fresh, a, &var(row.as_str()), &var(j.as_str()));
-        // element j − 1, at a cell index that stays in range at j = 0 (where it is unused)
-        let prev = fcl!("(let {p} = maxi ({j} - 1) 0 in ({read} {p}, {read} ({p} + {m})))");
-        let next = apply_scalar(&fresh, f, &[(Ty::Complex, x), (Ty::Complex, prev)]);
+        // element j − 1: from step 2j two and one cells back, from step 2j + 1 three and two
+        let prev = fcl!(
+            "(if {even} then {read} ({s} - 2) else {read} ({s} - 3), \
+             if {even} then {read} ({s} - 1) else {read} ({s} - 2))"
+        );
+        let next = apply_scalar(&fresh, f, &[(Ty::Complex, x), (Ty::Complex, prev.clone())]);
         let first = row_element(&fresh, a, &var(row.as_str()), &int(0));
+        let (first, next) = match len {
+            Some(len) => (
+                fcl!("(if lti 0 {len} then {first} else (0.0, 0.0))"),
+                fcl!("(if lti {j} {len} then {next} else {prev})"),
+            ),
+            None => (first, next),
+        };
         let nb = k.div_ceil(256);
+        let t = k.min(256);
+        let cells = times(2, m);
+        let length = int_literal(m).map_or("its run-time length".into(), |m| m.to_string());
         self.comment(format!(
-            "scan: thread-level per row of complex numbers (real parts, then imaginary \
-             parts), rows={k} len={m}"
+            "scan: thread-level per row of complex numbers (the parts interleaved), rows={k} \
+             len={length}"
         ));
         self.stmt(fcl_stmt!(
-            "{r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {} \
-             (generate 256 (fn t => let {row} = mini (b * 256 + t) {} in return<thread> \
-             (seqfor {} {} (fn {read} => fn {s} => let {j} = {s} / 2 in \
+            "{r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {cells} \
+             (generate {t} (fn t => let {row} = mini (b * {t} + t) {} in return<thread> \
+             (seqfor {cells} {cells} (fn {read} => fn {s} => let {j} = {s} / 2 in \
+             let {even} = {s} % 2 == 0 in \
              let {z} = (if {j} == 0 then {first} else {next}) in \
-             ({j} + {s} % 2 * {m}, if {s} % 2 == 0 then fst {z} else snd {z}))))))))",
-            256 * 2 * m,
-            2 * m,
+             ({s}, if {even} then fst {z} else snd {z}))))))))",
+            times(t, &cells),
             k - 1,
-            2 * m,
-            2 * m
         ));
         let r = r.clone();
         Arr::new(Ty::Complex, a.shape.clone(), move |i| {
             share(&fresh, i, |i| {
-                let q = fresh.name("q");
-                fcl!(
-                    "(let {q} = {i} + {i} / {m} * {m} in ((index {r} {q}), (index {r} ({q} + {m}))))"
-                )
+                fcl!("((index {r} (2 * {i})), (index {r} (2 * {i} + 1)))")
             })
         })
     }

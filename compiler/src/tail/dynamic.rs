@@ -97,9 +97,19 @@ impl Lowerer {
             }
         }
         // what has no lowering over the run-time length reads the length back
-        if self.kernel || (p == Prim::Scan && ty == Ty::Complex) {
+        if self.kernel {
             let a = self.settle(&a, p.name())?;
             return self.reduction(p, vec![f, Val::Arr(z), Val::Arr(a)]);
+        }
+        if ty == Ty::Complex && p == Prim::Scan {
+            // one thread scans the capacity, or an unbounded vector's run-time length, the
+            // parts interleaved in a window the FCL compiler carries (as for other types
+            // below)
+            let (a, m) = self.scan_extent(&a, &len);
+            let r = self.fresh.name("r");
+            let mut out = self.scan_rows_complex(&r, &f, &a, 1, &m, Some(&len));
+            out.run_len = Some(len);
+            return Ok(Val::Arr(out));
         }
         if ty == Ty::Complex {
             // one thread folds the run-time length, as for other types below
@@ -122,14 +132,7 @@ impl Lowerer {
             // keeping the last prefix (`f` never sees it: it cannot fail there); an unbounded
             // vector, its elements computed in parallel first, over its run-time length (at
             // least one position, which a consumer of an empty vector may read)
-            let (a, m) = match a.is_unbounded() {
-                true => (
-                    self.materialize(&a, "an unbounded vector, before a sequential scan"),
-                    // (one count that the sizes and both loops of the scan read alike)
-                    self.host_count(fcl!("(maxi 1 {len})")),
-                ),
-                false => (a.clone(), int(a.size() as i64)),
-            };
+            let (a, m) = self.scan_extent(&a, &len);
             let r = self.fresh.name("r");
             self.scan_rows(&r, &f, &a, 1, &m, Some(&len));
             let mut out = Arr::new(ty, a.shape.clone(), move |i| {
@@ -163,6 +166,22 @@ impl Lowerer {
             ty.load(&fcl!("(index {r} 0)"))
         );
         Ok(Val::Arr(Arr::scalar(ty, t)))
+    }
+}
+
+impl Lowerer {
+    /// What one thread's sequential scan of a vector `a` of run-time length `len` runs over:
+    /// `a` and its capacity, or an unbounded vector materialized (its elements computed in
+    /// parallel first) and its run-time length, at least one position (which a consumer of
+    /// an empty vector may read), as one count that the sizes and loops read alike.
+    fn scan_extent(&mut self, a: &Arr, len: &Fcl) -> (Arr, Fcl) {
+        match a.is_unbounded() {
+            true => (
+                self.materialize(a, "an unbounded vector, before a sequential scan"),
+                self.host_count(fcl!("(maxi 1 {len})")),
+            ),
+            false => (a.clone(), int(a.size() as i64)),
+        }
     }
 }
 

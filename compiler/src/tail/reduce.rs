@@ -26,7 +26,7 @@ use super::fault::LoweringFault;
 use super::lowerer::Lowerer;
 use super::range::{self, Range};
 use super::tree::{fcl, fcl_stmt, int, let_in, Fcl, Name};
-use super::value::{unsupported, with_names, Arr, Fresh, Fun, Ty, Val, MAX_KNOWN, R};
+use super::value::{unsupported, with_names, Arr, Fresh, Fun, Ty, Val, R};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::value::{Array, Elems};
 use semantics::Span;
@@ -268,12 +268,8 @@ impl Lowerer {
         let r = self.fresh.name("r");
         if ty == Ty::Complex {
             // no tree: a block-level tree would store pairs in local memory
-            if scan && 2 * m > MAX_KNOWN {
-                let most = MAX_KNOWN / 2;
-                return unsupported(format!("scan over complex rows longer than {most}"));
-            }
             let out = if scan {
-                self.scan_rows_complex(&r, &f, &a, k, m)
+                self.scan_rows_complex(&r, &f, &a, k, &int(m as i64), None)
             } else {
                 self.fold_rows_complex(&r, &f, &a, k, &int(m as i64))
             };

@@ -1,9 +1,12 @@
 //! Private arrays that only carry a recurrence. A thread-level `seqfor n n step` whose step
-//! writes cell i and reads only cell i − 1 (a scan of a chunk: `(i, if i == 0 then x else f x
-//! (read (i - 1)))`) lowers to a private array, zeroed, filled by one loop and written out by
-//! another. Here the array becomes a scalar carried from one trip to the next, and the
-//! write-out moves into the filling loop: no array, and a loop the device can keep in
-//! registers (PoCL keeps a private array in memory per work-item, indexed by lane). n may be
+//! writes cell i and reads only cells i − 1 … i − 4 (a scan of a chunk: `(i, if i == 0 then x
+//! else f x (read (i - 1)))`; a scan of complex numbers, their parts interleaved, reads two
+//! and three cells back) lowers to a private array, zeroed, filled by one loop and written
+//! out by another. Here the array becomes a window of scalars carried from one trip to the
+//! next, and the write-out moves into the filling loop: no array, and a loop the device can
+//! keep in registers (PoCL keeps a private array in memory per work-item, indexed by lane).
+//! A step that read cell i − c before trip c would read outside the array; the window gives
+//! its initial zero there (the steps guard such reads: they are never made). n may be
 //! a run-time expression (the three loops then have the same end): the lowering applies this
 //! at once to a `seqfor` longer than a private array may be, or of run-time size.
 
@@ -11,6 +14,10 @@ use super::walk::{any_expr, any_stmt, loaded_in, map_expr, map_exprs, own_exprs,
 use crate::kir::{Expr, Stmt};
 use semantics::fcl::core::ScalarOp;
 use std::rc::Rc;
+
+/// How far back a step may read: cells i − 1 … i − WINDOW (a complex scan's two parts,
+/// interleaved, read up to i − 3).
+const WINDOW: i32 = 4;
 
 /// Every recurrence of a block, at any depth, with its private array made a carried scalar.
 pub fn carried_recurrences(stmts: Vec<Stmt>) -> Vec<Stmt> {
@@ -70,10 +77,15 @@ fn carried(s: &[Stmt]) -> Option<Vec<Stmt>> {
     let (Stmt::Store(a, Expr::Var(v), value), before) = fb.split_last()? else {
         return None;
     };
-    let previous = |e: &Expr| {
-        matches!(e, Expr::Op(ScalarOp::SubI, xs)
-            if matches!(xs.as_slice(), [Expr::Var(x), Expr::Int(1)] if x == i))
+    // p[i - c], 1 <= c <= WINDOW: the cell c trips back
+    let back = |e: &Expr| match e {
+        Expr::Op(ScalarOp::SubI, xs) => match xs.as_slice() {
+            [Expr::Var(x), Expr::Int(c)] if x == i && (1..=WINDOW).contains(c) => Some(*c),
+            _ => None,
+        },
+        _ => None,
     };
+    let previous = |e: &Expr| back(e).is_some();
     let stores_p = |b: &[Stmt]| stored_in(b).contains(p);
     let loads_p_but = |b: &[Stmt], ok: &dyn Fn(&Expr) -> bool| {
         let mut bad = false;
@@ -118,10 +130,32 @@ fn carried(s: &[Stmt]) -> Option<Vec<Stmt>> {
     }) {
         return None;
     }
-    let c: Rc<str> = format!("{p}_carried").into();
+    // the cells the window keeps: p_carried (i - 1), p_carried2 (i - 2), …
+    let mut window = 1;
+    let mut widest = |e: &Expr| {
+        if let Expr::Load(a, ix) = e {
+            if a == p {
+                window = window.max(back(ix).unwrap_or(1));
+            }
+        }
+    };
+    super::walk::visit_block_exprs(before, &mut widest);
+    let _ = any_expr(value, &mut |e| {
+        widest(e);
+        false
+    });
+    let cell = |c: i32| -> Rc<str> {
+        match c {
+            1 => format!("{p}_carried").into(),
+            c => format!("{p}_carried{c}").into(),
+        }
+    };
     let x: Rc<str> = format!("{p}_next").into();
     let carry = |e: Expr| match e {
-        Expr::Load(a, ix) if a == *p && previous(&ix) => Expr::Var(c.clone()),
+        Expr::Load(a, ix) if a == *p => match back(&ix) {
+            Some(c) => Expr::Var(cell(c)),
+            None => Expr::Load(a, ix),
+        },
         e => e,
     };
     let mut body = map_exprs(before.to_vec(), &mut { carry });
@@ -139,15 +173,20 @@ fn carried(s: &[Stmt]) -> Option<Vec<Stmt>> {
         e => e,
     });
     body.extend(written);
-    body.push(Stmt::Assign(c.clone(), Expr::Var(x)));
-    Some(vec![
-        Stmt::Decl(c, *ty, zero.clone()),
-        Stmt::For {
-            var: i.clone(),
-            start: Expr::Int(0),
-            end: n.clone(),
-            step: Expr::Int(1),
-            body,
-        },
-    ])
+    // the window moves on by one cell: the oldest first
+    for c in (2..=window).rev() {
+        body.push(Stmt::Assign(cell(c), Expr::Var(cell(c - 1))));
+    }
+    body.push(Stmt::Assign(cell(1), Expr::Var(x)));
+    let mut out: Vec<Stmt> = (1..=window)
+        .map(|c| Stmt::Decl(cell(c), *ty, zero.clone()))
+        .collect();
+    out.push(Stmt::For {
+        var: i.clone(),
+        start: Expr::Int(0),
+        end: n.clone(),
+        step: Expr::Int(1),
+        body,
+    });
+    Some(out)
 }

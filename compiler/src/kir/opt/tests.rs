@@ -592,9 +592,9 @@ fn seq(var: &str, n: i32, body: Vec<Stmt>) -> Stmt {
     }
 }
 
-/// A chunk's inclusive scan as `seqfor 4 4` lowers it: zeroed, filled reading cell i − 1,
-/// written out to `g` at `b + o`.
-fn scan_of_chunk(read_at: Expr) -> Vec<Stmt> {
+/// A chunk's scan as `seqfor 4 4` lowers it: zeroed, filled reading cell `read_at` from
+/// position `back` on (the cells before are the elements), written out to `g` at `b + o`.
+fn scan_of_chunk(read_at: Expr, back: i32) -> Vec<Stmt> {
     let prev = Expr::Load("p".into(), Box::new(read_at));
     let x = Expr::Load("a".into(), Box::new(op(AddI, v("b"), v("i"))));
     vec![
@@ -607,7 +607,7 @@ fn scan_of_chunk(read_at: Expr) -> Vec<Stmt> {
                 "p",
                 v("i"),
                 Expr::Select(
-                    Box::new(op(EqI, v("i"), Expr::Int(0))),
+                    Box::new(op(LtI, v("i"), Expr::Int(back))),
                     Box::new(x.clone()),
                     Box::new(op(AddI, x, prev)),
                 ),
@@ -682,7 +682,7 @@ fn run_scan(body: &[Stmt]) -> Vec<Lit> {
 
 #[test]
 fn a_recurrence_through_a_private_array_becomes_a_carried_scalar() {
-    let s = scan_of_chunk(op(SubI, v("i"), Expr::Int(1)));
+    let s = scan_of_chunk(op(SubI, v("i"), Expr::Int(1)), 1);
     let carried = carried_recurrences(s.clone());
     // one declaration and one loop: no private array, no write-out loop
     assert_eq!(carried.len(), 2, "{carried:?}");
@@ -693,7 +693,19 @@ fn a_recurrence_through_a_private_array_becomes_a_carried_scalar() {
     let sums: Vec<Lit> = [1, 3, 6, 10].into_iter().map(Lit::Int).collect();
     assert_eq!(run_scan(&carried), sums);
     assert_eq!(run_scan(&s), sums);
-    // a step that reads another cell keeps its array
-    let other = scan_of_chunk(op(SubI, v("i"), Expr::Int(2)));
-    assert_eq!(carried_recurrences(other.clone()), other);
+    // reading two cells back: a window of two carried cells, moved on each trip
+    let s = scan_of_chunk(op(SubI, v("i"), Expr::Int(2)), 2);
+    let carried = carried_recurrences(s.clone());
+    assert_eq!(carried.len(), 3, "{carried:?}");
+    let sums: Vec<Lit> = [1, 2, 4, 6].into_iter().map(Lit::Int).collect();
+    assert_eq!(run_scan(&carried), sums);
+    assert_eq!(run_scan(&s), sums);
+    // a step that reads another cell (past the window, or ahead) keeps its array
+    for read_at in [
+        op(SubI, v("i"), Expr::Int(5)),
+        op(AddI, v("i"), Expr::Int(1)),
+    ] {
+        let other = scan_of_chunk(read_at, 4);
+        assert_eq!(carried_recurrences(other.clone()), other);
+    }
 }
