@@ -139,29 +139,9 @@ impl Lower {
                         sink(lw, i.clone(), i, v)
                     })
                 })?;
-                // no private array of that size: a carried scalar already here (at -O0 too)
-                let private = size <= super::run::MAX_PRIVATE;
-                let stmts = match private {
+                let stmts = match size <= super::run::MAX_PRIVATE {
                     true => stmts,
-                    false => {
-                        let carried = crate::kir::opt::carried_recurrences(stmts);
-                        if carried
-                            .iter()
-                            .any(|s| matches!(s, Stmt::Private(p, ..) if *p == name))
-                        {
-                            let what = match size {
-                                crate::kir::RUN_TIME_SIZE => "of a run-time size".to_string(),
-                                n => format!("of {n} elements"),
-                            };
-                            return self.unsupported(format!(
-                                "a seqfor {what} whose step reads a cell other than i - 1 ... \
-                                 i - 4 (private arrays hold at most {} elements; a step that \
-                                 reads only those keeps them in scalars)",
-                                super::run::MAX_PRIVATE
-                            ));
-                        }
-                        carried
-                    }
+                    false => self.carried_seqfor(stmts, &name, size)?,
                 };
                 for s in stmts {
                     self.emit(s);
@@ -169,6 +149,29 @@ impl Lower {
                 Ok(())
             }
         }
+    }
+
+    /// A `seqfor`'s statements (its array `name` of `size` cells, zeroed, filled and written
+    /// out) where no private array of that size may be (past [`super::run::MAX_PRIVATE`], or
+    /// [`crate::kir::RUN_TIME_SIZE`]): as a loop over carried scalars already here, at -O0 too
+    /// ([`crate::kir::opt::carried_recurrences`]), or refused with the reason.
+    fn carried_seqfor(&mut self, stmts: Vec<Stmt>, name: &Rc<str>, size: usize) -> Res<Vec<Stmt>> {
+        let carried = crate::kir::opt::carried_recurrences(stmts);
+        if !carried
+            .iter()
+            .any(|s| matches!(s, Stmt::Private(p, ..) if p == name))
+        {
+            return Ok(carried);
+        }
+        let what = match size {
+            crate::kir::RUN_TIME_SIZE => "of a run-time size".to_string(),
+            n => format!("of {n} elements"),
+        };
+        self.unsupported(format!(
+            "a seqfor {what} whose step reads a cell other than i - 1 ... i - 4 (private arrays \
+             hold at most {} elements; a step that reads only those keeps them in scalars)",
+            super::run::MAX_PRIVATE
+        ))
     }
 
     /// A loop over `0..n` at level `l`: grid → over work-groups (in a kernel with local arrays
