@@ -143,8 +143,8 @@ impl Lowerer {
 
     /// One thread per row scans the row sequentially into a private buffer (which FCL's -O2
     /// keeps in a carried scalar). `m`, the row length, is a literal, or for one row an
-    /// unbounded vector's run-time length (FCL's -O2 then must carry the scan: a `seqfor` of
-    /// run-time size has no private array). With `len` (a vector of run-time length, one
+    /// unbounded vector's run-time length (the FCL compiler then carries the scan at every
+    /// level: a `seqfor` of run-time size has no private array). With `len` (a vector of run-time length, one
     /// row): the positions from `len` on keep the last prefix, so that `f` never sees the
     /// junk, and an empty vector's first element is not read.
     pub(super) fn scan_rows(
@@ -178,7 +178,7 @@ impl Lowerer {
         };
         // fewer rows than a block: as many threads as rows (the oracle simulates every thread)
         let (nb, t) = (k.div_ceil(256), k.min(256));
-        let size = if t == 1 { m.clone() } else { times(t, m) };
+        let size = times(t, m);
         let length = int_literal(m).map_or("its run-time length".into(), |m| m.to_string());
         self.comment(format!("scan: thread-level per row, rows={k} len={length}"));
         self.stmt(fcl_stmt!(

@@ -60,8 +60,11 @@ pub(super) fn int_literal(e: &Fcl) -> Option<i64> {
     }
 }
 
-/// `k · x` (FCL ints), folded where `x` is a literal.
+/// `k · x` (FCL ints), folded where `x` is a literal, and `x` itself for k = 1.
 pub(super) fn times(k: usize, x: &Fcl) -> Fcl {
+    if k == 1 {
+        return x.clone();
+    }
     match int_literal(x) {
         Some(x) => int(k as i64 * x),
         None => fcl!("({k} * {x})"),
