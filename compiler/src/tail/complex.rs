@@ -14,6 +14,7 @@ use super::coords::select;
 use super::lowerer::{stored_element, Lowerer};
 use super::reduce::row_element;
 use super::reduce::UNROLL;
+use super::scan::{row_length, within_length};
 use super::tree::{fcl, fcl_stmt, int, int_literal, literal_index, times, var, Fcl, Name};
 use super::value::{scalar_expr, share, Arr, Fresh, Fun, Index, Ty, Val, R, TABLE_MIN};
 use semantics::tail::ops::prim::Prim;
@@ -302,31 +303,19 @@ impl Lowerer {
         );
         let next = apply_scalar(&fresh, f, &[(Ty::Complex, x), (Ty::Complex, prev.clone())]);
         let first = row_element(&fresh, a, &var(row.as_str()), &int(0));
-        let (first, next) = match len {
-            Some(len) => (
-                fcl!("(if lti 0 {len} then {first} else (0.0, 0.0))"),
-                fcl!("(if lti {j} {len} then {next} else {prev})"),
-            ),
-            None => (first, next),
-        };
-        let nb = k.div_ceil(256);
-        let t = k.min(256);
-        let cells = times(2, m);
-        let length = int_literal(m).map_or("its run-time length".into(), |m| m.to_string());
+        let fill = fcl!("(0.0, 0.0)");
+        let (first, next) = within_length(len, &j, first, next, fill, prev);
+        let length = row_length(m);
         self.comment(format!(
             "scan: thread-level per row of complex numbers (the parts interleaved), rows={k} \
              len={length}"
         ));
-        self.stmt(fcl_stmt!(
-            "{r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {cells} \
-             (generate {t} (fn t => let {row} = mini (b * {t} + t) {} in return<thread> \
-             (seqfor {cells} {cells} (fn {read} => fn {s} => let {j} = {s} / 2 in \
-             let {even} = {s} % 2 == 0 in \
+        let step = fcl!(
+            "(fn {read} => fn {s} => let {j} = {s} / 2 in let {even} = {s} % 2 == 0 in \
              let {z} = (if {j} == 0 then {first} else {next}) in \
-             ({s}, if {even} then fst {z} else snd {z}))))))))",
-            times(t, &cells),
-            k - 1,
-        ));
+             ({s}, if {even} then fst {z} else snd {z}))"
+        );
+        self.seqfor_per_row(r, k, &times(2, m), &row, &step);
         let r = r.clone();
         Arr::new(Ty::Complex, a.shape.clone(), move |i| {
             share(&fresh, i, |i| {

@@ -164,27 +164,36 @@ impl Lowerer {
         let ty = a.ty;
         let x = row_element(&self.fresh, a, &fcl!("{row}"), &fcl!("{j}"));
         let prev = ty.load(&fcl!("({read} ({j} - 1))"));
-        let next = ty.store(&apply_scalar(&self.fresh, f, &[(ty, x), (ty, prev)]));
+        let next = ty.store(&apply_scalar(
+            &self.fresh,
+            f,
+            &[(ty, x), (ty, prev.clone())],
+        ));
         let first = ty.store(&row_element(&self.fresh, a, &fcl!("{row}"), &fcl!("0")));
-        let (first, next) = match len {
-            Some(len) => (
-                fcl!(
-                    "(if lti 0 {len} then {first} else {})",
-                    ty.store(&ty.fill())
-                ),
-                fcl!("(if lti {j} {len} then {next} else {read} ({j} - 1))"),
-            ),
-            None => (first, next),
-        };
-        // fewer rows than a block: as many threads as rows (the oracle simulates every thread)
-        let (nb, t) = (k.div_ceil(256), k.min(256));
-        let size = times(t, m);
-        let length = int_literal(m).map_or("its run-time length".into(), |m| m.to_string());
+        let (first, next) = within_length(len, &j, first, next, ty.store(&ty.fill()), prev);
+        let length = row_length(m);
         self.comment(format!("scan: thread-level per row, rows={k} len={length}"));
+        let step = fcl!("(fn {read} => fn {j} => ({j}, if {j} == 0 then {first} else {next}))");
+        self.seqfor_per_row(r, k, m, &row, &step);
+    }
+
+    /// `r <- ` one thread per row of `k` rows, each running `seqfor cells cells step` with
+    /// `row` bound to its row (fewer rows than a block: as many threads as rows, since the
+    /// oracle simulates every thread); the rows' results one after another.
+    pub(super) fn seqfor_per_row(
+        &mut self,
+        r: &Name,
+        k: usize,
+        cells: &Fcl,
+        row: &Name,
+        step: &Fcl,
+    ) {
+        let (nb, t) = (k.div_ceil(256), k.min(256));
         self.stmt(fcl_stmt!(
-            "{r} <- forceM<grid> (concat<block> {size} (generate {nb} (fn b => concat<thread> {m} \
+            "{r} <- forceM<grid> (concat<block> {} (generate {nb} (fn b => concat<thread> {cells} \
              (generate {t} (fn t => let {row} = mini (b * {t} + t) {} in return<thread> \
-             (seqfor {m} {m} (fn {read} => fn {j} => ({j}, if {j} == 0 then {first} else {next}))))))))",
+             (seqfor {cells} {cells} {step}))))))",
+            times(t, cells),
             k - 1
         ));
     }
@@ -430,4 +439,30 @@ impl Rows {
             }
         }
     }
+}
+
+/// A sequential scan's first element and next prefix for a vector of run-time length `len`:
+/// an empty vector's first element is not read (`fill` instead), and the positions from `len`
+/// on keep the previous prefix `prev`, so that the function never sees the junk; as they are
+/// without `len`.
+pub(super) fn within_length(
+    len: Option<&Fcl>,
+    j: &Name,
+    first: Fcl,
+    next: Fcl,
+    fill: Fcl,
+    prev: Fcl,
+) -> (Fcl, Fcl) {
+    match len {
+        Some(len) => (
+            fcl!("(if lti 0 {len} then {first} else {fill})"),
+            fcl!("(if lti {j} {len} then {next} else {prev})"),
+        ),
+        None => (first, next),
+    }
+}
+
+/// How a comment names a row length `m`: the number, or its run-time length.
+pub(super) fn row_length(m: &Fcl) -> String {
+    int_literal(m).map_or("its run-time length".into(), |m| m.to_string())
 }
