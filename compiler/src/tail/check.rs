@@ -283,6 +283,56 @@ pub(super) fn checked_extents(fresh: &Fresh, span: Span, dims: &[Fcl], product: 
     checked(fresh, Prim::Reshape, span, why, &bad, product)
 }
 
+/// `len`, the length of `cat(a, b)` of arrays of run-time extents, checked: the extents
+/// `da` and `db` of every axis but the last must agree (3.63), which the oracle's reason
+/// names and a check site cannot.
+pub(super) fn checked_extent_agreement(
+    fresh: &Fresh,
+    span: Span,
+    da: &[Fcl],
+    db: &[Fcl],
+    len: &Fcl,
+) -> Fcl {
+    let bad = da
+        .iter()
+        .zip(db)
+        .filter(|(x, y)| x != y)
+        .map(|(x, y)| fcl!("({x} != {y})"))
+        .reduce(|a, b| fcl!("(orb {a} {b})"));
+    let Some(bad) = bad else {
+        return len.clone();
+    };
+    let why = "cat of arrays whose extents differ (computed on the device)".to_string();
+    checked(fresh, Prim::Cat, span, why, &bad, len)
+}
+
+/// `len`, the length of `transp2(q, a)` by a permutation q computed on the device, checked:
+/// `bad` holds where q is not a permutation of 1…r (3.41).
+pub(super) fn checked_permutation(fresh: &Fresh, span: Span, bad: &Fcl, len: &Fcl) -> Fcl {
+    let why = "transp2 by a vector that is not a permutation (computed on the device)".into();
+    checked(fresh, Prim::Transp2, span, why, bad, len)
+}
+
+/// `len`, the length of `reduce`'s result over `rows` rows of `last` elements (run-time
+/// extents), checked: rows of no elements fail as the oracle's 3.37 does.
+pub(super) fn checked_nonempty_rows(
+    fresh: &Fresh,
+    span: Span,
+    rows: &Fcl,
+    last: &Fcl,
+    len: &Fcl,
+) -> Fcl {
+    let bad = fcl!("(andb ({last} == 0) (lti 0 {rows}))");
+    checked(
+        fresh,
+        Prim::Reduce,
+        span,
+        "reduce over an empty last axis".into(),
+        &bad,
+        len,
+    )
+}
+
 /// The length `la` of operator `p`'s second vector where the first's, `lm`, may differ from
 /// it (either computed on the device): `compress`'s mask and vector, `zipWith`'s and
 /// `replicate`'s operands. Checked: different lengths fail as the oracle's `p` does (3.65,

@@ -31,7 +31,7 @@ use std::rc::Rc;
 
 /// The largest `|n|` of an int count `n`: its value where known, else the bound its range
 /// gives, where that is at most [`MAX_CAPACITY`].
-fn count_bound(n: &Arr) -> Option<usize> {
+pub(super) fn count_bound(n: &Arr) -> Option<usize> {
     if let Some(Scalar::Int(k)) = n.known_scalar() {
         return Some(k.unsigned_abs() as usize);
     }

@@ -28,7 +28,7 @@ use std::rc::Rc;
 
 /// An element n of type `ty` with `f(n, acc) = acc` for every `acc` of the reduction
 /// (apltail's `acc := f(x_j)(acc)`), as an FCL expression and as a value.
-fn neutral(f: &Val, ty: Ty) -> Option<(Fcl, Scalar)> {
+pub(super) fn neutral(f: &Val, ty: Ty) -> Option<(Fcl, Scalar)> {
     let Val::Fun(g) = f else { return None };
     let Fun::Op(p, _) = g.as_ref() else {
         return None;
@@ -134,7 +134,7 @@ impl Lowerer {
             // least one position, which a consumer of an empty vector may read)
             let (a, m) = self.scan_extent(&a, &len);
             let r = self.fresh.name("r");
-            self.scan_rows(&r, &f, &a, 1, &m, Some(&len));
+            self.scan_rows(&r, &f, &a, 1, &m, Some(&|_: &Fcl| (*len).clone()));
             let mut out = Arr::new(ty, a.shape.clone(), move |i| {
                 ty.load(&fcl!("(index {r} {i})"))
             });
@@ -349,7 +349,6 @@ pub(super) fn rearranged(f: &Fresh, p: Prim, args: &[Val]) -> Option<Arr> {
     match (p, args) {
         (Prim::Cat | Prim::Cons | Prim::Snoc, _) => joined(f, p, args),
         (Prim::Vreverse | Prim::Rav, [Val::Arr(a)]) => reversed(f, p, a),
-        (Prim::Transp, [Val::Arr(a)]) => transposed(f, a),
         (Prim::Take, [Val::Arr(n), Val::Arr(a)]) => taken_rows(f, n, a),
         _ => None,
     }
@@ -451,55 +450,5 @@ fn reversed(f: &Fresh, p: Prim, a: &Arr) -> Option<Arr> {
         Rc::new(move |i: &Fcl| share(&g, &fcl!("({l} - 1 - {i})"), |j| index(j))),
     );
     out.range = a.range_with_fill();
-    Some(out)
-}
-
-/// (3.40) `transp(a)` of an array `a` of run-time extents d_0 … d_(r−1): extents d_(r−1) … d_0,
-/// element i at coordinates c′ (of the reversed extents) read from a's coordinates c′
-/// reversed. Past the length the coordinates are junk within the capacity: the extents divide
-/// as at least 1, so nothing there can fail, and the elements need no test of the length
-/// (whose expression may check the extents, which an `if` selecting this would then refuse).
-/// `None` for anything else.
-fn transposed(f: &Fresh, a: &Arr) -> Option<Arr> {
-    let dims: Vec<Fcl> = a
-        .run_dims
-        .as_deref()?
-        .iter()
-        .map(|d| fcl!("(maxi 1 {d})"))
-        .collect();
-    let r = dims.len();
-    let rev: Vec<Fcl> = dims.iter().rev().cloned().collect();
-    // d0 * d1 * …, associating to the left; 1 of no extents
-    let product = |ds: &[Fcl]| {
-        ds.iter()
-            .cloned()
-            .reduce(|acc, d| fcl!("{acc} * {d}"))
-            .unwrap_or_else(|| int(1))
-    };
-    let (index, g) = (a.index.clone(), f.clone());
-    let element = move |i: &Fcl| {
-        share(&g, i, |i| {
-            // source coordinate k is result coordinate r − 1 − k
-            let terms = (0..r).map(|k| {
-                let j = r - 1 - k;
-                fcl!(
-                    "({i} / {} % {}) * {}",
-                    product(&rev[j + 1..]),
-                    &rev[j],
-                    product(&dims[k + 1..])
-                )
-            });
-            // the terms' sum, associating to the left (an array of run-time extents has at
-            // least two)
-            let flat = terms
-                .reduce(|acc, t| fcl!("{acc} + {t}"))
-                .unwrap_or_else(|| int(0));
-            index(&flat)
-        })
-    };
-    let mut out = Arr::new(a.ty, a.shape.iter().rev().copied().collect(), element);
-    out.run_len = Some(a.run_len.clone()?);
-    out.run_dims = Some(a.run_dims.as_deref()?.iter().rev().cloned().collect());
-    out.range = a.range;
     Some(out)
 }

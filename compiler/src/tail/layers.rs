@@ -24,8 +24,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "operators",
         &[
-            "reduce", "scan", "complex", "scalar", "shape", "dynamic", "counts", "format", "radix",
-            "sort", "roll", "input", "store", "filter", "ops",
+            "reduce", "scan", "complex", "scalar", "shape", "dynamic", "counts", "extents",
+            "format", "radix", "sort", "roll", "input", "store", "filter", "ops",
         ],
     ),
     (

@@ -125,6 +125,19 @@ impl Lowerer {
     pub(super) fn apply_op(&mut self, p: Prim, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
         use Prim as P;
         let mut args = args;
+        // an operator on an array of run-time extents, over those extents, or a `transp2`
+        // by a computed permutation (module `extents`)
+        let computed_permutation =
+            p == P::Transp2 && matches!(args.first(), Some(Val::Arr(q)) if q.known.is_none());
+        if computed_permutation
+            || args
+                .iter()
+                .any(|v| matches!(v, Val::Arr(a) if a.run_dims.is_some()))
+        {
+            if let Some(v) = self.on_extents(p, name, e, &args)? {
+                return Ok(v);
+            }
+        }
         // a vector whose length the device computes reaches only the operators that take
         // it as it is; any other reads its length back first
         for k in 0..args.len() {

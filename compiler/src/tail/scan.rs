@@ -144,9 +144,10 @@ impl Lowerer {
     /// One thread per row scans the row sequentially into a private buffer (which FCL's -O2
     /// keeps in a carried scalar). `m`, the row length, is a literal, or for one row an
     /// unbounded vector's run-time length (the FCL compiler then carries the scan at every
-    /// level: a `seqfor` of run-time size has no private array). With `len` (a vector of run-time length, one
-    /// row): the positions from `len` on keep the last prefix, so that `f` never sees the
-    /// junk, and an empty vector's first element is not read.
+    /// level: a `seqfor` of run-time size has no private array). With `len` (a row's run-time
+    /// length, given the row: a vector of run-time length, or the rows of an array of run-time
+    /// extents): the positions from the length on keep the last prefix, so that `f` never
+    /// sees the junk, and an empty row's first element is not read.
     pub(super) fn scan_rows(
         &mut self,
         r: &Name,
@@ -154,7 +155,7 @@ impl Lowerer {
         a: &Arr,
         k: usize,
         m: &Fcl,
-        len: Option<&Fcl>,
+        len: Option<&dyn Fn(&Fcl) -> Fcl>,
     ) {
         let (row, j, read) = (
             self.fresh.name("row"),
@@ -170,7 +171,9 @@ impl Lowerer {
             &[(ty, x), (ty, prev.clone())],
         ));
         let first = ty.store(&row_element(&self.fresh, a, &fcl!("{row}"), &fcl!("0")));
-        let (first, next) = within_length(len, &j, first, next, ty.store(&ty.fill()), prev);
+        let len = len.map(|len| len(&fcl!("{row}")));
+        let (first, next) =
+            within_length(len.as_ref(), &j, first, next, ty.store(&ty.fill()), prev);
         let length = row_length(m);
         self.comment(format!("scan: thread-level per row, rows={k} len={length}"));
         let step = fcl!("(fn {read} => fn {j} => ({j}, if {j} == 0 then {first} else {next}))");

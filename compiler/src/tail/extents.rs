@@ -1,0 +1,517 @@
+//! Operators on arrays of run-time extents ([`Arr::run_dims`]: a `reshape` by a shape the
+//! device computes), lowered over those extents instead of reading them back.
+//!
+//! Such an array is its capacity's buffer whose first `run_len` positions hold the elements,
+//! row-major by the run-time extents d_0 … d_(r−1). Each operator here is index arithmetic on
+//! those extents: an element of the result at flat index i has the coordinates
+//! `(i / (d_(k+1)·…·d_(r−1))) % d_k` of the result's extents, which the operator maps to its
+//! argument's coordinates, flattened by the argument's extents. Every extent divides as
+//! `maxi 1 d`, so past the length (junk) the coordinates stay below the capacity's and
+//! nothing there can fail, and no element tests the length.
+//!
+//! * `transp`, `transp2` by a known permutation: the extents permuted (3.40/3.41).
+//! * `vreverse`, `vrotate`, `take`, `drop` along the first axis; `rotate` along the last.
+//! * `cat` along the last axis: the other extents checked equal when the program runs.
+//! * `idxS`: the index checked against the axis's run-time extent (3.71).
+//! * `reduce`/`scan` along the last axis: the rows padded to the last axis's capacity, so
+//!   that module `dynamic` reduces rows of a static length (with the operator's neutral
+//!   element in the padding), or, for a function with none, one thread per row scans the
+//!   row's run-time length. An empty last axis under rows fails as the oracle's 3.37.
+
+use super::check::{checked_extent_agreement, checked_nonempty_rows};
+use super::dynamic::{neutral, rows_dynamic};
+use super::lowerer::{fails, Lowerer};
+use super::tree::{fcl, int, Fcl};
+use super::value::{known_ints, share, with_names, Arr, Fresh, Ty, Val, R};
+use semantics::tail::ops::prim::Prim;
+use semantics::tail::syntax::Expr;
+use semantics::tail::value::Array;
+use std::rc::Rc;
+
+/// The run-time extents of an array: its [`Arr::run_dims`], a vector's run-time length, or
+/// its static shape as literals.
+fn extents_of(a: &Arr) -> Vec<Fcl> {
+    match (&a.run_dims, &a.run_len) {
+        (Some(dims), _) => dims.iter().map(|d| (**d).clone()).collect(),
+        (None, Some(len)) => vec![(**len).clone()],
+        (None, None) => a.shape.iter().map(|&k| int(k as i64)).collect(),
+    }
+}
+
+/// `maxi 1 d`: an extent that divides (a literal stays one).
+fn divisor(d: &Fcl) -> Fcl {
+    match super::tree::literal_index(d) {
+        Some(k) => int(k.max(1) as i64),
+        None => fcl!("(maxi 1 {d})"),
+    }
+}
+
+/// d0 · d1 · …, associating to the left; 1 of no extents.
+fn product(ds: &[Fcl]) -> Fcl {
+    ds.iter()
+        .cloned()
+        .reduce(|acc, d| fcl!("{acc} * {d}"))
+        .unwrap_or_else(|| int(1))
+}
+
+/// The coordinates of flat index `i` (a name) by extents `dims` (each taken as a divisor).
+fn coords(i: &Fcl, dims: &[Fcl]) -> Vec<Fcl> {
+    let ds: Vec<Fcl> = dims.iter().map(divisor).collect();
+    (0..ds.len())
+        .map(|k| match k {
+            // the first coordinate too is taken modulo its extent: junk stays in range
+            _ if k + 1 == ds.len() => fcl!("({i} % {})", ds[k]),
+            _ => fcl!("({i} / {} % {})", product(&ds[k + 1..]), ds[k]),
+        })
+        .collect()
+}
+
+/// The flat index of coordinates `cs` by extents `dims` (each taken as a divisor).
+fn flat(cs: &[Fcl], dims: &[Fcl]) -> Fcl {
+    let ds: Vec<Fcl> = dims.iter().map(divisor).collect();
+    (0..cs.len())
+        .map(|k| match k + 1 == cs.len() {
+            true => cs[k].clone(),
+            false => fcl!("{} * {}", cs[k], product(&ds[k + 1..])),
+        })
+        .reduce(|acc, t| fcl!("{acc} + {t}"))
+        .unwrap_or_else(|| int(0))
+}
+
+/// The element of `a` at coordinates `cs` (of its run-time extents).
+fn read(a: &Arr, cs: &[Fcl]) -> Fcl {
+    (a.index)(&flat(cs, &extents_of(a)))
+}
+
+/// The length `len` of a result made from `a`, computing `a`'s length first where it checks
+/// something (a reshape's negative extent), so that the check still runs wherever the result's
+/// length is read.
+fn after_checks_of(a: &Arr, len: Fcl) -> Fcl {
+    match a.run_len.as_deref() {
+        Some(l) if super::check::has_checks(l) => fcl!("(if lti {l} 0 then 0 else {len})"),
+        _ => len,
+    }
+}
+
+/// An array of capacity `caps` and run-time extents `dims` (length `len`), whose element at
+/// coordinates cs (names) is `element(cs)`. Where `len` checks something (extents that must
+/// agree, an index, its argument's reshape), its first extent computes `len` first, since a
+/// consumer of the array (a print, `shape`) may read the extents alone; the elements divide
+/// by the extents as they are, so they check nothing.
+fn by_coords(
+    fresh: &Fresh,
+    ty: Ty,
+    caps: Vec<usize>,
+    dims: Vec<Fcl>,
+    len: Fcl,
+    element: impl Fn(&[Fcl]) -> Fcl + 'static,
+) -> Arr {
+    let (g, ds) = (fresh.clone(), dims.clone());
+    let mut out = Arr::new(ty, caps, move |i: &Fcl| {
+        share(&g, i, |i| with_names(&g, &coords(i, &ds), |cs| element(cs)))
+    });
+    if dims.len() >= 2 {
+        let mut reported = dims;
+        if super::check::has_checks(&len) {
+            reported[0] = fcl!("(if lti {len} 0 then 0 else {})", reported[0]);
+        }
+        out.run_dims = Some(reported.into_iter().map(Rc::new).collect());
+    }
+    out.run_len = Some(Rc::new(len));
+    out
+}
+
+/// `((n % d) + d) % d` for a divisor d: a count wrapped into 0..d.
+fn wrapped(n: &Fcl, d: &Fcl) -> Fcl {
+    fcl!("(({n} % {d}) + {d}) % {d}")
+}
+
+/// (3.40)/(3.41) `a` with axis k becoming axis `perm[k]` (0-based, a permutation).
+pub(super) fn permuted(fresh: &Fresh, a: &Arr, perm: &[usize]) -> Arr {
+    let (dims, r) = (extents_of(a), perm.len());
+    let mut out_dims = dims.clone();
+    let mut caps = a.shape.clone();
+    for k in 0..r {
+        out_dims[perm[k]] = dims[k].clone();
+        caps[perm[k]] = a.shape[k];
+    }
+    let (src, perm) = (a.clone(), perm.to_vec());
+    let len = (*super::value::length_expr(a)).clone();
+    let mut out = by_coords(fresh, a.ty, caps, out_dims, len, move |cs| {
+        let source: Vec<Fcl> = perm.iter().map(|&p| cs[p].clone()).collect();
+        read(&src, &source)
+    });
+    out.range = a.range;
+    out
+}
+
+impl Lowerer {
+    /// Operator `p` (spelled `name`, at `e`) where an argument has run-time extents and the
+    /// module comment's lowering applies; `None` for anything else (which reads the extents
+    /// back, module `probe`).
+    pub(super) fn on_extents(
+        &mut self,
+        p: Prim,
+        name: &str,
+        e: &Expr,
+        args: &[Val],
+    ) -> R<Option<Val>> {
+        let general = |a: &Arr| a.run_dims.is_some();
+        let f = self.fresh.clone();
+        let out = match (p, args) {
+            (Prim::Transp, [Val::Arr(a)]) if general(a) => {
+                let perm: Vec<usize> = (0..a.shape.len()).rev().collect();
+                permuted(&f, a, &perm)
+            }
+            (Prim::Transp2, [Val::Arr(q), Val::Arr(a)]) if general(a) && q.known.is_some() => {
+                let Some(ks) = q.known.as_deref().and_then(known_ints) else {
+                    return Ok(None);
+                };
+                let r = a.shape.len();
+                let perm: Vec<usize> = ks.iter().map(|&k| (k - 1).max(0) as usize).collect();
+                let mut seen = vec![false; r];
+                let valid = ks.len() == r
+                    && perm
+                        .iter()
+                        .all(|&k| k < r && !std::mem::replace(&mut seen[k], true));
+                if !valid {
+                    // the oracle's own failure, on an array of the same rank
+                    let ones = Array {
+                        shape: vec![1; r],
+                        ..Array::int_vec(vec![0])
+                    };
+                    return match semantics::tail::ops::shape::transp2(&ks, &ones) {
+                        Err(reason) => Err(fails(p, name, e, reason)),
+                        Ok(_) => Ok(None),
+                    };
+                }
+                permuted(&f, a, &perm)
+            }
+            // a permutation computed from data, of a static array too
+            (Prim::Transp2, [Val::Arr(q), Val::Arr(a)])
+                if q.known.is_none() && q.run_len.is_none() && q.shape == [a.shape.len()] =>
+            {
+                match self.transp2_computed(e, q, a) {
+                    Some(out) => out,
+                    None => return Ok(None),
+                }
+            }
+            (Prim::Vreverse, [Val::Arr(a)]) if general(a) => {
+                let src = a.clone();
+                let d0 = divisor(&extents_of(a)[0]);
+                self.same_extents(a, move |cs| {
+                    let mut s = cs.to_vec();
+                    s[0] = fcl!("{d0} - 1 - {}", cs[0]);
+                    read(&src, &s)
+                })
+            }
+            // (rotate of rows the device counts: module `dynamic`, `on_rows`)
+            (Prim::Vrotate | Prim::Rotate, [Val::Arr(n), Val::Arr(a)])
+                if general(a)
+                    && n.shape.is_empty()
+                    && n.ty == Ty::Int
+                    && !(p == Prim::Rotate && rows_dynamic(a)) =>
+            {
+                let axis = if p == Prim::Vrotate {
+                    0
+                } else {
+                    a.shape.len() - 1
+                };
+                let d = divisor(&extents_of(a)[axis]);
+                let (src, n) = (a.clone(), n.expr());
+                self.same_extents(a, move |cs| {
+                    let mut s = cs.to_vec();
+                    s[axis] = fcl!("({} + {}) % {d}", cs[axis], wrapped(&n, &d));
+                    read(&src, &s)
+                })
+            }
+            (Prim::Drop, [Val::Arr(n), Val::Arr(a)])
+                if general(a) && n.shape.is_empty() && n.ty == Ty::Int =>
+            {
+                let dims = extents_of(a);
+                let (n, d0) = (n.expr(), dims[0].clone());
+                let mut out_dims = dims.clone();
+                out_dims[0] = fcl!("(maxi 0 ({d0} - (if lti {n} 0 then 0 - {n} else {n})))");
+                let len = after_checks_of(a, product(&out_dims));
+                let (src, last) = (a.clone(), divisor(&d0));
+                let mut out = by_coords(&f, a.ty, a.shape.clone(), out_dims, len, move |cs| {
+                    let mut s = cs.to_vec();
+                    s[0] = fcl!("(mini ({} + (maxi 0 {n})) ({last} - 1))", cs[0]);
+                    read(&src, &s)
+                });
+                out.range = a.range;
+                out
+            }
+            // (a known count of rows the device counts: module `dynamic`, `taken_rows`)
+            (Prim::Take, [Val::Arr(n), Val::Arr(a)])
+                if general(a)
+                    && n.shape.is_empty()
+                    && n.ty == Ty::Int
+                    && !super::dynamic::takes_rows(args) =>
+            {
+                let Some(cap) = super::counts::count_bound(n) else {
+                    return Ok(None);
+                };
+                let dims = extents_of(a);
+                let (n, d0) = (n.expr(), dims[0].clone());
+                let mut out_dims = dims.clone();
+                out_dims[0] = fcl!("(if lti {n} 0 then 0 - {n} else {n})");
+                let mut caps = a.shape.clone();
+                caps[0] = cap;
+                let len = after_checks_of(a, product(&out_dims));
+                let (src, ty, last) = (a.clone(), a.ty, divisor(&d0));
+                let taken = out_dims[0].clone();
+                let mut out = by_coords(&f, a.ty, caps, out_dims, len, move |cs| {
+                    // the source row: the same from the front, or |n| − d0 rows further on
+                    // from the end; a fill outside 0..d0
+                    let row = fcl!(
+                        "(if lti {n} 0 then {} - ({taken} - {d0}) else {})",
+                        cs[0],
+                        cs[0]
+                    );
+                    let mut s = cs.to_vec();
+                    s[0] = fcl!("(mini (maxi 0 {row}) ({last} - 1))");
+                    fcl!(
+                        "(if andb (lti {row} {d0}) (lti (0 - 1) {row}) then {} else {})",
+                        read(&src, &s),
+                        ty.fill()
+                    )
+                });
+                out.range = a.range_with_fill();
+                out
+            }
+            (Prim::Cat, [Val::Arr(a), Val::Arr(b)])
+                if (general(a) || general(b))
+                    && a.shape.len() == b.shape.len()
+                    && a.shape.len() >= 2
+                    && a.ty == b.ty
+                    && !(a.run_len.is_some() && a.run_dims.is_none())
+                    && !(b.run_len.is_some() && b.run_dims.is_none()) =>
+            {
+                let (da, db) = (extents_of(a), extents_of(b));
+                let r = da.len();
+                let mut out_dims = da.clone();
+                out_dims[r - 1] = fcl!("{} + {}", da[r - 1], db[r - 1]);
+                // (the other extents are equal: at most the smaller capacity)
+                let mut caps: Vec<usize> = a
+                    .shape
+                    .iter()
+                    .zip(&b.shape)
+                    .map(|(x, y)| *x.min(y))
+                    .collect();
+                caps[r - 1] = a.shape[r - 1] + b.shape[r - 1];
+                let len = after_checks_of(b, after_checks_of(a, product(&out_dims)));
+                let len = checked_extent_agreement(&f, e.span, &da[..r - 1], &db[..r - 1], &len);
+                let (sa, sb, ma) = (a.clone(), b.clone(), da[r - 1].clone());
+                let mb = divisor(&db[r - 1]);
+                let mut out = by_coords(&f, a.ty, caps, out_dims, len, move |cs| {
+                    let j = &cs[r - 1];
+                    let (mut x, mut y) = (cs.to_vec(), cs.to_vec());
+                    x[r - 1] = fcl!("(mini {j} ({} - 1))", divisor(&ma));
+                    y[r - 1] = fcl!("(mini (maxi 0 ({j} - {ma})) ({mb} - 1))");
+                    fcl!(
+                        "(if lti {j} {ma} then {} else {})",
+                        read(&sa, &x),
+                        read(&sb, &y)
+                    )
+                });
+                out.range = a.range.zip(b.range).map(|(x, y)| x.union(y));
+                out
+            }
+            (Prim::IdxS, [Val::Arr(d), Val::Arr(i), Val::Arr(a)])
+                if general(a) && !rows_dynamic(a) =>
+            {
+                let Some(semantics::tail::value::Scalar::Int(d)) = d.known_scalar() else {
+                    return Ok(None);
+                };
+                let (dims, r) = (extents_of(a), a.shape.len());
+                if d < 1 || d as usize > r {
+                    return Ok(None);
+                }
+                let axis = d as usize - 1;
+                let checked = super::check::checked_index(&f, e.span, &i.expr(), &dims[axis], true);
+                let mut out_dims = dims.clone();
+                out_dims.remove(axis);
+                let mut caps = a.shape.clone();
+                caps.remove(axis);
+                let len = after_checks_of(
+                    a,
+                    fcl!("(if lti 0 {checked} then {} else 0)", product(&out_dims)),
+                );
+                let (src, at) = (a.clone(), fcl!("({checked} - 1)"));
+                let mut out = by_coords(&f, a.ty, caps, out_dims, len, move |cs| {
+                    let mut s = cs.to_vec();
+                    s.insert(axis, at.clone());
+                    read(&src, &s)
+                });
+                out.range = a.range;
+                out
+            }
+            (Prim::Reduce | Prim::Scan, [fun, Val::Arr(z), Val::Arr(a)])
+                if general(a)
+                    && !self.kernel
+                    && a.ty != Ty::Complex
+                    && !(rows_dynamic(a) && neutral(fun, a.ty).is_some()) =>
+            {
+                return self.reduce_extents(p, e, fun, z, a).map(Some);
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(Val::Arr(out)))
+    }
+
+    /// (3.41) `transp2(q, a)` by a permutation `q` computed from data: result extent k is
+    /// the extent of the axis i with q_i = k + 1, chosen when the program runs, its capacity
+    /// the largest of a's; `q` is checked to be a permutation of 1…r there (the oracle's
+    /// reason names its values, which a check site cannot). `None` where the capacities'
+    /// product would pass [`MAX_CAPACITY`](super::capacity::MAX_CAPACITY), or for a vector.
+    fn transp2_computed(&self, e: &Expr, q: &Arr, a: &Arr) -> Option<Arr> {
+        let r = a.shape.len();
+        let cap = a.shape.iter().copied().max()?;
+        let size = (0..r).try_fold(1usize, |acc, _| acc.checked_mul(cap))?;
+        if r < 2 || size > super::capacity::MAX_CAPACITY {
+            return None;
+        }
+        let f = self.fresh.clone();
+        let ps: Vec<Fcl> = (0..r).map(|i| (q.index)(&int(i as i64))).collect();
+        let dims = extents_of(a);
+        let out_dims: Vec<Fcl> = (0..r)
+            .map(|k| {
+                (0..r).rev().fold(int(0), |rest, i| {
+                    fcl!("(if {} == {} then {} else {rest})", ps[i], k + 1, dims[i])
+                })
+            })
+            .collect();
+        let outside = (0..r).map(|i| fcl!("(orb (lti {} 1) (lti {r} {}))", ps[i], ps[i]));
+        let repeated = (0..r).flat_map(|i| {
+            let ps = ps.clone();
+            (i + 1..r).map(move |j| fcl!("({} == {})", ps[i], ps[j]))
+        });
+        let bad = outside
+            .chain(repeated)
+            .reduce(|x, y| fcl!("(orb {x} {y})"))
+            .unwrap_or_else(|| fcl!("false"));
+        let len = after_checks_of(a, product(&out_dims));
+        let len = super::check::checked_permutation(&f, e.span, &bad, &len);
+        let src = a.clone();
+        let mut out = by_coords(&f, a.ty, vec![cap; r], out_dims, len, move |cs| {
+            // source axis i reads result coordinate q_i − 1, within the axis (junk where q
+            // is no permutation, which then fails)
+            let source: Vec<Fcl> = (0..r)
+                .map(|i| {
+                    let c = super::coords::select(&fcl!("({} - 1)", ps[i]), cs);
+                    fcl!("(mini (maxi 0 {c}) ({} - 1))", divisor(&dims[i]))
+                })
+                .collect();
+            read(&src, &source)
+        });
+        out.range = a.range;
+        Some(out)
+    }
+
+    /// `a`'s extents and length, elements by `element` of the coordinates.
+    fn same_extents(&self, a: &Arr, element: impl Fn(&[Fcl]) -> Fcl + 'static) -> Arr {
+        let len = (*super::value::length_expr(a)).clone();
+        let mut out = by_coords(
+            &self.fresh,
+            a.ty,
+            a.shape.clone(),
+            extents_of(a),
+            len,
+            element,
+        );
+        out.range = a.range;
+        out
+    }
+
+    /// `reduce(f, z, a)` or `scan(f, z, a)` along the last axis of `a` (run-time extents):
+    /// the rows padded to the last axis's capacity m, K = the other capacities' product rows.
+    fn reduce_extents(&mut self, p: Prim, e: &Expr, fun: &Val, z: &Arr, a: &Arr) -> R<Val> {
+        let (dims, ty) = (extents_of(a), a.ty);
+        let r = dims.len();
+        let (m, k) = (a.shape[r - 1], a.shape[..r - 1].iter().product::<usize>());
+        let (outer, last) = (dims[..r - 1].to_vec(), dims[r - 1].clone());
+        let rows = product(&outer);
+        let step = divisor(&last);
+        let f = self.fresh.clone();
+        // the element at (row, j) of the padded rows: a's, for j below the last extent
+        let src = a.clone();
+        let at = move |row: &Fcl, j: &Fcl| (src.index)(&fcl!("{row} * {step} + {j}"));
+        let per_row = match neutral(fun, ty).filter(|_| m > 0) {
+            Some((n, _)) => {
+                let (at, last) = (at.clone(), last.clone());
+                let g = f.clone();
+                let mut padded = Arr::new(ty, vec![k, m], move |q: &Fcl| {
+                    share(&g, q, |q| {
+                        let j = fcl!("({q} % {m})");
+                        let x = at(&fcl!("({q} / {m})"), &j);
+                        fcl!("(if lti {j} {last} then {x} else {n})")
+                    })
+                });
+                padded.range = a.range;
+                padded.run_len = Some(Rc::new(fcl!("{rows} * {m}")));
+                padded.run_dims = Some(vec![Rc::new(rows.clone()), Rc::new(int(m as i64))].into());
+                let out =
+                    self.reduction(p, vec![fun.clone(), Val::Arr(z.clone()), Val::Arr(padded)])?;
+                out.arr()?.clone()
+            }
+            None => {
+                if super::apply::scalar_result(&f, fun, &[ty, ty])? != ty {
+                    return super::value::unsupported(
+                        "a reduce/scan function whose result type differs",
+                    );
+                }
+                // one thread per row over the row's run-time length (none past the rows)
+                let padded = Arr::new(ty, vec![k, m.max(1)], move |q: &Fcl| {
+                    at(&fcl!("({q} / {})", m.max(1)), &fcl!("({q} % {})", m.max(1)))
+                });
+                let (rows, last) = (rows.clone(), last.clone());
+                let row_len = move |row: &Fcl| fcl!("(if lti {row} {rows} then {last} else 0)");
+                let name = self.fresh.name("r");
+                self.scan_rows(
+                    &name,
+                    fun,
+                    &padded,
+                    k.max(1),
+                    &int(m.max(1) as i64),
+                    Some(&row_len),
+                );
+                Arr::new(ty, vec![k.max(1), m.max(1)], move |i| {
+                    ty.load(&fcl!("(index {name} {i})"))
+                })
+            }
+        };
+        let m1 = m.max(1);
+        if p == Prim::Scan {
+            let len = (*super::value::length_expr(a)).clone();
+            let (scanned, outer_dims) = (per_row, outer.clone());
+            let mut out = by_coords(&f, ty, a.shape.clone(), dims.clone(), len, move |cs| {
+                let row = flat(&cs[..r - 1], &outer_dims);
+                (scanned.index)(&fcl!("{row} * {m1} + {}", cs[r - 1]))
+            });
+            out.range = None;
+            return Ok(Val::Arr(out));
+        }
+        // reduce: each row's last prefix; an empty last axis under rows fails (3.37)
+        let len = after_checks_of(a, rows.clone());
+        let len = checked_nonempty_rows(&f, e.span, &rows, &last, &len);
+        let (reduced, neutral_rows) = (per_row, neutral(fun, ty).is_some() && m > 0);
+        let last_cell = divisor(&last);
+        let out = by_coords(
+            &f,
+            ty,
+            a.shape[..r - 1].to_vec(),
+            outer.clone(),
+            len,
+            move |cs| {
+                let row = flat(cs, &outer);
+                match neutral_rows {
+                    // (module `dynamic` reduced the padded rows: one value per row)
+                    true => (reduced.index)(&row),
+                    false => (reduced.index)(&fcl!("{row} * {m1} + {last_cell} - 1")),
+                }
+            },
+        );
+        Ok(Val::Arr(out))
+    }
+}
