@@ -467,6 +467,27 @@ fn operators_on_arrays_of_run_time_extents_agree_without_reading_them_back() {
         "reduce(addi,0,transp2(each(fn x:[int]0 => addi(x,z),[2,1]),a))",
         "transp2(each(fn x:[int]0 => addi(x,z),[1,1]),reshape([3,4],v))",
         "transp2(each(fn x:[int]0 => addi(x,z),[3,1]),a)",
+        // columns joined, maps of two arrays whose extents may differ (checked), updates
+        "cons(iota(n),a)",
+        "snoc(transp(a),idxS(1,1,a))",
+        "cons(reshape([2,2],v),c3)",
+        "zipWith(addi,a,reshape([2,3],v))",
+        "zipWith(fn x:[int]0 => fn y:[int]0 => muli(x,y),c3,reshape([2,n,3],v))",
+        "let q:[bool]0 = idxassign([2,3],a,5) in reduce(addi,0,a)",
+        "let q:[bool]0 = idxassign([1,2,3],c3,99) in c3",
+        // a function with statements, a trip per element of the run-time length
+        "each(fn x:[int]0 => prSclI(addi(x,1)),a)",
+        "each(fn x:[int]0 => reduce(addi,0,iota(maxi(0,x))),transp(a))",
+        // loops whose state has run-time extents (exchanged by a transposition, computed by
+        // the step from a static first state), the extents in slots of the state
+        "power(fn s:[int]2 => vreverse(transp(s)),n,a)",
+        "power(fn s:[int]3 => each(fn x:[int]0 => muli(x,2),s),m,c3)",
+        "power(fn s:[int]2 => reshape([n,m],rav(s)),2,reshape([3,4],v))",
+        "reduce(addi,0,power(fn s:[int]2 => scan(addi,0,transp(s)),3,a))",
+        "power(fn s:[int]2 => prArrI(transp(s)),2,a)",
+        // rows of a static array taken or dropped by a computed count
+        "take(subi(0,n),reshape([3,4],v))",
+        "drop(n,reshape([2,3,2],v))",
     ];
     let mut programs = Vec::new();
     for (n, m) in [(2, 3), (0, 3), (3, 0), (4, 2), (0, 0)] {

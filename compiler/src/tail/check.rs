@@ -283,11 +283,12 @@ pub(super) fn checked_extents(fresh: &Fresh, span: Span, dims: &[Fcl], product: 
     checked(fresh, Prim::Reshape, span, why, &bad, product)
 }
 
-/// `len`, the length of `cat(a, b)` of arrays of run-time extents, checked: the extents
-/// `da` and `db` of every axis but the last must agree (3.63), which the oracle's reason
-/// names and a check site cannot.
-pub(super) fn checked_extent_agreement(
+/// `len`, the length of operator `p`'s result on arrays of extents `da` and `db` (some
+/// computed on the device) that must agree: `cat` on every axis but the last (3.63), `zipWith`
+/// on all (3.68), whose reasons name the shapes, which a check site cannot.
+pub(super) fn checked_same_extents(
     fresh: &Fresh,
+    p: Prim,
     span: Span,
     da: &[Fcl],
     db: &[Fcl],
@@ -302,8 +303,11 @@ pub(super) fn checked_extent_agreement(
     let Some(bad) = bad else {
         return len.clone();
     };
-    let why = "cat of arrays whose extents differ (computed on the device)".to_string();
-    checked(fresh, Prim::Cat, span, why, &bad, len)
+    let why = format!(
+        "{} of arrays whose extents differ (computed on the device)",
+        p.name()
+    );
+    checked(fresh, p, span, why, &bad, len)
 }
 
 /// `len`, the length of `transp2(q, a)` by a permutation q computed on the device, checked:

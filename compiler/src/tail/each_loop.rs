@@ -21,9 +21,9 @@ use std::rc::Rc;
 const MAX_UNROLLED_ELEMENTS: usize = 1024;
 
 impl Lowerer {
-    /// `each`/`zipWith` of `f` over `args` (equal static shapes) for a function with
-    /// statements: one loop (see the module comment), else element by element at the top
-    /// level. `why`: why `f` has no per-element lowering, the refusal inside a kernel.
+    /// `each`/`zipWith` of `f` over `args` (equal shapes, or of one length or extents the
+    /// device computes) for a function with statements: one loop (see the module comment),
+    /// else element by element at the top level (static shapes only). `why`: why `f` has no per-element lowering, the refusal inside a kernel.
     pub(super) fn map_with_statements(
         &mut self,
         f: &Val,
@@ -41,7 +41,9 @@ impl Lowerer {
         }
         let saved = self.checkpoint();
         match self.map_loop(f, args) {
-            Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
+            Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_))
+                if !args[0].is_dynamic() =>
+            {
                 self.restore(saved);
                 self.map_unrolled(f, args, why)
             }
@@ -54,6 +56,9 @@ impl Lowerer {
     fn map_loop(&mut self, f: &Val, args: &[&Arr]) -> R<Val> {
         let shape = args[0].shape.clone();
         let n = args[0].size();
+        // over a length the device computes (both arguments of one length, `zipWith`'s
+        // checked): as many trips as it says, the result of its length, fills past it
+        let run_len = args[0].run_len.clone();
         let it = self.fresh.name("it");
         let xs = elements_at(args, &fcl!("{it}"));
         let saved = self.checkpoint();
@@ -76,8 +81,15 @@ impl Lowerer {
         let next = Arr::new(r.ty, shape, move |i| {
             fcl!("(if {i} == {at} then {rt} else {})", before(i))
         });
-        let trips = fcl!("{n}");
-        self.count_loop_draws(&step.draws, Some(n as i64), &trips)?;
+        let (trips, known) = match &run_len {
+            Some(len) => {
+                let c = self.fresh.name("trips");
+                self.stmt(super::tree::fcl_stmt!("{c} <- return<grid> ({len})"));
+                (fcl!("{c}"), None)
+            }
+            None => (fcl!("{n}"), Some(n as i64)),
+        };
+        self.count_loop_draws(&step.draws, known, &trips)?;
         let w = self.emit_loop(
             &trips,
             &it,
@@ -91,7 +103,13 @@ impl Lowerer {
         );
         let mut out = layout.read(self, &w).remove(0);
         // every element is one of f's results: the fills of the first state are all replaced
-        out.range = r.range;
+        // (past a run-time length, they stay)
+        out.range = match run_len {
+            Some(_) => r.range_with_fill(),
+            None => r.range,
+        };
+        out.run_len = run_len;
+        out.run_dims = args[0].run_dims.clone();
         Ok(Val::Arr(out))
     }
 

@@ -9,16 +9,22 @@
 //! `maxi 1 d`, so past the length (junk) the coordinates stay below the capacity's and
 //! nothing there can fail, and no element tests the length.
 //!
-//! * `transp`, `transp2` by a known permutation: the extents permuted (3.40/3.41).
-//! * `vreverse`, `vrotate`, `take`, `drop` along the first axis; `rotate` along the last.
+//! * `transp`, `transp2` by a known permutation: the extents permuted (3.40/3.41); by a
+//!   permutation computed from data, of any array: each extent chosen when the program runs,
+//!   the permutation checked.
+//! * `vreverse`, `vrotate`, `take`, `drop` along the first axis (`take`/`drop` by a computed
+//!   count of static rows too); `rotate` along the last.
 //! * `cat` along the last axis: the other extents checked equal when the program runs.
-//! * `idxS`: the index checked against the axis's run-time extent (3.71).
+//! * `idxS`: the index checked against the axis's run-time extent (3.71); `idxassign` (module
+//!   `higher`) writes at the position by the run-time extents, each index checked (3.57).
+//! * `zipWith` of arrays whose extents may differ: checked equal (3.68), then as one; `cons`
+//!   and `snoc`: `cat` of the column.
 //! * `reduce`/`scan` along the last axis: the rows padded to the last axis's capacity, so
 //!   that module `dynamic` reduces rows of a static length (with the operator's neutral
 //!   element in the padding), or, for a function with none, one thread per row scans the
 //!   row's run-time length. An empty last axis under rows fails as the oracle's 3.37.
 
-use super::check::{checked_extent_agreement, checked_nonempty_rows};
+use super::check::{checked_nonempty_rows, checked_same_extents};
 use super::dynamic::{neutral, rows_dynamic};
 use super::lowerer::{fails, Lowerer};
 use super::tree::{fcl, int, Fcl};
@@ -145,6 +151,141 @@ pub(super) fn permuted(fresh: &Fresh, a: &Arr, perm: &[usize]) -> Arr {
     out
 }
 
+/// Whether operator `p` of `args` is lowered here ([`Lowerer::on_extents`] says for sure): an
+/// argument of run-time extents, a `transp2` by a computed permutation, or a `take`/`drop`
+/// of rows by a computed count (whose result has a computed first extent).
+pub(super) fn applies(p: Prim, args: &[Val]) -> bool {
+    let arr = |k: usize| match args.get(k) {
+        Some(Val::Arr(a)) => Some(a),
+        _ => None,
+    };
+    args.iter()
+        .any(|v| matches!(v, Val::Arr(a) if a.run_dims.is_some()))
+        || match (p, arr(0), arr(1)) {
+            (Prim::Transp2, Some(q), _) => q.known.is_none(),
+            (Prim::Take | Prim::Drop, Some(n), Some(a)) => counted_rows(n, a),
+            _ => false,
+        }
+}
+
+/// Whether `a` has rows (rank 2 or more, static extents) and `n`, a count of them, is computed.
+fn counted_rows(n: &Arr, a: &Arr) -> bool {
+    n.known.is_none() && a.shape.len() >= 2 && a.run_len.is_none()
+}
+
+/// Whether `cat(a, b)` is lowered by [`catenated`]: arrays of one rank of at least 2 and one
+/// type, one of them of run-time extents (a vector of run-time length has rank 1).
+fn joinable(a: &Arr, b: &Arr) -> bool {
+    (a.run_dims.is_some() || b.run_dims.is_some())
+        && a.shape.len() == b.shape.len()
+        && a.shape.len() >= 2
+        && a.ty == b.ty
+}
+
+/// `x` with one more axis, of extent 1 (a vector of run-time length is then an array of
+/// run-time extents).
+fn column(x: &Arr) -> Arr {
+    let mut dims = extents_of(x);
+    dims.push(int(1));
+    let mut out = Arr {
+        known: None,
+        at: None,
+        transposed: None,
+        element_ranges: None,
+        ..x.clone()
+    };
+    out.shape.push(1);
+    if x.run_len.is_some() {
+        out.run_dims = Some(dims.into_iter().map(Rc::new).collect());
+    }
+    out
+}
+
+/// (3.63) `cat(a, b)` along the last axis: extents a's but the last, the sum of both there;
+/// the others checked equal when the program runs, failing as operator `p` of the program
+/// (`cat`, or the `cons`/`snoc` made of it, 3.64).
+fn catenated(f: &Fresh, p: Prim, span: semantics::Span, a: &Arr, b: &Arr) -> Arr {
+    let (da, db) = (extents_of(a), extents_of(b));
+    let r = da.len();
+    let mut out_dims = da.clone();
+    out_dims[r - 1] = fcl!("{} + {}", da[r - 1], db[r - 1]);
+    // (the other extents are equal: at most the smaller capacity)
+    let mut caps: Vec<usize> = a
+        .shape
+        .iter()
+        .zip(&b.shape)
+        .map(|(x, y)| *x.min(y))
+        .collect();
+    caps[r - 1] = a.shape[r - 1] + b.shape[r - 1];
+    let len = after_checks_of(b, after_checks_of(a, product(&out_dims)));
+    let len = checked_same_extents(f, p, span, &da[..r - 1], &db[..r - 1], &len);
+    let (sa, sb, ma) = (a.clone(), b.clone(), da[r - 1].clone());
+    let mb = divisor(&db[r - 1]);
+    let mut out = by_coords(f, a.ty, caps, out_dims, len, move |cs| {
+        let j = &cs[r - 1];
+        let (mut x, mut y) = (cs.to_vec(), cs.to_vec());
+        x[r - 1] = fcl!("(mini {j} ({} - 1))", divisor(&ma));
+        y[r - 1] = fcl!("(mini (maxi 0 ({j} - {ma})) ({mb} - 1))");
+        fcl!(
+            "(if lti {j} {ma} then {} else {})",
+            read(&sa, &x),
+            read(&sb, &y)
+        )
+    });
+    out.range = a.range.zip(b.range).map(|(x, y)| x.union(y));
+    out
+}
+
+/// `a` and `b`, of one rank, with the one run-time extents (a's, checked equal to b's when
+/// the program runs, 3.68) and the smaller capacity; their elements as they were, in flat
+/// order.
+fn of_same_extents(f: &Fresh, span: semantics::Span, a: &Arr, b: &Arr) -> (Arr, Arr) {
+    let (da, db) = (extents_of(a), extents_of(b));
+    let len = after_checks_of(b, after_checks_of(a, product(&da)));
+    let len = checked_same_extents(f, Prim::ZipWith, span, &da, &db, &len);
+    let mut dims = da;
+    if super::check::has_checks(&len) {
+        dims[0] = fcl!("(if lti {len} 0 then 0 else {})", dims[0]);
+    }
+    let dims: Rc<[Rc<Fcl>]> = dims.into_iter().map(Rc::new).collect();
+    let caps: Vec<usize> = a
+        .shape
+        .iter()
+        .zip(&b.shape)
+        .map(|(x, y)| *x.min(y))
+        .collect();
+    let len = Rc::new(len);
+    let same = |x: &Arr| Arr {
+        shape: caps.clone(),
+        run_len: Some(len.clone()),
+        run_dims: Some(dims.clone()),
+        known: None,
+        at: None,
+        transposed: None,
+        element_ranges: None,
+        ..x.clone()
+    };
+    (same(a), same(b))
+}
+
+/// (3.57) Where `idxassign(is, a, x)` writes in `a` of run-time extents: the flat position of
+/// the (1-based, known) index `is` by those extents, and `x` checked: an index past its axis's
+/// extent fails as the oracle's `idxassign` does.
+pub(super) fn update_at(
+    f: &Fresh,
+    span: semantics::Span,
+    is: &[i64],
+    a: &Arr,
+    x: &Fcl,
+) -> (Fcl, Fcl) {
+    let dims = extents_of(a);
+    let cs: Vec<Fcl> = is.iter().map(|&k| int(k - 1)).collect();
+    let checked = dims.iter().zip(is).fold(x.clone(), |x, (d, &k)| {
+        super::check::checked_row(f, span, d, k, &x)
+    });
+    (flat(&cs, &dims), checked)
+}
+
 impl Lowerer {
     /// Operator `p` (spelled `name`, at `e`) where an argument has run-time extents and the
     /// module comment's lowering applies; `None` for anything else (which reads the extents
@@ -226,7 +367,7 @@ impl Lowerer {
                 })
             }
             (Prim::Drop, [Val::Arr(n), Val::Arr(a)])
-                if general(a) && n.shape.is_empty() && n.ty == Ty::Int =>
+                if (general(a) || counted_rows(n, a)) && n.shape.is_empty() && n.ty == Ty::Int =>
             {
                 let dims = extents_of(a);
                 let (n, d0) = (n.expr(), dims[0].clone());
@@ -244,7 +385,7 @@ impl Lowerer {
             }
             // (a known count of rows the device counts: module `dynamic`, `taken_rows`)
             (Prim::Take, [Val::Arr(n), Val::Arr(a)])
-                if general(a)
+                if (general(a) || counted_rows(n, a))
                     && n.shape.is_empty()
                     && n.ty == Ty::Int
                     && !super::dynamic::takes_rows(args) =>
@@ -280,43 +421,28 @@ impl Lowerer {
                 out.range = a.range_with_fill();
                 out
             }
-            (Prim::Cat, [Val::Arr(a), Val::Arr(b)])
+            (Prim::Cat, [Val::Arr(a), Val::Arr(b)]) if joinable(a, b) => {
+                catenated(&f, p, e.span, a, b)
+            }
+            // (3.64) a column in front of, or after, the rows: `cat` of it as one more axis of 1
+            (Prim::Cons, [Val::Arr(x), Val::Arr(a)]) if joinable(&column(x), a) => {
+                catenated(&f, p, e.span, &column(x), a)
+            }
+            (Prim::Snoc, [Val::Arr(a), Val::Arr(x)]) if joinable(a, &column(x)) => {
+                catenated(&f, p, e.span, a, &column(x))
+            }
+            // (3.68) arrays whose extents may differ: checked equal when the program runs,
+            // then mapped over the same extents (module `higher`)
+            (Prim::ZipWith, [fun, Val::Arr(a), Val::Arr(b)])
                 if (general(a) || general(b))
                     && a.shape.len() == b.shape.len()
                     && a.shape.len() >= 2
-                    && a.ty == b.ty
-                    && !(a.run_len.is_some() && a.run_dims.is_none())
-                    && !(b.run_len.is_some() && b.run_dims.is_none()) =>
+                    && (a.run_dims != b.run_dims || a.shape != b.shape) =>
             {
-                let (da, db) = (extents_of(a), extents_of(b));
-                let r = da.len();
-                let mut out_dims = da.clone();
-                out_dims[r - 1] = fcl!("{} + {}", da[r - 1], db[r - 1]);
-                // (the other extents are equal: at most the smaller capacity)
-                let mut caps: Vec<usize> = a
-                    .shape
-                    .iter()
-                    .zip(&b.shape)
-                    .map(|(x, y)| *x.min(y))
-                    .collect();
-                caps[r - 1] = a.shape[r - 1] + b.shape[r - 1];
-                let len = after_checks_of(b, after_checks_of(a, product(&out_dims)));
-                let len = checked_extent_agreement(&f, e.span, &da[..r - 1], &db[..r - 1], &len);
-                let (sa, sb, ma) = (a.clone(), b.clone(), da[r - 1].clone());
-                let mb = divisor(&db[r - 1]);
-                let mut out = by_coords(&f, a.ty, caps, out_dims, len, move |cs| {
-                    let j = &cs[r - 1];
-                    let (mut x, mut y) = (cs.to_vec(), cs.to_vec());
-                    x[r - 1] = fcl!("(mini {j} ({} - 1))", divisor(&ma));
-                    y[r - 1] = fcl!("(mini (maxi 0 ({j} - {ma})) ({mb} - 1))");
-                    fcl!(
-                        "(if lti {j} {ma} then {} else {})",
-                        read(&sa, &x),
-                        read(&sb, &y)
-                    )
-                });
-                out.range = a.range.zip(b.range).map(|(x, y)| x.union(y));
-                out
+                let (a, b) = of_same_extents(&f, e.span, a, b);
+                return self
+                    .apply_op(p, name, e, vec![fun.clone(), Val::Arr(a), Val::Arr(b)])
+                    .map(Some);
             }
             (Prim::IdxS, [Val::Arr(d), Val::Arr(i), Val::Arr(a)])
                 if general(a) && !rows_dynamic(a) =>

@@ -31,6 +31,15 @@ impl Lowerer {
             Prim::Each => {
                 let mut a = args[1].arr()?.clone();
                 if a.is_dynamic() && !maps_per_element(&fresh, &f, &[a.ty]) {
+                    // a function with statements: a trip per element over the run-time
+                    // length (module `each_loop`)
+                    if let (false, Err(why)) = (self.kernel, scalar_result(&fresh, &f, &[a.ty])) {
+                        let saved = self.checkpoint();
+                        match self.map_with_statements(&f, &[&a], why) {
+                            Err(LowerTailError::Unsupported(_)) => self.restore(saved),
+                            r => return r,
+                        }
+                    }
                     a = self.settle(&a, name)?;
                 }
                 let like = a.clone();
@@ -211,10 +220,21 @@ impl Lowerer {
         }
         let is = known_vec(args[0].arr()?, "an idxassign index")?;
         let (a, v) = (args[1].arr()?.clone(), args[2].arr()?.clone());
-        let j = update_position(&is, &a.shape)
-            .map_err(|reason| fails(Prim::Idxassign, name, e, reason))?;
+        let mut j = fcl!(
+            "{}",
+            update_position(&is, &a.shape).map_err(|reason| fails(
+                Prim::Idxassign,
+                name,
+                e,
+                reason
+            ))?
+        );
         let (index, mut vt) = (a.index.clone(), v.expr());
-        if let Some(dims) = a.run_dims.as_deref() {
+        if a.run_dims.is_some() && !super::dynamic::rows_dynamic(&a) {
+            // extents the device computes: the position by them, each index checked against
+            // its axis's extent when the program runs
+            (j, vt) = super::extents::update_at(&self.fresh, e.span, &is, &a, &vt);
+        } else if let Some(dims) = a.run_dims.as_deref() {
             // rows the device counts (the only extents that may be): the row checked against
             // their count when the program runs, the update within the capacity's layout
             vt = checked_row(&self.fresh, e.span, &dims[0], is[0], &vt);
@@ -242,6 +262,8 @@ fn dynamic_map(out: Arr, like: &Arr) -> Arr {
     };
     let mut out = if super::check::has_checks(&(out.index)(&var("i"))) {
         let mut m = Arr::dynamic(out.ty, out.size(), len, out.index.clone());
+        // (of the map's capacity per axis, where its extents are computed)
+        m.shape = out.shape.clone();
         // (the junk is the fill)
         m.range = out.range_with_fill();
         m.int_source = out.int_source;

@@ -26,7 +26,7 @@ use super::capacity::MAX_CAPACITY;
 use super::check::checked_power_count;
 use super::lowerer::{Line, Lowerer, TABULATE};
 use super::range::Range;
-use super::state::{components, packed, reading, rebuild, unbounded_states, Layout};
+use super::state::{components, packed, reading, rebuild, unbounded_states, widened, Layout};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::{LowerTailError, Output, ResultKind};
@@ -107,12 +107,36 @@ impl Lowerer {
     }
 
     fn power_loop(&mut self, f: &Val, n: &Trips, x: &Val) -> R<Val> {
-        let parts = components(x)?;
+        let mut parts = components(x)?;
         let mut caps = vec![None; parts.len()];
         let mut layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect(), &caps)?;
         let s = self.fresh.name("s");
         let it = self.fresh.name("it");
         let mut step = self.loop_step(f, x, &layout, &s, &it)?;
+        // an array of run-time extents whose step may make an extent larger than its
+        // capacity (a transposition exchanges them): held at the larger capacity of each
+        // axis, the step lowered again on it
+        let mut wider = false;
+        for (c, b) in step.next.iter().enumerate() {
+            let a = &parts[c];
+            if (a.run_dims.is_some() || b.run_dims.is_some())
+                && a.shape.len() == b.shape.len()
+                && b.shape.iter().zip(&a.shape).any(|(y, x)| y > x)
+            {
+                let shape = a
+                    .shape
+                    .iter()
+                    .zip(&b.shape)
+                    .map(|(x, y)| *x.max(y))
+                    .collect();
+                parts[c] = widened(a, shape);
+                wider = true;
+            }
+        }
+        if wider {
+            layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect(), &caps)?;
+            step = self.loop_step(f, x, &layout, &s, &it)?;
+        }
         // a vector the step lengthens by d elements is held at the capacity of its longest
         // length, d per trip for the most trips the count can be
         let growth: Vec<Option<usize>> = parts

@@ -69,7 +69,11 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         match p {
             P::Reshape => return k == 1 && super::counts::reshapes_dynamic(args),
             P::Take => return k == 1 && super::dynamic::takes_rows(args),
-            P::Rotate | P::Idxassign => return k == 1 && rows(1),
+            // a loop's state (module `state`: its extents in slots of the state)
+            P::Power | P::PowerScl => return k == 2,
+            P::Rotate => return k == 1 && rows(1),
+            // (by the run-time extents where the rows are not all that the device counts)
+            P::Idxassign => return k == 1,
             P::IdxS | P::Reduce | P::Scan => return k == 2 && rows(2),
             _ => {}
         }
@@ -127,13 +131,7 @@ impl Lowerer {
         let mut args = args;
         // an operator on an array of run-time extents, over those extents, or a `transp2`
         // by a computed permutation (module `extents`)
-        let computed_permutation =
-            p == P::Transp2 && matches!(args.first(), Some(Val::Arr(q)) if q.known.is_none());
-        if computed_permutation
-            || args
-                .iter()
-                .any(|v| matches!(v, Val::Arr(a) if a.run_dims.is_some()))
-        {
+        if super::extents::applies(p, &args) {
             if let Some(v) = self.on_extents(p, name, e, &args)? {
                 return Ok(v);
             }

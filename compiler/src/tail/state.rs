@@ -1,7 +1,8 @@
 //! A loop's state in one buffer: the arrays of a `power`'s state (an array, or a tuple's
 //! components) stored one after another in one device buffer, as ints or, where a component
 //! holds doubles, all as doubles ([`Layout`]). A component whose length the step may change
-//! is held at a fixed capacity with its current length in a slot after the components; the
+//! is held at a fixed capacity with its current length in a slot after the components (an
+//! array of run-time extents, at a capacity per axis, with one slot per extent); the
 //! unbounded vectors among them (module `capacity`) come last, their lengths and then their
 //! elements, one vector's block after another, in a buffer as long as they are.
 
@@ -28,6 +29,32 @@ pub(super) fn rebuild(x: &Val, parts: &[Arr]) -> R<Val> {
         Val::Tuple(_) => Ok(Val::Tuple(parts.iter().cloned().map(Val::Arr).collect())),
         _ => Ok(Val::Arr(parts[0].clone())),
     }
+}
+
+/// How many slots after the components hold a dynamic component's length: one for a
+/// vector, one per extent for an array of run-time extents (rank 2 or more).
+fn length_slots(slot: &Arr) -> usize {
+    slot.shape.len().max(1)
+}
+
+/// `a` (an array of run-time extents, or static) held at the larger capacity `shape` (of its
+/// rank): its elements in flat order, the slots past its own capacity fills.
+pub(super) fn widened(a: &Arr, shape: Vec<usize>) -> Arr {
+    let (m, index, ty) = (a.size(), a.index.clone(), a.ty);
+    let mut out = Arr::new(ty, shape, move |i: &Fcl| {
+        fcl!("(if lti {i} {m} then {} else {})", index(i), ty.fill())
+    });
+    out.range = a.range_with_fill();
+    let dims: Vec<Fcl> = match &a.run_dims {
+        Some(dims) => dims.iter().map(|d| (**d).clone()).collect(),
+        None => a.shape.iter().map(|&k| int(k as i64)).collect(),
+    };
+    out.run_len = Some(super::value::length_expr(a));
+    if a.run_len.is_none() {
+        out.run_len = Some(Rc::new(int(m as i64)));
+    }
+    out.run_dims = Some(dims.into_iter().map(Rc::new).collect());
+    out
 }
 
 /// The states `x` with one of its vectors made unbounded (each in turn), then with all of
@@ -192,8 +219,10 @@ impl Layout {
                 Arr::new(a.ty, shape, |_: &Fcl| unit())
             })
             .collect();
-        for _ in dynamic.iter().filter(|&&d| d) {
-            slots.push(Arr::scalar(Ty::Int, unit()));
+        for (c, _) in dynamic.iter().enumerate().filter(|(_, &d)| d) {
+            for _ in 0..length_slots(&slots[c]) {
+                slots.push(Arr::scalar(Ty::Int, unit()));
+            }
         }
         let doubles = parts
             .iter()
@@ -328,7 +357,19 @@ impl Layout {
             .zip(&self.dynamic)
             .map(|(a, &d)| {
                 let mut a = a.clone();
-                if d {
+                if d && a.shape.len() >= 2 {
+                    // an array of run-time extents: its extents, their product its length
+                    let dims: Vec<Fcl> = (0..a.shape.len())
+                        .filter_map(|_| lens.next().map(Arr::expr))
+                        .collect();
+                    let len = dims
+                        .iter()
+                        .cloned()
+                        .reduce(|acc, d| fcl!("{acc} * {d}"))
+                        .unwrap_or_else(|| int(1));
+                    a.run_len = Some(Rc::new(len));
+                    a.run_dims = Some(dims.into_iter().map(Rc::new).collect());
+                } else if d {
                     a.run_len = lens.next().map(|l| Rc::new(l.expr()));
                 }
                 a
@@ -392,10 +433,19 @@ impl Layout {
                 continue;
             }
             let (m, cap) = (a.size(), slot.size());
-            lens.push(Arr::scalar(
-                Ty::Int,
-                super::value::length_expr(a).as_ref().clone(),
-            ));
+            if slot.shape.len() >= 2 {
+                // an array of run-time extents (or of a static shape): each extent
+                let dims: Vec<Fcl> = match &a.run_dims {
+                    Some(dims) => dims.iter().map(|d| (**d).clone()).collect(),
+                    None => a.shape.iter().map(|&k| int(k as i64)).collect(),
+                };
+                lens.extend(dims.into_iter().map(|d| Arr::scalar(Ty::Int, d)));
+            } else {
+                lens.push(Arr::scalar(
+                    Ty::Int,
+                    super::value::length_expr(a).as_ref().clone(),
+                ));
+            }
             let (index, ty) = (a.index.clone(), a.ty);
             // (a vector of more elements than the capacity is longer only in its junk: a
             // growing state's capacity holds its longest length, see `power_loop`)
@@ -459,7 +509,15 @@ impl Layout {
             }
             let vectors = a.shape.len() == 1 && b.shape.len() == 1;
             let grows = b.size() > self.slots[c].size() && caps[c].is_none();
-            if !vectors || grows || a.ty == Ty::Complex {
+            // an array of run-time extents, each within the slot's
+            let extents = a.shape.len() >= 2
+                && b.shape.len() == a.shape.len()
+                && b.shape
+                    .iter()
+                    .zip(&self.slots[c].shape)
+                    .all(|(x, y)| x <= y)
+                && caps[c].is_none();
+            if !(vectors || extents) || (vectors && grows) || a.ty == Ty::Complex {
                 return unsupported(
                     "a power whose function grows its state, or changes a shape that is not a \
                      vector's length",

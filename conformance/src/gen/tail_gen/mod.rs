@@ -199,7 +199,9 @@ fn ops(ty: Ty) -> &'static [BinOp] {
 /// idxS, printing, power, condScl, scalar conversions, first, vrotate, cons/snoc, shape/rav,
 /// grading, compress, replicate, zilde, if, tuple projection, idxassign, formatI; then the
 /// run-time constructs: compress by a computed mask, replicate by computed counts, sorting,
-/// power with a growing or shrinking state, take/drop/rotate/iota/reshape by computed counts,
+/// power with a growing or shrinking state, take/drop/rotate/iota/reshape by computed counts
+/// (a reshape to rows of a computed count, and at times of computed columns too: an array of
+/// run-time extents),
 /// `if` on a computed condition, complex sources, complex operations, `each` printing its
 /// elements, char vectors, formatD, roll, vectors the lowering cannot fold.
 const WEIGHTS: [u32; 43] = [

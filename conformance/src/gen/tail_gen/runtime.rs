@@ -366,11 +366,21 @@ impl Gen<'_> {
             _ => {
                 let (name, v) = self.pick(|v| v.rank() >= 1)?;
                 let (t, rows) = self.count_expr(1, 4)?;
-                let cols = self.rng.range(1, 4);
+                // the columns too computed, at times: an array of run-time extents
+                let (u, cols) = match self.rng.chance(60) {
+                    true => {
+                        let (u, c) = self.count_expr(1, 4)?;
+                        (u, c as usize)
+                    }
+                    false => {
+                        let c = self.rng.range(1, 4);
+                        (c.to_string(), c)
+                    }
+                };
                 let m = rows as usize * cols;
                 let data = (0..m).map(|i| v.data[i % v.data.len()]).collect();
                 Some((
-                    format!("reshape([{t},{cols}],{name})"),
+                    format!("reshape([{t},{u}],{name})"),
                     Val {
                         ty: v.ty,
                         shape: vec![rows as usize, cols],
