@@ -19,12 +19,9 @@
 //!   `higher`) writes at the position by the run-time extents, each index checked (3.57).
 //! * `zipWith` of arrays whose extents may differ: checked equal (3.68), then as one; `cons`
 //!   and `snoc`: `cat` of the column.
-//! * `reduce`/`scan` along the last axis: the rows padded to the last axis's capacity, so
-//!   that module `dynamic` reduces rows of a static length (with the operator's neutral
-//!   element in the padding), or, for a function with none, one thread per row scans the
-//!   row's run-time length. An empty last axis under rows fails as the oracle's 3.37.
+//! * `reduce`/`scan` along the last axis: module `extent_rows`.
 
-use super::check::{checked_nonempty_rows, checked_same_extents};
+use super::check::checked_same_extents;
 use super::dynamic::{neutral, rows_dynamic};
 use super::lowerer::{fails, Lowerer};
 use super::tree::{fcl, int, Fcl};
@@ -36,7 +33,7 @@ use std::rc::Rc;
 
 /// The run-time extents of an array: its [`Arr::run_dims`], a vector's run-time length, or
 /// its static shape as literals.
-fn extents_of(a: &Arr) -> Vec<Fcl> {
+pub(super) fn extents_of(a: &Arr) -> Vec<Fcl> {
     match (&a.run_dims, &a.run_len) {
         (Some(dims), _) => dims.iter().map(|d| (**d).clone()).collect(),
         (None, Some(len)) => vec![(**len).clone()],
@@ -45,7 +42,7 @@ fn extents_of(a: &Arr) -> Vec<Fcl> {
 }
 
 /// `maxi 1 d`: an extent that divides (a literal stays one).
-fn divisor(d: &Fcl) -> Fcl {
+pub(super) fn divisor(d: &Fcl) -> Fcl {
     match super::tree::literal_index(d) {
         Some(k) => int(k.max(1) as i64),
         None => fcl!("(maxi 1 {d})"),
@@ -53,7 +50,7 @@ fn divisor(d: &Fcl) -> Fcl {
 }
 
 /// d0 · d1 · …, associating to the left; 1 of no extents.
-fn product(ds: &[Fcl]) -> Fcl {
+pub(super) fn product(ds: &[Fcl]) -> Fcl {
     ds.iter()
         .cloned()
         .reduce(|acc, d| fcl!("{acc} * {d}"))
@@ -73,7 +70,7 @@ fn coords(i: &Fcl, dims: &[Fcl]) -> Vec<Fcl> {
 }
 
 /// The flat index of coordinates `cs` by extents `dims` (each taken as a divisor).
-fn flat(cs: &[Fcl], dims: &[Fcl]) -> Fcl {
+pub(super) fn flat(cs: &[Fcl], dims: &[Fcl]) -> Fcl {
     let ds: Vec<Fcl> = dims.iter().map(divisor).collect();
     (0..cs.len())
         .map(|k| match k + 1 == cs.len() {
@@ -92,7 +89,7 @@ fn read(a: &Arr, cs: &[Fcl]) -> Fcl {
 /// The length `len` of a result made from `a`, computing `a`'s length first where it checks
 /// something (a reshape's negative extent), so that the check still runs wherever the result's
 /// length is read.
-fn after_checks_of(a: &Arr, len: Fcl) -> Fcl {
+pub(super) fn after_checks_of(a: &Arr, len: Fcl) -> Fcl {
     match a.run_len.as_deref() {
         Some(l) if super::check::has_checks(l) => fcl!("(if lti {l} 0 then 0 else {len})"),
         _ => len,
@@ -104,7 +101,7 @@ fn after_checks_of(a: &Arr, len: Fcl) -> Fcl {
 /// agree, an index, its argument's reshape), its first extent computes `len` first, since a
 /// consumer of the array (a print, `shape`) may read the extents alone; the elements divide
 /// by the extents as they are, so they check nothing.
-fn by_coords(
+pub(super) fn by_coords(
     fresh: &Fresh,
     ty: Ty,
     caps: Vec<usize>,
@@ -548,96 +545,5 @@ impl Lowerer {
         );
         out.range = a.range;
         out
-    }
-
-    /// `reduce(f, z, a)` or `scan(f, z, a)` along the last axis of `a` (run-time extents):
-    /// the rows padded to the last axis's capacity m, K = the other capacities' product rows.
-    fn reduce_extents(&mut self, p: Prim, e: &Expr, fun: &Val, z: &Arr, a: &Arr) -> R<Val> {
-        let (dims, ty) = (extents_of(a), a.ty);
-        let r = dims.len();
-        let (m, k) = (a.shape[r - 1], a.shape[..r - 1].iter().product::<usize>());
-        let (outer, last) = (dims[..r - 1].to_vec(), dims[r - 1].clone());
-        let rows = product(&outer);
-        let step = divisor(&last);
-        let f = self.fresh.clone();
-        // the element at (row, j) of the padded rows: a's, for j below the last extent
-        let src = a.clone();
-        let at = move |row: &Fcl, j: &Fcl| (src.index)(&fcl!("{row} * {step} + {j}"));
-        let per_row = match neutral(fun, ty).filter(|_| m > 0) {
-            Some((n, _)) => {
-                let (at, last) = (at.clone(), last.clone());
-                let g = f.clone();
-                let mut padded = Arr::new(ty, vec![k, m], move |q: &Fcl| {
-                    share(&g, q, |q| {
-                        let j = fcl!("({q} % {m})");
-                        let x = at(&fcl!("({q} / {m})"), &j);
-                        fcl!("(if lti {j} {last} then {x} else {n})")
-                    })
-                });
-                padded.range = a.range;
-                padded.run_len = Some(Rc::new(fcl!("{rows} * {m}")));
-                padded.run_dims = Some(vec![Rc::new(rows.clone()), Rc::new(int(m as i64))].into());
-                let out =
-                    self.reduction(p, vec![fun.clone(), Val::Arr(z.clone()), Val::Arr(padded)])?;
-                out.arr()?.clone()
-            }
-            None => {
-                if super::apply::scalar_result(&f, fun, &[ty, ty])? != ty {
-                    return super::value::unsupported(
-                        "a reduce/scan function whose result type differs",
-                    );
-                }
-                // one thread per row over the row's run-time length (none past the rows)
-                let padded = Arr::new(ty, vec![k, m.max(1)], move |q: &Fcl| {
-                    at(&fcl!("({q} / {})", m.max(1)), &fcl!("({q} % {})", m.max(1)))
-                });
-                let (rows, last) = (rows.clone(), last.clone());
-                let row_len = move |row: &Fcl| fcl!("(if lti {row} {rows} then {last} else 0)");
-                let name = self.fresh.name("r");
-                self.scan_rows(
-                    &name,
-                    fun,
-                    &padded,
-                    k.max(1),
-                    &int(m.max(1) as i64),
-                    Some(&row_len),
-                );
-                Arr::new(ty, vec![k.max(1), m.max(1)], move |i| {
-                    ty.load(&fcl!("(index {name} {i})"))
-                })
-            }
-        };
-        let m1 = m.max(1);
-        if p == Prim::Scan {
-            let len = (*super::value::length_expr(a)).clone();
-            let (scanned, outer_dims) = (per_row, outer.clone());
-            let mut out = by_coords(&f, ty, a.shape.clone(), dims.clone(), len, move |cs| {
-                let row = flat(&cs[..r - 1], &outer_dims);
-                (scanned.index)(&fcl!("{row} * {m1} + {}", cs[r - 1]))
-            });
-            out.range = None;
-            return Ok(Val::Arr(out));
-        }
-        // reduce: each row's last prefix; an empty last axis under rows fails (3.37)
-        let len = after_checks_of(a, rows.clone());
-        let len = checked_nonempty_rows(&f, e.span, &rows, &last, &len);
-        let (reduced, neutral_rows) = (per_row, neutral(fun, ty).is_some() && m > 0);
-        let last_cell = divisor(&last);
-        let out = by_coords(
-            &f,
-            ty,
-            a.shape[..r - 1].to_vec(),
-            outer.clone(),
-            len,
-            move |cs| {
-                let row = flat(cs, &outer);
-                match neutral_rows {
-                    // (module `dynamic` reduced the padded rows: one value per row)
-                    true => (reduced.index)(&row),
-                    false => (reduced.index)(&fcl!("{row} * {m1} + {last_cell} - 1")),
-                }
-            },
-        );
-        Ok(Val::Arr(out))
     }
 }

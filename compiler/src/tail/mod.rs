@@ -81,7 +81,7 @@
 //! |---|---|---|
 //! | trees and values | `tree`, `coords`, `range`, `fault`, `value`, `check`, `lowerer`, `fcl_program` | FCL trees, a TAIL value's shape and index function, value ranges, check sites, the lowerer's state, the output program |
 //! | element functions | `apply` | a function value applied to scalars inside a kernel |
-//! | operators | `reduce`, `scan`, `complex`, `scalar`, `shape`, `dynamic`, `counts`, `extents`, `format`, `radix`, `sort`, `roll`, `input`, `store`, `filter`, `ops` | one operator family each; `ops` dispatches an application to them |
+//! | operators | `reduce`, `scan`, `complex`, `scalar`, `shape`, `dynamic`, `counts`, `extents`, `extent_rows`, `format`, `radix`, `sort`, `roll`, `input`, `store`, `filter`, `ops` | one operator family each; `ops` dispatches an application to them |
 //! | control | `state`, `loops`, `branch`, `higher`, `each_loop` | `power` and effectful `each` as FCL loops, `if` with array branches, the higher-order operators |
 //! | program | `program`, `probe` | expressions, bindings and the whole program; values read back |
 //!
@@ -99,6 +99,7 @@ mod coords;
 mod counts;
 mod dynamic;
 mod each_loop;
+mod extent_rows;
 mod extents;
 pub mod fault;
 mod fcl_program;
