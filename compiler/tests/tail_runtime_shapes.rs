@@ -475,6 +475,8 @@ fn operators_on_arrays_of_run_time_extents_agree_without_reading_them_back() {
         "zipWith(fn x:[int]0 => fn y:[int]0 => muli(x,y),c3,reshape([2,n,3],v))",
         "let q:[bool]0 = idxassign([2,3],a,5) in reduce(addi,0,a)",
         "let q:[bool]0 = idxassign([1,2,3],c3,99) in c3",
+        // (found by the generator: the check of a bool update's position, not of the bool)
+        "let p:[bool]2 = each(fn x:[int]0 => gti(x,0),a) in let q:[bool]0 = idxassign([1,1],p,ff) in p",
         // a function with statements, a trip per element of the run-time length
         "each(fn x:[int]0 => prSclI(addi(x,1)),a)",
         "each(fn x:[int]0 => reduce(addi,0,iota(maxi(0,x))),transp(a))",

@@ -266,21 +266,15 @@ fn of_same_extents(f: &Fresh, span: semantics::Span, a: &Arr, b: &Arr) -> (Arr, 
 }
 
 /// (3.57) Where `idxassign(is, a, x)` writes in `a` of run-time extents: the flat position of
-/// the (1-based, known) index `is` by those extents, and `x` checked: an index past its axis's
-/// extent fails as the oracle's `idxassign` does.
-pub(super) fn update_at(
-    f: &Fresh,
-    span: semantics::Span,
-    is: &[i64],
-    a: &Arr,
-    x: &Fcl,
-) -> (Fcl, Fcl) {
+/// the (1-based, known) index `is` by those extents, checked: an index past its axis's extent
+/// fails as the oracle's `idxassign` does (the check is on the position, an int, which every
+/// element of the update compares with).
+pub(super) fn update_at(f: &Fresh, span: semantics::Span, is: &[i64], a: &Arr) -> Fcl {
     let dims = extents_of(a);
     let cs: Vec<Fcl> = is.iter().map(|&k| int(k - 1)).collect();
-    let checked = dims.iter().zip(is).fold(x.clone(), |x, (d, &k)| {
-        super::check::checked_row(f, span, d, k, &x)
-    });
-    (flat(&cs, &dims), checked)
+    dims.iter().zip(is).fold(flat(&cs, &dims), |j, (d, &k)| {
+        super::check::checked_row(f, span, d, k, &j)
+    })
 }
 
 impl Lowerer {

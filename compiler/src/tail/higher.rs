@@ -233,7 +233,7 @@ impl Lowerer {
         if a.run_dims.is_some() && !super::dynamic::rows_dynamic(&a) {
             // extents the device computes: the position by them, each index checked against
             // its axis's extent when the program runs
-            (j, vt) = super::extents::update_at(&self.fresh, e.span, &is, &a, &vt);
+            j = super::extents::update_at(&self.fresh, e.span, &is, &a);
         } else if let Some(dims) = a.run_dims.as_deref() {
             // rows the device counts (the only extents that may be): the row checked against
             // their count when the program runs, the update within the capacity's layout
