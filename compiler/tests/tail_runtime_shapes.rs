@@ -487,6 +487,8 @@ fn operators_on_arrays_of_run_time_extents_agree_without_reading_them_back() {
         "power(fn s:[int]2 => reshape([n,m],rav(s)),2,reshape([3,4],v))",
         "reduce(addi,0,power(fn s:[int]2 => scan(addi,0,transp(s)),3,a))",
         "power(fn s:[int]2 => prArrI(transp(s)),2,a)",
+        // a vector's extent of no known range (what a print returns): an unbounded vector
+        "reduce(addi,0,reshape([subi(first(each(fn x:[int]0 => prSclI(x),iota(2))),n)],v))",
         // rows of a static array taken or dropped by a computed count
         "take(subi(0,n),reshape([3,4],v))",
         "drop(n,reshape([2,3,2],v))",

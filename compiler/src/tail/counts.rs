@@ -327,7 +327,9 @@ fn reshape_target(s: &Arr) -> Option<ReshapeTarget> {
             .collect::<Option<Vec<usize>>>()?;
         return Some(ReshapeTarget::Known(shape));
     }
-    let ranges: Vec<Range> = (0..rank).map(|k| s.range_at(k)).collect::<Option<_>>()?;
+    // (an extent of no known range may be any int: a vector's is then unbounded)
+    let any = Range::new(i32::MIN as f64, i32::MAX as f64)?;
+    let ranges: Vec<Range> = (0..rank).map(|k| s.range_at(k).unwrap_or(any)).collect();
     // (an extent that is never positive has a capacity of 1: the buffers are not empty)
     let bounds: Vec<f64> = ranges.iter().map(|r| r.hi.max(1.0).floor()).collect();
     let cap: f64 = bounds.iter().product();
