@@ -16,6 +16,7 @@
 
 use super::capacity::UNBOUNDED;
 use super::check::{failing, has_checks};
+use super::extents::extents_of;
 use super::loops::Step;
 use super::lowerer::Lowerer;
 use super::state::{components, rebuild, Layout};
@@ -221,20 +222,14 @@ fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
         return Some(out);
     } else if x.shape.len() == y.shape.len() {
         // arrays of one rank and other extents: each extent chosen, the capacity the larger
-        let extents = |a: &Arr| -> Vec<Fcl> {
-            match &a.run_dims {
-                Some(ds) => ds.iter().map(|d| d.as_ref().clone()).collect(),
-                None => a.shape.iter().map(|&d| fcl!("{d}")).collect(),
-            }
-        };
         let size = |a: &Arr| -> Fcl {
             a.run_len
                 .as_deref()
                 .map_or_else(|| fcl!("{}", a.size()), Fcl::clone)
         };
-        let dims: Vec<Rc<Fcl>> = extents(x)
+        let dims: Vec<Rc<Fcl>> = extents_of(x)
             .iter()
-            .zip(extents(y))
+            .zip(extents_of(y))
             .map(|(d, e)| Rc::new(fcl!("(if {c} then {d} else {e})")))
             .collect();
         let shape: Vec<usize> = x

@@ -4,9 +4,9 @@
 //! whose computation cannot fail (module `value`, [`Arr::dynamic`]).
 //!
 //! * `cat`, `cons` and `snoc` with such a vector: the lengths add, and so do the capacities.
-//!   `vreverse` reads from its end, `rav` is the vector itself, and the `rav` and `transp` of
-//!   an array of run-time extents ([`Arr::run_dims`]) are its elements in flat order and its
-//!   extents reversed ([`rearranged`]).
+//!   `vreverse` reads from its end, `rav` is the vector itself, and the `rav` of an array of
+//!   run-time extents ([`Arr::run_dims`]) is its elements in flat order ([`rearranged`]; the
+//!   other operators on such arrays: module `extents`).
 //!
 //! * An operator with a neutral element n (`f(n, acc) = acc`: `addi` and 0, even where it
 //!   checks overflow, since adding 0 never overflows; `addd` and −0.0; `maxd` and −inf; …)
@@ -343,7 +343,7 @@ pub(super) fn joins_dynamic(p: Prim, args: &[Val]) -> bool {
             .any(|v| matches!(v, Val::Arr(a) if a.is_dynamic()))
 }
 
-/// `cat`, `cons`, `snoc`, `vreverse`, `rav` or `transp` (`p`) of arguments of run-time
+/// `cat`, `cons`, `snoc`, `vreverse`, `rav` or `take` (`p`) of arguments of run-time
 /// shape, where the module comment's lowerings apply; `None` elsewhere.
 pub(super) fn rearranged(f: &Fresh, p: Prim, args: &[Val]) -> Option<Arr> {
     match (p, args) {

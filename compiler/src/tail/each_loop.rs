@@ -82,11 +82,7 @@ impl Lowerer {
             fcl!("(if {i} == {at} then {rt} else {})", before(i))
         });
         let (trips, known) = match &run_len {
-            Some(len) => {
-                let c = self.fresh.name("trips");
-                self.stmt(super::tree::fcl_stmt!("{c} <- return<grid> ({len})"));
-                (fcl!("{c}"), None)
-            }
+            Some(len) => (self.trips_of((**len).clone()), None),
             None => (fcl!("{n}"), Some(n as i64)),
         };
         self.count_loop_draws(&step.draws, known, &trips)?;

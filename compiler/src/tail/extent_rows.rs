@@ -37,7 +37,9 @@ impl Lowerer {
         // the element at (row, j) of the padded rows: a's, for j below the last extent
         let src = a.clone();
         let at = move |row: &Fcl, j: &Fcl| (src.index)(&fcl!("{row} * {step} + {j}"));
-        let per_row = match neutral(fun, ty).filter(|_| m > 0) {
+        let neutral_rows = neutral(fun, ty).filter(|_| m > 0);
+        let reduced_per_row = neutral_rows.is_some();
+        let per_row = match neutral_rows {
             Some((n, _)) => {
                 let (at, last) = (at.clone(), last.clone());
                 let g = f.clone();
@@ -85,17 +87,16 @@ impl Lowerer {
         if p == Prim::Scan {
             let len = (*super::value::length_expr(a)).clone();
             let (scanned, outer_dims) = (per_row, outer.clone());
-            let mut out = by_coords(&f, ty, a.shape.clone(), dims.clone(), len, move |cs| {
+            let out = by_coords(&f, ty, a.shape.clone(), dims.clone(), len, move |cs| {
                 let row = flat(&cs[..r - 1], &outer_dims);
                 (scanned.index)(&fcl!("{row} * {m1} + {}", cs[r - 1]))
             });
-            out.range = None;
             return Ok(Val::Arr(out));
         }
         // reduce: each row's last prefix; an empty last axis under rows fails (3.37)
         let len = after_checks_of(a, rows.clone());
         let len = checked_nonempty_rows(&f, e.span, &rows, &last, &len);
-        let (reduced, neutral_rows) = (per_row, neutral(fun, ty).is_some() && m > 0);
+        let reduced = per_row;
         let last_cell = divisor(&last);
         let out = by_coords(
             &f,
@@ -105,7 +106,7 @@ impl Lowerer {
             len,
             move |cs| {
                 let row = flat(cs, &outer);
-                match neutral_rows {
+                match reduced_per_row {
                     // (module `dynamic` reduced the padded rows: one value per row)
                     true => (reduced.index)(&row),
                     false => (reduced.index)(&fcl!("{row} * {m1} + {last_cell} - 1")),

@@ -114,14 +114,28 @@ pub(super) fn by_coords(
         share(&g, i, |i| with_names(&g, &coords(i, &ds), |cs| element(cs)))
     });
     if dims.len() >= 2 {
-        let mut reported = dims;
-        if super::check::has_checks(&len) {
-            reported[0] = fcl!("(if lti {len} 0 then 0 else {})", reported[0]);
-        }
-        out.run_dims = Some(reported.into_iter().map(Rc::new).collect());
+        out.run_dims = Some(reported(dims, &len));
     }
     out.run_len = Some(Rc::new(len));
     out
+}
+
+/// Extents `dims` as a result of length `len` reports them: where `len` checks something, the
+/// first extent computes it first (see [`by_coords`]).
+fn reported(mut dims: Vec<Fcl>, len: &Fcl) -> Rc<[Rc<Fcl>]> {
+    if super::check::has_checks(len) {
+        dims[0] = fcl!("(if lti {len} 0 then 0 else {})", dims[0]);
+    }
+    dims.into_iter().map(Rc::new).collect()
+}
+
+/// The capacities of two arrays of one rank whose extents are checked equal: the smaller.
+fn smaller_capacities(a: &Arr, b: &Arr) -> Vec<usize> {
+    a.shape
+        .iter()
+        .zip(&b.shape)
+        .map(|(x, y)| *x.min(y))
+        .collect()
 }
 
 /// `((n % d) + d) % d` for a divisor d: a count wrapped into 0..d.
@@ -207,12 +221,7 @@ fn catenated(f: &Fresh, p: Prim, span: semantics::Span, a: &Arr, b: &Arr) -> Arr
     let mut out_dims = da.clone();
     out_dims[r - 1] = fcl!("{} + {}", da[r - 1], db[r - 1]);
     // (the other extents are equal: at most the smaller capacity)
-    let mut caps: Vec<usize> = a
-        .shape
-        .iter()
-        .zip(&b.shape)
-        .map(|(x, y)| *x.min(y))
-        .collect();
+    let mut caps = smaller_capacities(a, b);
     caps[r - 1] = a.shape[r - 1] + b.shape[r - 1];
     let len = after_checks_of(b, after_checks_of(a, product(&out_dims)));
     let len = checked_same_extents(f, p, span, &da[..r - 1], &db[..r - 1], &len);
@@ -240,17 +249,7 @@ fn of_same_extents(f: &Fresh, span: semantics::Span, a: &Arr, b: &Arr) -> (Arr, 
     let (da, db) = (extents_of(a), extents_of(b));
     let len = after_checks_of(b, after_checks_of(a, product(&da)));
     let len = checked_same_extents(f, Prim::ZipWith, span, &da, &db, &len);
-    let mut dims = da;
-    if super::check::has_checks(&len) {
-        dims[0] = fcl!("(if lti {len} 0 then 0 else {})", dims[0]);
-    }
-    let dims: Rc<[Rc<Fcl>]> = dims.into_iter().map(Rc::new).collect();
-    let caps: Vec<usize> = a
-        .shape
-        .iter()
-        .zip(&b.shape)
-        .map(|(x, y)| *x.min(y))
-        .collect();
+    let (dims, caps) = (reported(da, &len), smaller_capacities(a, b));
     let len = Rc::new(len);
     let same = |x: &Arr| Arr {
         shape: caps.clone(),

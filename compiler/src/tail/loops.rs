@@ -410,15 +410,14 @@ impl Lowerer {
         x: &Val,
     ) -> R<Option<Val>> {
         let saved = self.checkpoint();
-        let c = self.fresh.name("trips");
         let checked = checked_power_count(&self.fresh, e.span, name, &count.expr());
-        self.stmt(fcl_stmt!("{c} <- return<grid> ({checked})"));
+        let c = self.trips_of(checked);
         let most = count
             .range
             .filter(|r| r.hi < MAX_CAPACITY as f64)
             .map(|r| r.hi.max(0.0) as usize);
         let trips = Trips {
-            expr: fcl!("{c}"),
+            expr: c,
             known: None,
             most,
         };
@@ -429,6 +428,14 @@ impl Lowerer {
             }
             r => r.map(Some),
         }
+    }
+
+    /// A loop's count `n` computed on the device, bound to a name of `main` (the FCL host
+    /// reads it when the loop starts): that name.
+    pub(super) fn trips_of(&mut self, n: Fcl) -> Fcl {
+        let c = self.fresh.name("trips");
+        self.stmt(fcl_stmt!("{c} <- return<grid> ({n})"));
+        fcl!("{c}")
     }
 
     pub(super) fn power(&mut self, f: &Val, n: &Trips, x: &Val) -> R<Val> {

@@ -81,7 +81,6 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
             p,
             P::First
                 | P::Rav
-                | P::Transp
                 | P::Each
                 | P::ZipWith
                 | P::Shape

@@ -7,6 +7,7 @@
 //! elements, one vector's block after another, in a buffer as long as they are.
 
 use super::capacity::UNBOUNDED;
+use super::extents::{extents_of, product};
 use super::lowerer::Lowerer;
 use super::range::Range;
 use super::tree::{fcl, int, times, Fcl, Name};
@@ -45,15 +46,8 @@ pub(super) fn widened(a: &Arr, shape: Vec<usize>) -> Arr {
         fcl!("(if lti {i} {m} then {} else {})", index(i), ty.fill())
     });
     out.range = a.range_with_fill();
-    let dims: Vec<Fcl> = match &a.run_dims {
-        Some(dims) => dims.iter().map(|d| (**d).clone()).collect(),
-        None => a.shape.iter().map(|&k| int(k as i64)).collect(),
-    };
-    out.run_len = Some(super::value::length_expr(a));
-    if a.run_len.is_none() {
-        out.run_len = Some(Rc::new(int(m as i64)));
-    }
-    out.run_dims = Some(dims.into_iter().map(Rc::new).collect());
+    out.run_len = Some(a.run_len.clone().unwrap_or_else(|| Rc::new(int(m as i64))));
+    out.run_dims = Some(extents_of(a).into_iter().map(Rc::new).collect());
     out
 }
 
@@ -362,12 +356,7 @@ impl Layout {
                     let dims: Vec<Fcl> = (0..a.shape.len())
                         .filter_map(|_| lens.next().map(Arr::expr))
                         .collect();
-                    let len = dims
-                        .iter()
-                        .cloned()
-                        .reduce(|acc, d| fcl!("{acc} * {d}"))
-                        .unwrap_or_else(|| int(1));
-                    a.run_len = Some(Rc::new(len));
+                    a.run_len = Some(Rc::new(product(&dims)));
                     a.run_dims = Some(dims.into_iter().map(Rc::new).collect());
                 } else if d {
                     a.run_len = lens.next().map(|l| Rc::new(l.expr()));
@@ -435,11 +424,7 @@ impl Layout {
             let (m, cap) = (a.size(), slot.size());
             if slot.shape.len() >= 2 {
                 // an array of run-time extents (or of a static shape): each extent
-                let dims: Vec<Fcl> = match &a.run_dims {
-                    Some(dims) => dims.iter().map(|d| (**d).clone()).collect(),
-                    None => a.shape.iter().map(|&k| int(k as i64)).collect(),
-                };
-                lens.extend(dims.into_iter().map(|d| Arr::scalar(Ty::Int, d)));
+                lens.extend(extents_of(a).into_iter().map(|d| Arr::scalar(Ty::Int, d)));
             } else {
                 lens.push(Arr::scalar(
                     Ty::Int,
