@@ -139,3 +139,44 @@ fn a_negative_bound_fails_with_the_oracles_rule_and_place() {
     // an empty map draws nothing and does not fail
     agree_all(&["each(fn x:[int]0 => roll(subi(0,x)),iota(0))"]);
 }
+
+/// A loop whose step draws a number of times the device computes (an inner loop of computed
+/// count, an `if` the device decides, a map over a vector of run-time length, a state that
+/// grows): the loop's state counts each site's draws, so the step is lowered once and the
+/// counts after the loop are run-time values; one loop each, whatever the trips, no value read
+/// back while lowering, and every draw the oracle's.
+#[test]
+fn loops_whose_steps_draw_a_computed_number_of_times_count_them_in_their_state() {
+    let programs = [
+        // an `if` on data inside the step, one branch drawing per element
+        "let p:[double]1 = power(fn s:[double]1 => if gtd(reduce(addd,0.0,s),900.0) \
+         then each(fn y:[double]0 => addd(y,roll(3)),s) else each(fn y:[double]0 => addd(y,1.0),s),\
+         6,each(i2d,iota(40))) in addd(roll(5),reduce(addd,0.0,p))",
+        // a loop of computed count inside the step
+        "let p:[double]1 = power(fn s:[double]1 => let n:[int]0 = reduce(addi,0,\
+         compress(each(fn y:[double]0 => gtd(y,30.0),s),each(fn y:[double]0 => 1,s))) in \
+         power(fn t:[double]1 => each(fn y:[double]0 => addd(y,roll(3)),t),n,s),3,each(i2d,iota(40))) in \
+         addd(roll(3),reduce(addd,0.0,p))",
+        // a map of a function with statements whose inner map's length is per element
+        "let p:[double]1 = each(fn x:[int]0 => addd(roll(2),reduce(addd,0.0,\
+         each(fn y:[int]0 => roll(3),iota(resi(5,x))))),iota(80)) in addd(roll(5),reduce(addd,0.0,p))",
+        // a state that grows: its map draws one more each trip
+        "power(fn s:[double]1 => snoc(each(fn x:[double]0 => addd(x,roll(3)),s),roll(0)),70,each(i2d,iota(5)))",
+    ];
+    for src in programs {
+        let l = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(l.probes, 0, "{src}");
+        assert!(
+            l.fcl.flat_text().contains("power<grid>"),
+            "{src}: {}",
+            l.fcl
+        );
+        // (the kernels are built once: no copy of the step per trip or element)
+        assert!(
+            l.fcl.flat_text().matches("rollAt").count() <= 8,
+            "{src}: {}",
+            l.fcl
+        );
+    }
+    agree_all(&programs);
+}

@@ -11,8 +11,8 @@
 //! else 0` for the first and `1 - t` for the second, both writing one state buffer (module
 //! `state`), so only the branch the condition picks runs its statements, when the program runs
 //! (`branch_loops`; `condScl` of a function with statements too). What neither covers (a branch
-//! that draws from `roll` inside a loop's step, results of other types or ranks) reads the
-//! condition back (module `probe`).
+//! that draws from `roll` a number of times the device computes, results of other types or
+//! ranks) reads the condition back (module `probe`).
 
 use super::capacity::UNBOUNDED;
 use super::check::{failing, has_checks};
@@ -90,13 +90,25 @@ impl Lowerer {
         ));
         // each branch draws from `roll` after the draws before the `if`; after it, the sites'
         // counts move on by the taken branch's draws
+        // (a branch's draws whose number the device computes would count in its own names:
+        // refused)
         let before = self.rolls.clone();
+        let run = self.run_draws.clone();
         let (ra, body_a, prints_a) = self.in_loop_body(run_a);
         let drawn_a = self.rolls.since(&before);
+        let counted_a = self.run_draws != run;
         self.rolls = before.clone();
+        self.run_draws = run.clone();
         let (rb, body_b, prints_b) = self.in_loop_body(run_b);
         let drawn_b = self.rolls.since(&before);
+        let counted_b = self.run_draws != run;
         self.rolls = before;
+        self.run_draws = run;
+        if counted_a || counted_b {
+            return unsupported(
+                "an if whose branch draws from roll a number of times the device computes",
+            );
+        }
         self.count_branch_draws(&taken, &drawn_a, &drawn_b)?;
         // a branch that certainly fails when it runs: the other's form, its elements failing
         let (ra, rb) = match (ra, rb) {
@@ -169,7 +181,7 @@ impl Lowerer {
                 next,
                 body,
                 prints,
-                draws: Default::default(),
+                ..Default::default()
             };
             let w = self.emit_loop(&trips, &it, &s, &layout, &state, step);
             state = layout.read(self, &w);

@@ -8,7 +8,7 @@
 //! map runs element by element at the top level instead (`map_unrolled`), each element's
 //! statements in turn.
 
-use super::loops::Step;
+use super::loops::{Counters, Step};
 use super::lowerer::Lowerer;
 use super::state::Layout;
 use super::tree::{fcl, int, Fcl};
@@ -62,21 +62,38 @@ impl Lowerer {
         let it = self.fresh.name("it");
         let xs = elements_at(args, &fcl!("{it}"));
         let saved = self.checkpoint();
-        let (r, step) = self.loop_body(f, xs, &it)?;
-        let r = match r {
-            Val::Arr(r) if r.shape.is_empty() && !r.is_dynamic() && r.ty != Ty::Complex => r,
+        let (mut r, mut step) = self.loop_body(f, xs.clone(), &it, None)?;
+        let r_ty = match &r {
+            Val::Arr(r) if r.shape.is_empty() && !r.is_dynamic() && r.ty != Ty::Complex => r.ty,
             _ => return unsupported("a function with statements whose result is not a scalar"),
         };
-        let fill = r.ty.fill();
-        let first = Arr::new(r.ty, shape.clone(), move |_| fill.clone());
+        let fill = r_ty.fill();
+        let first = Arr::new(r_ty, shape.clone(), move |_| fill.clone());
         if n == 0 {
             // no element, no application: only the result's type was needed
             self.restore(saved);
             return Ok(Val::Arr(first));
         }
-        let layout = Layout::new(std::slice::from_ref(&first), vec![false], &[None])?;
+        // draws whose number the device computes: the state counts them after the result
+        let sites = std::mem::take(&mut step.counted);
+        let mut parts = vec![first];
+        parts.extend(Counters::zeros(&sites));
+        let layout = Layout::new(&parts, vec![false; parts.len()], &vec![None; parts.len()])?;
         let s = self.fresh.name("s");
-        let before = layout.read(self, &s).remove(0).index;
+        let mut state = layout.read(self, &s);
+        if !sites.is_empty() {
+            let now = state.split_off(1);
+            let counters = Counters {
+                sites: sites.clone(),
+                now,
+            };
+            (r, step) = self.loop_body(f, xs, &it, Some(&counters))?;
+        }
+        let r = match r {
+            Val::Arr(r) if r.shape.is_empty() && !r.is_dynamic() && r.ty == r_ty => r,
+            _ => return unsupported("a function with statements whose result is not a scalar"),
+        };
+        let before = state.remove(0).index;
         let (rt, at) = (r.expr(), it.clone());
         let next = Arr::new(r.ty, shape, move |i| {
             fcl!("(if {i} == {at} then {rt} else {})", before(i))
@@ -86,18 +103,12 @@ impl Lowerer {
             None => (fcl!("{n}"), Some(n as i64)),
         };
         self.count_loop_draws(&step.draws, known, &trips)?;
-        let w = self.emit_loop(
-            &trips,
-            &it,
-            &s,
-            &layout,
-            &[first],
-            Step {
-                next: vec![next],
-                ..step
-            },
-        );
-        let mut out = layout.read(self, &w).remove(0);
+        let mut next = vec![next];
+        next.extend(std::mem::take(&mut step.counts));
+        let w = self.emit_loop(&trips, &it, &s, &layout, &parts, Step { next, ..step });
+        let mut finals = layout.read(self, &w);
+        self.count_state_draws(&sites, finals.split_off(1));
+        let mut out = finals.remove(0);
         // every element is one of f's results: the fills of the first state are all replaced
         // (past a run-time length, they stay)
         out.range = match run_len {

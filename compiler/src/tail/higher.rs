@@ -131,7 +131,7 @@ impl Lowerer {
             // (3.59)/(3.60) power: f applied n times
             Prim::Power | Prim::PowerScl | Prim::Bench => {
                 let count = args[1].arr()?;
-                if count.known.is_none() && !self.kernel && !self.in_loop {
+                if count.known.is_none() && !self.kernel {
                     if let Some(v) = self.power_computed(name, e, &f, count, &args[2])? {
                         return Ok(v);
                     }

@@ -17,7 +17,8 @@
 //! capacity as its static length after the loop. A step that prints prints each trip: the
 //! program prints the number of trips first, so the host knows how many lines follow
 //! (`Output::repeats`); module `each_loop` uses the same loop for maps whose function has
-//! statements. Its draws from `roll` count from the loop's first trip (module `roll`). The
+//! statements. Its draws from `roll` count from the loop's first trip (module `roll`); where
+//! the device computes how many a trip makes, the state counts them (`Counters`). The
 //! step may not do what runs once per program (read a value back for the lowering,
 //! `idxassign`): such a `power` runs trip by trip at the top level instead.
 
@@ -38,6 +39,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A loop step's lowering.
+#[derive(Default)]
 pub(super) struct Step {
     /// The next state's components.
     pub next: Vec<Arr>,
@@ -45,8 +47,31 @@ pub(super) struct Step {
     pub body: Vec<Line>,
     /// The values a trip prints.
     pub prints: Vec<Output>,
-    /// The draws of each `roll` call site in a trip (module `roll`).
+    /// The draws of each `roll` call site in a trip (module `roll`), where each trip draws
+    /// as many; empty where the state counts them ([`Counters`]).
     pub draws: HashMap<u32, u64>,
+    /// Lowered with no counters: the call sites a trip draws from where the device computes
+    /// how many times (a loop of computed count, an `if` it decides, in the step), so that
+    /// the state must count them; else empty.
+    pub counted: Vec<u32>,
+    /// Lowered with counters: each counted site's draws after the trip, a scalar int.
+    pub counts: Vec<Arr>,
+}
+
+/// The draws from `roll` that a loop's state counts (module `roll`), where the device computes
+/// how many a trip makes: for each call site (in order), its draws in the trips before this
+/// one, read from the state (a scalar int component after the loop's own, 0 at the start).
+pub(super) struct Counters {
+    pub sites: Vec<u32>,
+    pub now: Vec<Arr>,
+}
+
+impl Counters {
+    /// The first state's counters: none drawn.
+    pub(super) fn zeros(sites: &[u32]) -> Vec<Arr> {
+        let zero = semantics::tail::value::Array::scalar(semantics::tail::value::Scalar::Int(0));
+        sites.iter().map(|_| Arr::known(zero.clone())).collect()
+    }
 }
 
 /// A `power` count: an FCL int expression (a literal, or the name the program binds a count
@@ -66,6 +91,42 @@ impl Trips {
             known: Some(n),
             most: usize::try_from(n).ok(),
         }
+    }
+}
+
+/// A `power` step being lowered on states of more and more settled layouts (`power_loop`).
+struct Settling<'a> {
+    f: &'a Val,
+    x: &'a Val,
+    s: &'a Name,
+    it: &'a Name,
+}
+
+impl Settling<'_> {
+    /// The step on the state `parts` (of capacities `caps`, the components in `dynamic` with
+    /// their lengths in the state), and its layout. Where the step draws from `roll` a number
+    /// of times the device computes, the state gains the counters of `sites` ([`Counters`]:
+    /// components after the loop's own, once for all later layouts).
+    fn step(
+        &self,
+        lw: &mut Lowerer,
+        parts: &mut Vec<Arr>,
+        caps: &mut Vec<Option<usize>>,
+        mut dynamic: Vec<bool>,
+        sites: &mut Vec<u32>,
+    ) -> R<(Layout, Step)> {
+        let layout = Layout::new(parts, dynamic.clone(), caps)?;
+        let mut step = lw.loop_step(self.f, self.x, &layout, self.s, self.it, sites)?;
+        if step.counted.is_empty() {
+            return Ok((layout, step));
+        }
+        *sites = std::mem::take(&mut step.counted);
+        parts.extend(Counters::zeros(sites));
+        caps.resize(parts.len(), None);
+        dynamic.resize(parts.len(), false);
+        let layout = Layout::new(parts, dynamic, caps)?;
+        let step = lw.loop_step(self.f, self.x, &layout, self.s, self.it, sites)?;
+        Ok((layout, step))
     }
 }
 
@@ -109,10 +170,17 @@ impl Lowerer {
     fn power_loop(&mut self, f: &Val, n: &Trips, x: &Val) -> R<Val> {
         let mut parts = components(x)?;
         let mut caps = vec![None; parts.len()];
-        let mut layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect(), &caps)?;
+        let mut sites = Vec::new();
         let s = self.fresh.name("s");
         let it = self.fresh.name("it");
-        let mut step = self.loop_step(f, x, &layout, &s, &it)?;
+        let on = Settling {
+            f,
+            x,
+            s: &s,
+            it: &it,
+        };
+        let dynamic = parts.iter().map(Arr::is_dynamic).collect();
+        let (mut layout, mut step) = on.step(self, &mut parts, &mut caps, dynamic, &mut sites)?;
         // an array of run-time extents whose step may make an extent larger than its
         // capacity (a transposition exchanges them): held at the larger capacity of each
         // axis, the step lowered again on it
@@ -134,8 +202,8 @@ impl Lowerer {
             }
         }
         if wider {
-            layout = Layout::new(&parts, parts.iter().map(Arr::is_dynamic).collect(), &caps)?;
-            step = self.loop_step(f, x, &layout, &s, &it)?;
+            let dynamic = parts.iter().map(Arr::is_dynamic).collect();
+            (layout, step) = on.step(self, &mut parts, &mut caps, dynamic, &mut sites)?;
         }
         // a vector the step lengthens by d elements is held at the capacity of its longest
         // length, d per trip for the most trips the count can be
@@ -174,13 +242,11 @@ impl Lowerer {
                 .zip(&caps)
                 .map(|(a, c)| a.is_dynamic() || c.is_some())
                 .collect();
-            layout = Layout::new(&parts, dynamic, &caps)?;
-            step = self.loop_step(f, x, &layout, &s, &it)?;
+            (layout, step) = on.step(self, &mut parts, &mut caps, dynamic, &mut sites)?;
         }
         // a component the step shortens is dynamic from the first trip on: lowered again so
         if let Some(dynamic) = layout.fits(&parts, &step.next, &caps)? {
-            layout = Layout::new(&parts, dynamic, &caps)?;
-            step = self.loop_step(f, x, &layout, &s, &it)?;
+            (layout, step) = on.step(self, &mut parts, &mut caps, dynamic, &mut sites)?;
             if layout.fits(&parts, &step.next, &caps)?.is_some() {
                 return unsupported("a power state whose lengths do not settle");
             }
@@ -201,14 +267,16 @@ impl Lowerer {
         self.count_loop_draws(&step.draws, n.known, &n.expr)?;
         let w = self.emit_loop(&n.expr, &it, &s, &layout, &parts, step);
         let mut state = layout.read(self, &w);
+        self.count_state_draws(&sites, state.split_off(state.len() - sites.len()));
         if n.known.is_some() {
             // each growing component the step lengthens from a static length to a static one,
             // with the size it has after one more trip
-            let candidates: Vec<(usize, usize)> = (0..caps.len())
+            // (draw counters added since are not among them)
+            let candidates: Vec<(usize, usize)> = (0..statically.len())
                 .filter(|&c| statically[c])
                 .filter_map(|c| Some((c, caps[c]? + growth[c]?)))
                 .collect();
-            for c in self.exact_lengths(f, x, &layout, &caps, candidates) {
+            for c in self.exact_lengths(f, x, &layout, &caps, candidates, &sites) {
                 // its capacity, the most trips' growth, is its length
                 state[c].run_len = None;
             }
@@ -289,6 +357,7 @@ impl Lowerer {
         layout: &Layout,
         caps: &[Option<usize>],
         candidates: Vec<(usize, usize)>,
+        sites: &[u32],
     ) -> Vec<usize> {
         if candidates.is_empty() {
             return Vec::new();
@@ -304,7 +373,7 @@ impl Lowerer {
         };
         let (s, it) = (self.fresh.name("s"), self.fresh.name("it"));
         let saved = self.checkpoint();
-        let next = self.loop_step(f, x, &at_capacity, &s, &it);
+        let next = self.loop_step(f, x, &at_capacity, &s, &it, sites);
         self.restore(saved);
         match next {
             Ok(Step { next, .. })
@@ -319,53 +388,143 @@ impl Lowerer {
     }
 
     /// The step applied to the state read from buffer `s` in `layout`: its result's
-    /// components, the statements it runs and the values it prints.
-    fn loop_step(&mut self, f: &Val, x: &Val, layout: &Layout, s: &Name, it: &Name) -> R<Step> {
-        let state = rebuild(x, &layout.read(self, s))?;
-        let (next, step) = self.loop_body_or_failure(f, vec![state.clone()], it)?;
+    /// components, the statements it runs and the values it prints. Where `sites` are given,
+    /// the state's last components are their draw counters ([`Counters`]), and so are the
+    /// next state's.
+    fn loop_step(
+        &mut self,
+        f: &Val,
+        x: &Val,
+        layout: &Layout,
+        s: &Name,
+        it: &Name,
+        sites: &[u32],
+    ) -> R<Step> {
+        let mut parts = layout.read(self, s);
+        let now = parts.split_off(parts.len() - sites.len());
+        let counters = Counters {
+            sites: sites.to_vec(),
+            now,
+        };
+        let state = rebuild(x, &parts)?;
+        let counters = (!sites.is_empty()).then_some(&counters);
+        let (next, step) = self.loop_body_or_failure(f, vec![state.clone()], it, counters)?;
         // a step that certainly fails: its statements, then a state whose elements fail (the
         // loop may run no trip, where the program goes on)
         let next = match next {
             Err(LowerTailError::Fails(failure)) => self.failing_like(failure, &state)?,
             next => next?,
         };
-        Ok(Step {
-            next: components(&next)?,
-            ..step
-        })
+        let mut next = components(&next)?;
+        next.extend(step.counts.iter().cloned());
+        Ok(Step { next, ..step })
+    }
+
+    /// After a loop whose state counted the draws of `sites` ([`Counters`]): the last
+    /// state's `counters` are the loop's draws, run-time values of this scope.
+    pub(super) fn count_state_draws(&mut self, sites: &[u32], counters: Vec<Arr>) {
+        for (&site, c) in sites.iter().zip(counters) {
+            self.add_run_draws(site, c.expr());
+        }
     }
 
     /// `f` applied to `args` as the step of a loop whose trip variable is `it`: its result,
     /// and the statements it runs and the values it prints, which go into the loop (not
     /// `main`), where nothing may run that runs once per program (`in_loop`). Its draws from
-    /// `roll` count from the loop's first trip: trip `it` of a step drawing d times from a
-    /// site draws after `it · d` draws of the loop's trips before, so a step that draws is
-    /// lowered twice, the second time knowing d. The draws' counts are left as before the
-    /// step; the caller counts the trips' draws (`count_loop_draws`).
-    pub(super) fn loop_body(&mut self, f: &Val, args: Vec<Val>, it: &Name) -> R<(Val, Step)> {
-        let (result, step) = self.loop_body_or_failure(f, args, it)?;
+    /// `roll` count from the loop's first trip: with no `counters`, trip `it` of a step
+    /// drawing d times from a site draws after `it · d` draws of the loop's trips before, so a
+    /// step that draws is lowered twice, the second time knowing d; where the device computes
+    /// d, [`Step::counted`] says which sites the state must count. With `counters`, the trips
+    /// before drew as many as they say, and [`Step::counts`] adds this trip's. The draws'
+    /// counts are left as before the step; the caller counts the trips' draws
+    /// (`count_loop_draws`, or the last state's counters).
+    pub(super) fn loop_body(
+        &mut self,
+        f: &Val,
+        args: Vec<Val>,
+        it: &Name,
+        counters: Option<&Counters>,
+    ) -> R<(Val, Step)> {
+        let (result, step) = self.loop_body_or_failure(f, args, it, counters)?;
         Ok((result?, step))
     }
 
     /// [`Lowerer::loop_body`], its step kept where its result is an error: a step that
     /// certainly fails (found when lowered) still runs its statements before it fails.
-    fn loop_body_or_failure(&mut self, f: &Val, args: Vec<Val>, it: &Name) -> R<(R<Val>, Step)> {
+    fn loop_body_or_failure(
+        &mut self,
+        f: &Val,
+        args: Vec<Val>,
+        it: &Name,
+        counters: Option<&Counters>,
+    ) -> R<(R<Val>, Step)> {
         let before = self.rolls.clone();
-        self.trip_draws.push((it.clone(), Rc::new(HashMap::new())));
-        let mut lowered = self.loop_body_once(f, args.clone());
-        let draws = self.rolls.since(&before);
-        if !draws.is_empty() {
-            self.rolls = before.clone();
-            self.trip_draws.last_mut().expect("pushed").1 = Rc::new(draws.clone());
-            lowered = self.loop_body_once(f, args);
-        }
-        let again = self.rolls.since(&before);
+        // the run-time draws before the loop go with the trips' (the step's own names
+        // count its run-time draws)
+        let outer_run = std::mem::take(&mut self.run_draws);
+        let bases = |per_trip: Vec<(u32, Fcl)>| {
+            let mut bases = outer_run.clone();
+            for (site, b) in per_trip {
+                let b = match bases.remove(&site) {
+                    Some(run) => fcl!("{run} + {b}"),
+                    None => b,
+                };
+                bases.insert(site, b);
+            }
+            Rc::new(bases)
+        };
+        let mut counted = Vec::new();
+        let mut counts = Vec::new();
+        let (lowered, draws) = match counters {
+            None => {
+                self.trip_draws.push(bases(Vec::new()));
+                let mut lowered = self.loop_body_once(f, args.clone());
+                let draws = self.rolls.since(&before);
+                if !self.run_draws.is_empty() {
+                    counted = draws.keys().chain(self.run_draws.keys()).copied().collect();
+                    counted.sort_unstable();
+                    counted.dedup();
+                } else if !draws.is_empty() {
+                    self.rolls = before.clone();
+                    let per_trip = draws.iter().map(|(&site, &d)| (site, fcl!("{it} * {d}")));
+                    *self.trip_draws.last_mut().expect("pushed") = bases(per_trip.collect());
+                    lowered = self.loop_body_once(f, args);
+                    if self.rolls.since(&before) != draws || !self.run_draws.is_empty() {
+                        lowered.0 = unsupported(
+                            "a loop step whose draws from roll change with what they know",
+                        );
+                    }
+                }
+                (lowered, draws)
+            }
+            Some(c) => {
+                let per_trip = c.sites.iter().zip(&c.now).map(|(&s, n)| (s, n.expr()));
+                self.trip_draws.push(bases(per_trip.collect()));
+                let mut lowered = self.loop_body_once(f, args);
+                let drawn = self.rolls.since(&before);
+                let mut sites: Vec<u32> =
+                    drawn.keys().chain(self.run_draws.keys()).copied().collect();
+                sites.sort_unstable();
+                sites.dedup();
+                if sites.iter().any(|s| !c.sites.contains(s)) {
+                    lowered.0 =
+                        unsupported("a loop step whose draws from roll change with what they know");
+                }
+                for (site, now) in c.sites.iter().zip(&c.now) {
+                    let d = drawn.get(site).copied().unwrap_or(0);
+                    let next = match self.run_draws.get(site) {
+                        Some(run) => fcl!("{} + {d} + {run}", now.expr()),
+                        None => fcl!("{} + {d}", now.expr()),
+                    };
+                    counts.push(Arr::scalar(Ty::Int, next));
+                }
+                (lowered, HashMap::new())
+            }
+        };
         self.rolls = before;
+        self.run_draws = outer_run;
         self.trip_draws.pop();
         let (result, body, prints) = lowered;
-        if again != draws {
-            return unsupported("a loop step whose draws from roll change with what they know");
-        }
         Ok((
             result,
             Step {
@@ -373,6 +532,8 @@ impl Lowerer {
                 body,
                 prints,
                 draws,
+                counted,
+                counts,
             },
         ))
     }
@@ -433,6 +594,8 @@ impl Lowerer {
     /// A loop's count `n` computed on the device, bound to a name of `main` (the FCL host
     /// reads it when the loop starts): that name.
     pub(super) fn trips_of(&mut self, n: Fcl) -> Fcl {
+        // (a count the host cannot evaluate, such as an `if` on device values, from a kernel)
+        let n = self.host_count(n);
         let c = self.fresh.name("trips");
         self.stmt(fcl_stmt!("{c} <- return<grid> ({n})"));
         fcl!("{c}")
@@ -566,8 +729,7 @@ mod tests {
                 Line::Comment("a statement of the step".into()),
                 Line::Stmt(fcl_stmt!("y <- return<grid> 1")),
             ],
-            prints: Vec::new(),
-            draws: HashMap::new(),
+            ..Default::default()
         };
         let (it, s) = (Name::new("it"), Name::new("s"));
         let w = lw.emit_loop(&Trips::known(4).expr, &it, &s, &layout, &parts, step);
@@ -612,8 +774,7 @@ mod tests {
             next: vec![Arr::new(Ty::Int, vec![2], |i: &Fcl| fcl!("(index s {i})"))],
             // (comments alone make no block)
             body: vec![Line::Comment("nothing".into())],
-            prints: Vec::new(),
-            draws: HashMap::new(),
+            ..Default::default()
         };
         let trips = fcl!("{}", Name::new("trips0"));
         let (it, s) = (Name::new("it"), Name::new("s"));

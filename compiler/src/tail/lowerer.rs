@@ -46,11 +46,15 @@ pub(super) struct Lowerer {
     pub rolls: semantics::tail::ops::io::Rolls,
     pub draws: Option<Draws>,
     pub drawn: Vec<u32>,
-    /// The loops (module `loops`) whose step is being lowered, outermost first: each loop's
-    /// trip variable and the draws of each `roll` call site per trip (module `roll`).
-    pub trip_draws: Vec<(Name, Rc<HashMap<u32, u64>>)>,
-    /// The draws of each `roll` call site made by loops whose trip count the device computes
-    /// (module `roll`): an FCL int expression added to the site's count in `rolls`.
+    /// The loops (module `loops`) whose step is being lowered, outermost first: for each
+    /// `roll` call site, the draws made before the step's trip that `rolls` does not count
+    /// (the trips before this one, and the run-time draws before the loop), an FCL int
+    /// expression (module `roll`).
+    pub trip_draws: Vec<Rc<HashMap<u32, Fcl>>>,
+    /// The draws of each `roll` call site whose number the device computes (loops of computed
+    /// counts, `if`s it decides), made in the innermost scope being lowered (`main`, or the
+    /// step of a loop): an FCL int expression added to the site's count in `rolls`. Its
+    /// names are that scope's (module `roll`).
     pub run_draws: HashMap<u32, Fcl>,
     /// The table of a sort network's stages, by its number of positions (module `sort`).
     pub sort_stages: HashMap<usize, Name>,
@@ -158,6 +162,9 @@ impl Lowerer {
         self.stmts.len() == c.stmts
             && self.outputs.len() == c.outputs
             && self.drawn.len() == c.drawn
+            // (a map drawing per element counts its draws without a statement)
+            && self.rolls.since(&c.rolls).is_empty()
+            && self.run_draws == c.run_draws
     }
 }
 

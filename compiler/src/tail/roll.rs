@@ -21,9 +21,15 @@
 //!   a site the step draws from d times per trip has counted, at trip `it`, its draws before
 //!   the loop plus `it · d` ([`Lowerer::draw_count`]); the loop's step is lowered twice, the
 //!   first time to find d, and after the loop the count moves on by d per trip
-//!   ([`Lowerer::count_loop_draws`]). Where the device computes the trips (a `power` count
-//!   from data, bound to a name of `main`), the count moves on by `trips · d`, a run-time
-//!   value (`Lowerer::run_draws`) that every later draw of the site adds to its count.
+//!   ([`Lowerer::count_loop_draws`]).
+//! * Where the device computes how many draws something makes (a loop of computed count, an
+//!   `if` whose condition it computes), the count moves on by a run-time value of the scope
+//!   being lowered ([`Lowerer::run_draws`]): `trips · d`, or `taken · a + (1 − taken) · b`,
+//!   which every later draw of the site adds to its count. In a loop's step that makes the
+//!   draws per trip differ from trip to trip: the loop's state then counts them (module
+//!   `loops`, `Counters`: a scalar per site, its draws in the trips before, carried from trip
+//!   to trip), and after the loop the last state's counters are the run-time draws. A
+//!   branch of an `if` that does so is refused (its names end with it).
 
 use super::apply::scalar_draws;
 use super::check::checked_roll_bound;
@@ -112,8 +118,8 @@ impl Lowerer {
     }
 
     /// The number of draws of `site` before its next one, as an FCL int expression: its count
-    /// so far and, inside loops, the draws of the trips before this one (the loop's trip
-    /// variable times the site's draws per trip, for each enclosing loop).
+    /// so far, the draws the device counted in this scope and, inside loops, the draws made
+    /// before each enclosing step's trip ([`Lowerer::trip_draws`]).
     fn draw_count(&self, site: u32) -> Fcl {
         let k = self.rolls.count(site);
         let before = match self.run_draws.get(&site) {
@@ -122,12 +128,12 @@ impl Lowerer {
         };
         self.trip_draws
             .iter()
-            .filter_map(|(it, per_trip)| Some((it, per_trip.get(&site)?)))
-            .fold(before, |acc, (it, d)| fcl!("{acc} + {it} * {d}"))
+            .filter_map(|bases| bases.get(&site))
+            .fold(before, |acc, b| fcl!("{acc} + {b}"))
     }
 
     /// Moves `site`'s run-time count ([`Lowerer::run_draws`]) on by `moved` (an FCL int).
-    fn add_run_draws(&mut self, site: u32, moved: Fcl) {
+    pub(super) fn add_run_draws(&mut self, site: u32, moved: Fcl) {
         let run = match self.run_draws.remove(&site) {
             Some(run) => fcl!("{run} + {moved}"),
             None => moved,
@@ -138,8 +144,8 @@ impl Lowerer {
     /// Counts the draws of an `if` whose branches ran as loops of 0 or 1 trip (module
     /// `branch`), `taken` (an FCL int, 1 or 0) the first's trips: branch a drew `drawn_a` from
     /// each site, b `drawn_b`, each from the counts before the `if`, so after it a site's count
-    /// moves on by `taken · a + (1 − taken) · b`, a run-time value where the two differ. Only
-    /// at the top level of `main`, as for [`Lowerer::count_loop_draws`].
+    /// moves on by `taken · a + (1 − taken) · b`, a run-time value where the two differ. Not
+    /// inside a function body, as for [`Lowerer::count_loop_draws`].
     pub(super) fn count_branch_draws(
         &mut self,
         taken: &Name,
@@ -152,8 +158,8 @@ impl Lowerer {
         if sites.is_empty() {
             return Ok(());
         }
-        if self.in_loop || self.kernel {
-            return unsupported("an if whose branches draw from roll, in a loop");
+        if self.kernel {
+            return unsupported("an if whose branches draw from roll, in a function body");
         }
         for site in sites {
             let (a, b) = (
@@ -174,9 +180,9 @@ impl Lowerer {
 
     /// Counts the draws of `trips` trips (`count`, an FCL int) of a loop whose step draws
     /// `per_trip` from each site (the step was lowered once: the counts are as before it);
-    /// refused where known draws pass 2^31, or where the device computes the count inside
-    /// another loop's step. (Draws past 2^31 of one site by a computed count are not
-    /// checked: the count wraps, as FCL's ints do.)
+    /// refused where known draws pass 2^31, or where the device computes the count inside a
+    /// function body. (Draws past 2^31 of one site by a computed count are not checked: the
+    /// count wraps, as FCL's ints do.)
     pub(super) fn count_loop_draws(
         &mut self,
         per_trip: &HashMap<u32, u64>,
@@ -187,14 +193,13 @@ impl Lowerer {
             return Ok(());
         }
         let Some(n) = trips.and_then(|n| u64::try_from(n).ok()) else {
-            // a count the device computes (`count`, a name bound in `main`, checked not
-            // negative): the sites' counts after the loop are run-time values. Only at the
-            // top level of `main`, where the name is in scope for every later draw (not in a
-            // branch's body, whose names end with it); a step counts its draws per trip
-            // statically.
-            if self.in_loop || self.kernel {
+            // a count the device computes (`count`, a name bound in this scope, checked not
+            // negative): the sites' counts after the loop are run-time values, in this scope
+            // (`main`, or a loop's step, whose state then counts its draws, module `loops`);
+            // a branch's body refuses them (module `branch`)
+            if self.kernel {
                 return unsupported(
-                    "roll inside a loop whose count the device computes, in a loop",
+                    "roll inside a loop whose count the device computes, in a function body",
                 );
             }
             for (&site, &d) in per_trip {
@@ -229,7 +234,6 @@ fn roll_text(fresh: &Fresh, e: &Expr, site: u32, k: &Fcl, n: &Arr, bound: Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tail::tree::Name;
 
     use crate::tail::tree::parsed as p;
 
@@ -238,13 +242,13 @@ mod tests {
         let mut l = Lowerer::kernel(&Fresh::default());
         l.rolls.advance(7, 3);
         assert_eq!(l.draw_count(7), p("3"));
-        l.trip_draws
-            .push((Name::new("it0"), Rc::new(HashMap::from([(7, 2)]))));
-        l.trip_draws
-            .push((Name::new("it1"), Rc::new(HashMap::from([(8, 5)]))));
-        l.trip_draws
-            .push((Name::new("it2"), Rc::new(HashMap::from([(7, 4)]))));
+        let bases = |site: u32, b: &str| Rc::new(HashMap::from([(site, p(b))]));
+        l.trip_draws.push(bases(7, "it0 * 2"));
+        l.trip_draws.push(bases(8, "it1 * 5"));
+        l.trip_draws.push(bases(7, "it2 * 4"));
         assert_eq!(l.draw_count(7), p("(3 + it0 * 2 + it2 * 4)"));
         assert_eq!(l.draw_count(8), p("(0 + it1 * 5)"));
+        l.run_draws.insert(8, p("trips * 2"));
+        assert_eq!(l.draw_count(8), p("(0 + trips * 2 + it1 * 5)"));
     }
 }
