@@ -525,3 +525,34 @@ fn operators_on_arrays_of_run_time_extents_agree_without_reading_them_back() {
     }
     agree_all(&programs);
 }
+
+/// Loops the lowering used to unroll (at most 4096 trips, a copy of the step per trip): a
+/// `power` whose static state of two or more axes changes shape (a transposition, a `take` of
+/// rows; held at the largest capacity of each axis with its extents in the state), and a map
+/// with statements over complex numbers (a trip per element). Each is one loop, whatever the
+/// trips; a state that doubles each trip is refused with a reason, not a panic.
+#[test]
+fn loops_over_states_that_change_shape_stay_loops() {
+    let programs = [
+        "reduce(addi,0,reduce(addi,0,power(fn s:[int]2 => transp(each(fn x:[int]0 => addi(x,1),s)),4100,reshape([2,3],iota(6)))))",
+        "reduce(addi,0,reduce(addi,0,power(fn s:[int]2 => transp(take(2,s)),4100,reshape([3,2],iota(6)))))",
+        "reduce(addi,0,reduce(addi,0,reduce(addi,0,power(fn s:[int]3 => transp2([3,1,2],s),4100,reshape([2,3,4],iota(24))))))",
+        "reduce(addx,0.0j0.0,each(fn x:[complex]0 => prSclX(mulx(x,x)),\
+         each(fn x:[int]0 => injx(i2d(x),divd(1.0,i2d(addi(x,1)))),iota(1100))))",
+    ];
+    for src in programs {
+        let l = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(l.probes, 0, "{src}");
+        let text = l.fcl.flat_text();
+        assert_eq!(text.matches("power<grid>").count(), 1, "{src}: {}", l.fcl);
+        // (3001 trips unrolled were 875,000 characters)
+        assert!(text.len() < 100_000, "{src}: {}", text.len());
+    }
+    let agreeing: Vec<String> = programs.iter().map(|p| p.to_string()).collect();
+    agree_all(&agreeing);
+    let doubling = "reduce(addi,0,reduce(addi,0,power(fn s:[int]2 => transp(drop(1,cat(s,s))),3001,reshape([3,4],iota(12)))))";
+    match lower_tail(doubling) {
+        Err(LowerTailError::Unsupported(why)) => assert!(why.contains("2^31 elements"), "{why}"),
+        other => panic!("{doubling}: {other:?}"),
+    }
+}

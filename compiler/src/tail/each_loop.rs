@@ -12,7 +12,7 @@ use super::loops::{Counters, Step};
 use super::lowerer::Lowerer;
 use super::state::Layout;
 use super::tree::{fcl, int, Fcl};
-use super::value::{unsupported, Arr, Ty, Val, R};
+use super::value::{unsupported, Arr, Val, R};
 use super::LowerTailError;
 use semantics::tail::value::Array;
 use std::rc::Rc;
@@ -64,7 +64,7 @@ impl Lowerer {
         let saved = self.checkpoint();
         let (mut r, mut step) = self.loop_body(f, xs.clone(), &it, None)?;
         let r_ty = match &r {
-            Val::Arr(r) if r.shape.is_empty() && !r.is_dynamic() && r.ty != Ty::Complex => r.ty,
+            Val::Arr(r) if r.shape.is_empty() && !r.is_dynamic() => r.ty,
             _ => return unsupported("a function with statements whose result is not a scalar"),
         };
         let fill = r_ty.fill();

@@ -182,26 +182,31 @@ impl Lowerer {
         let dynamic = parts.iter().map(Arr::is_dynamic).collect();
         let (mut layout, mut step) = on.step(self, &mut parts, &mut caps, dynamic, &mut sites)?;
         // an array of run-time extents whose step may make an extent larger than its
-        // capacity (a transposition exchanges them): held at the larger capacity of each
-        // axis, the step lowered again on it
-        let mut wider = false;
-        for (c, b) in step.next.iter().enumerate() {
-            let a = &parts[c];
-            if (a.run_dims.is_some() || b.run_dims.is_some())
-                && a.shape.len() == b.shape.len()
-                && b.shape.iter().zip(&a.shape).any(|(y, x)| y > x)
-            {
-                let shape = a
-                    .shape
-                    .iter()
-                    .zip(&b.shape)
-                    .map(|(x, y)| *x.max(y))
-                    .collect();
-                parts[c] = widened(a, shape);
-                wider = true;
+        // capacity (a transposition exchanges them), or a static one of two or more axes
+        // whose step changes its shape: held at the larger capacity of each axis, with its
+        // extents in the state, the step lowered again on it (until no axis grows: a
+        // permutation of r axes settles in r rounds)
+        for _ in 0..=MAX_RANK_ROUNDS {
+            let mut wider = false;
+            for (c, b) in step.next.iter().enumerate() {
+                let a = &parts[c];
+                if (a.run_dims.is_some() || b.run_dims.is_some() || a.shape.len() >= 2)
+                    && a.shape.len() == b.shape.len()
+                    && b.shape.iter().zip(&a.shape).any(|(y, x)| y > x)
+                {
+                    let shape = a
+                        .shape
+                        .iter()
+                        .zip(&b.shape)
+                        .map(|(x, y)| *x.max(y))
+                        .collect();
+                    parts[c] = widened(a, shape);
+                    wider = true;
+                }
             }
-        }
-        if wider {
+            if !wider {
+                break;
+            }
             let dynamic = parts.iter().map(Arr::is_dynamic).collect();
             (layout, step) = on.step(self, &mut parts, &mut caps, dynamic, &mut sites)?;
         }
@@ -693,7 +698,19 @@ impl Lowerer {
         let mut state = x.clone();
         for trip in 1..=n {
             let next = self.apply_fun(f, vec![state])?;
-            let parts = components(&next)?
+            let parts = components(&next)?;
+            // (a state that doubles each trip passes any buffer's size before its shape's
+            // arithmetic overflows)
+            let elements = |a: &Arr| a.shape.iter().try_fold(1usize, |p, &d| p.checked_mul(d));
+            if parts
+                .iter()
+                .any(|a| elements(a).is_none_or(|k| k > i32::MAX as usize))
+            {
+                return unsupported(format!(
+                    "{why}: the state passes 2^31 elements after trip {trip}"
+                ));
+            }
+            let parts = parts
                 .iter()
                 .map(|a| self.materialize(a, &format!("power state after trip {trip} of {n}")))
                 .collect::<Vec<Arr>>();
@@ -702,6 +719,9 @@ impl Lowerer {
         Ok(state)
     }
 }
+
+/// The most rounds of widening a state of run-time extents to the capacities its step makes.
+const MAX_RANK_ROUNDS: usize = 8;
 
 /// The most `power` trips run one after another at the top level.
 const MAX_TRIPS: i64 = 4096;
