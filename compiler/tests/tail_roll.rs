@@ -162,6 +162,15 @@ fn loops_whose_steps_draw_a_computed_number_of_times_count_them_in_their_state()
          each(fn y:[int]0 => roll(3),iota(resi(5,x))))),iota(80)) in addd(roll(5),reduce(addd,0.0,p))",
         // a state that grows: its map draws one more each trip
         "power(fn s:[double]1 => snoc(each(fn x:[double]0 => addd(x,roll(3)),s),roll(0)),70,each(i2d,iota(5)))",
+        // (found by the generator) an `if` whose branch maps a filtered state: the branch's
+        // draws are counted in the branches' state, and the condition's `if` on device values
+        // is computed by a kernel, not the host
+        "let v:[double]1 = compress(each(fn x:[double]0 => gtd(x,-0.75),[-0.5,0.0,0.5]),[-0.5,0.0,0.5]) in \
+         power(fn s:[double]1 => if ltd(first(s),-0.375) then each(fn x:[double]0 => addd(x,roll(0)),s) \
+         else each(fn x:[double]0 => subd(x,1.0),s),3,v)",
+        "let v:[double]1 = each(i2d,iota(9)) in addd(roll(0),reduce(addd,0.0,power(fn s:[double]1 => \
+         if ltd(first(s),3.5) then each(fn x:[double]0 => addd(x,roll(0)),compress(each(fn x:[double]0 => \
+         gtd(x,1.0),s),s)) else s,4,v)))",
     ];
     for src in programs {
         let l = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));

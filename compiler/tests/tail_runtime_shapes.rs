@@ -550,6 +550,20 @@ fn loops_over_states_that_change_shape_stay_loops() {
     }
     let agreeing: Vec<String> = programs.iter().map(|p| p.to_string()).collect();
     agree_all(&agreeing);
+    // known masks and counts of a vector of run-time length: its length checked (3.65/3.66)
+    let filtered = "let w:[int]1 = compress(each(fn x:[int]0 => gti(resi(5,x),2),iota(10)),iota(10)) in";
+    let gathers: Vec<String> = [
+        "cat(replicate(0,[2,1,0,3],w),compress([tt,ff,tt,tt],w))",
+        "replicate(0,[2,1,0],w)",
+        "compress([tt,ff],w)",
+    ]
+    .iter()
+    .map(|op| format!("{filtered} {op}"))
+    .collect();
+    for src in &gathers {
+        assert_eq!(lower_tail(src).map(|l| l.probes).ok(), Some(0), "{src}");
+    }
+    agree_all(&gathers);
     let doubling = "reduce(addi,0,reduce(addi,0,power(fn s:[int]2 => transp(drop(1,cat(s,s))),3001,reshape([3,4],iota(12)))))";
     match lower_tail(doubling) {
         Err(LowerTailError::Unsupported(why)) => assert!(why.contains("2^31 elements"), "{why}"),

@@ -10,9 +10,10 @@
 //! the step of an FCL loop that runs once or not at all: `power<grid> t` with `t = if c then 1
 //! else 0` for the first and `1 - t` for the second, both writing one state buffer (module
 //! `state`), so only the branch the condition picks runs its statements, when the program runs
-//! (`branch_loops`; `condScl` of a function with statements too). What neither covers (a branch
-//! that draws from `roll` a number of times the device computes, results of other types or
-//! ranks) reads the condition back (module `probe`).
+//! (`branch_loops`; `condScl` of a function with statements too; where a branch draws from
+//! `roll` a number of times the device computes, the state counts its draws, as a loop's
+//! does). What neither covers (results of other types or ranks) reads the condition back
+//! (module `probe`).
 
 use super::capacity::UNBOUNDED;
 use super::check::{failing, has_checks};
@@ -25,6 +26,7 @@ use super::value::Env;
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::{LowerTailError, RunFailure};
 use semantics::tail::syntax::Expr;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 impl Lowerer {
@@ -84,31 +86,49 @@ impl Lowerer {
         run_b: impl FnOnce(&mut Lowerer) -> R<Val>,
     ) -> R<Val> {
         let taken = self.fresh.name("taken");
-        self.stmt(fcl_stmt!(
-            "{taken} <- return<grid> (if {} then 1 else 0)",
-            cond.expr()
-        ));
+        // (a condition the host cannot evaluate, an `if` on device values, from a kernel)
+        let c = cond.expr();
+        let t = match super::store::host_evaluable(&c) {
+            true => fcl!("(if {c} then 1 else 0)"),
+            false => self.host_count(fcl!("(if {c} then 1 else 0)")),
+        };
+        self.stmt(fcl_stmt!("{taken} <- return<grid> {t}"));
         // each branch draws from `roll` after the draws before the `if`; after it, the sites'
-        // counts move on by the taken branch's draws
-        // (a branch's draws whose number the device computes would count in its own names:
-        // refused)
+        // counts move on by the taken branch's draws. Where the device computes how many a
+        // branch makes (in the branch's own names), the branches' state counts them (as a
+        // loop's does, `Counters`), and the last state's counters are the `if`'s draws.
         let before = self.rolls.clone();
-        let run = self.run_draws.clone();
+        let outer_run = std::mem::take(&mut self.run_draws);
+        self.trip_draws.push(Rc::new(outer_run.clone()));
         let (ra, body_a, prints_a) = self.in_loop_body(run_a);
-        let drawn_a = self.rolls.since(&before);
-        let counted_a = self.run_draws != run;
+        let mut drawn_a = self.rolls.since(&before);
+        let run_a = std::mem::take(&mut self.run_draws);
         self.rolls = before.clone();
-        self.run_draws = run.clone();
         let (rb, body_b, prints_b) = self.in_loop_body(run_b);
-        let drawn_b = self.rolls.since(&before);
-        let counted_b = self.run_draws != run;
+        let mut drawn_b = self.rolls.since(&before);
+        let run_b = std::mem::take(&mut self.run_draws);
         self.rolls = before;
-        self.run_draws = run;
-        if counted_a || counted_b {
-            return unsupported(
-                "an if whose branch draws from roll a number of times the device computes",
-            );
-        }
+        self.trip_draws.pop();
+        self.run_draws = outer_run;
+        let mut sites: Vec<u32> = run_a.keys().chain(run_b.keys()).copied().collect();
+        sites.sort_unstable();
+        sites.dedup();
+        let counts = |drawn: &HashMap<u32, u64>, run: &HashMap<u32, Fcl>| -> Vec<Arr> {
+            let count = |site: &u32| {
+                let d = drawn.get(site).copied().unwrap_or(0);
+                match run.get(site) {
+                    Some(r) => fcl!("{d} + {r}"),
+                    None => fcl!("{d}"),
+                }
+            };
+            sites
+                .iter()
+                .map(|site| Arr::scalar(Ty::Int, count(site)))
+                .collect()
+        };
+        let (counts_a, counts_b) = (counts(&drawn_a, &run_a), counts(&drawn_b, &run_b));
+        drawn_a.retain(|site, _| !sites.contains(site));
+        drawn_b.retain(|site, _| !sites.contains(site));
         self.count_branch_draws(&taken, &drawn_a, &drawn_b)?;
         // a branch that certainly fails when it runs: the other's form, its elements failing
         let (ra, rb) = match (ra, rb) {
@@ -119,7 +139,7 @@ impl Lowerer {
             }
             (ra, rb) => (ra?, rb?),
         };
-        let (pa, pb) = (components(&ra)?, components(&rb)?);
+        let (mut pa, mut pb) = (components(&ra)?, components(&rb)?);
         let same_form = matches!(
             (&ra, &rb),
             (Val::Tuple(_), Val::Tuple(_)) | (Val::Arr(_), Val::Arr(_))
@@ -127,6 +147,8 @@ impl Lowerer {
         if !same_form || pa.len() != pb.len() {
             return unsupported("an if whose branches are of other forms");
         }
+        pa.extend(counts_a);
+        pb.extend(counts_b);
         // each component: one static shape, or two vectors at the larger capacity with the
         // length in the state
         let mut caps = Vec::new();
@@ -186,6 +208,8 @@ impl Lowerer {
             let w = self.emit_loop(&trips, &it, &s, &layout, &state, step);
             state = layout.read(self, &w);
         }
+        let counters = state.split_off(state.len() - sites.len());
+        self.count_state_draws(&sites, counters);
         rebuild(&ra, &state)
     }
 

@@ -99,8 +99,9 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         // both of one length, or the other one static: decided where they meet
         P::ZipWith => true,
         // by a computed mask or counts (module `filter`)
-        P::Compress => matches!(&args[0], Val::Arr(s) if s.known.is_none()),
-        P::Replicate => k >= 1 && matches!(&args[1], Val::Arr(s) if s.known.is_none()),
+        // (known ones too, of a vector of run-time length)
+        P::Compress => true,
+        P::Replicate => k >= 1,
         // a drop, or a take whose count bounds its length (module `counts`)
         P::Take | P::Drop | P::Rotate | P::Vrotate => {
             k == 1 && super::counts::counts_take_dynamic(p, args)
@@ -204,10 +205,10 @@ impl Lowerer {
             P::Roll => return self.roll(p, name, e, args[0].arr()?),
             // a host value read when the program runs (module `input`)
             P::Nowi => return self.nowi(p, name, e, args[0].arr()?),
-            P::Replicate if args[1].arr()?.known.is_none() => {
+            P::Replicate if args[1].arr()?.known.is_none() || args[2].arr()?.is_dynamic() => {
                 return self.gather_dynamic(p, name, e, args[1].arr()?, args[2].arr()?)
             }
-            P::Compress if args[0].arr()?.known.is_none() => {
+            P::Compress if args[0].arr()?.known.is_none() || args[1].arr()?.is_dynamic() => {
                 return self.gather_dynamic(p, name, e, args[0].arr()?, args[1].arr()?)
             }
             P::Replicate => {

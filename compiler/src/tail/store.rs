@@ -229,7 +229,7 @@ fn slots(a: &Arr) -> Fcl {
 
 /// Whether the FCL host evaluates int expression `e` as it is: no `if`, `let`, function or
 /// check in it.
-fn host_evaluable(e: &Fcl) -> bool {
+pub(super) fn host_evaluable(e: &Fcl) -> bool {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         if matches!(

@@ -136,8 +136,9 @@ impl Gen<'_> {
     }
 
     /// `roll(0)` or `roll(6)`, alone, added to a double or inside an `each` body (one roll per
-    /// element, in order). The oracle's generator is advanced only here, once the binding is
-    /// sure to be made, so its state follows the program's evaluation order.
+    /// element, in order), or in the step of a `power` ([`Gen::roll_loop`]). The oracle's
+    /// generator is advanced only here, once the binding is sure to be made, so its state
+    /// follows the program's evaluation order.
     pub(super) fn roll(&mut self) -> Option<(String, Val)> {
         let n = if self.rng.chance(50) { 0 } else { 6 };
         let scalar = |d: f64| Val {
@@ -145,7 +146,8 @@ impl Gen<'_> {
             shape: Vec::new(),
             data: vec![d],
         };
-        match self.rng.range(0, 2) {
+        match self.rng.range(0, 5) {
+            3..=5 => self.roll_loop(n),
             0 => {
                 let text = format!("roll({n})");
                 let r = self.roll.roll(self.roll_site(&text, 0), n).ok()?;
@@ -176,6 +178,73 @@ impl Gen<'_> {
                 ))
             }
         }
+    }
+
+    /// `power` over a double vector whose step draws per element a number of times that may
+    /// change from trip to trip: every trip, under a condition on the state's first element
+    /// (an `if` the device decides), or after a filter of the state (a run-time length). The
+    /// draws go trip by trip, element by element, as the oracle makes them.
+    fn roll_loop(&mut self, n: i32) -> Option<(String, Val)> {
+        let (name, v) = self.pick(|v| v.ty == Ty::Double && v.rank() == 1)?;
+        let (s, x, y) = (self.fresh(), self.fresh(), self.fresh());
+        let trips = self.rng.range(0, 3);
+        let form = self.rng.range(0, 2);
+        // a threshold among the values (the condition or the filter keeps some, drops some)
+        let t = v
+            .data
+            .get(self.rng.range(0, v.data.len().max(1) - 1))
+            .copied()
+            .unwrap_or(0.0);
+        let t = (t * 4.0).floor() / 4.0 + 0.125;
+        let tl = double_literal(t);
+        let draw = format!("each(fn {x}:[double]0 => addd({x},roll({n})),");
+        let text = match form {
+            0 => format!("power(fn {s}:[double]1 => {draw}{s}),{trips},{name})"),
+            1 => format!(
+                "power(fn {s}:[double]1 => if ltd(first({s}),{tl}) then {draw}{s}) \
+                 else each(fn {y}:[double]0 => subd({y},1.0),{s}),{trips},{name})"
+            ),
+            _ => format!(
+                "power(fn {s}:[double]1 => {draw}compress(each(fn {y}:[double]0 => ltd({y},{tl}),{s}),{s})),\
+                 {trips},{name})"
+            ),
+        };
+        let site = self.roll_site(&text, 1);
+        // (drawn on a copy of the generator, kept only where the binding is made)
+        let mut rolls = self.roll.clone();
+        let mut data = v.data.clone();
+        for _ in 0..trips {
+            let drawing = match form {
+                // (`first` of an empty vector is the fill, 0.0)
+                1 => data.first().copied().unwrap_or(0.0) < t,
+                2 => {
+                    data.retain(|&d| d < t);
+                    true
+                }
+                _ => true,
+            };
+            for d in &mut data {
+                *d = if drawing {
+                    *d + rolls.roll(site, n).ok()?
+                } else {
+                    *d - 1.0
+                };
+            }
+        }
+        // (the other productions take double vectors to have a first element)
+        if data.is_empty() {
+            return None;
+        }
+        self.roll = rolls;
+        let shape = vec![data.len()];
+        Some((
+            text,
+            Val {
+                ty: Ty::Double,
+                shape,
+                data,
+            },
+        ))
     }
 
     /// The call site (source position) of the `roll` in binding text `text` of a double value of

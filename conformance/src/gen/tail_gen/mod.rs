@@ -140,7 +140,8 @@ type BinOp = (&'static str, Ty, fn(f64, f64) -> f64);
 const INT_OPS: &[BinOp] = &[
     ("addi", Ty::Int, |a, b| a + b),
     ("subi", Ty::Int, |a, b| a - b),
-    ("muli", Ty::Int, |a, b| a * b),
+    // (+ 0.0: an int has no negative zero, `muli(0,-2)` is 0, which `i2d` makes 0.0)
+    ("muli", Ty::Int, |a, b| a * b + 0.0),
     ("maxi", Ty::Int, f64::max),
     ("mini", Ty::Int, f64::min),
 ];
