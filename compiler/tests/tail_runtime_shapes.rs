@@ -551,7 +551,8 @@ fn loops_over_states_that_change_shape_stay_loops() {
     let agreeing: Vec<String> = programs.iter().map(|p| p.to_string()).collect();
     agree_all(&agreeing);
     // known masks and counts of a vector of run-time length: its length checked (3.65/3.66)
-    let filtered = "let w:[int]1 = compress(each(fn x:[int]0 => gti(resi(5,x),2),iota(10)),iota(10)) in";
+    let filtered =
+        "let w:[int]1 = compress(each(fn x:[int]0 => gti(resi(5,x),2),iota(10)),iota(10)) in";
     let gathers: Vec<String> = [
         "cat(replicate(0,[2,1,0,3],w),compress([tt,ff,tt,tt],w))",
         "replicate(0,[2,1,0],w)",

@@ -117,10 +117,10 @@ pub(super) fn scalar_draws(
     }
 }
 
-/// Whether `f` applies to scalars of types `tys` inside a kernel without drawing from `roll`:
-/// a map of it over a vector whose length the device computes is a map over its capacity.
-pub(super) fn maps_per_element(fresh: &Fresh, f: &Val, tys: &[Ty]) -> bool {
-    matches!(scalar_draws(fresh, f, tys, Some(Draws::placeholder())), Ok((_, d)) if d.is_empty())
+/// Whether `f` applied to scalars of types `tys` is per-element code, drawing from `roll` or
+/// not (its draws counted by [`Lowerer::element_draws`]).
+pub(super) fn is_element_code(fresh: &Fresh, f: &Val, tys: &[Ty]) -> bool {
+    scalar_draws(fresh, f, tys, Some(Draws::placeholder())).is_ok()
 }
 
 /// `f` applied to known scalars, when its result is known (compile-time evaluation).

@@ -4,7 +4,7 @@
 //! iterates with FCL's grid-level `power` over a materialized array.
 
 use super::apply::{
-    apply_at, apply_drawing, apply_in_ranges, known_apply, maps_per_element, result_range,
+    apply_at, apply_drawing, apply_in_ranges, is_element_code, known_apply, result_range,
     scalar_result, MAX_FOLD,
 };
 use super::check::{checked_row, of_same_length};
@@ -30,7 +30,7 @@ impl Lowerer {
             // (3.36) each: element i is f(a_i)
             Prim::Each => {
                 let mut a = args[1].arr()?.clone();
-                if a.is_dynamic() && !maps_per_element(&fresh, &f, &[a.ty]) {
+                if a.is_dynamic() && !is_element_code(&fresh, &f, &[a.ty]) {
                     // a function with statements: a trip per element over the run-time
                     // length (module `each_loop`)
                     if let (false, Err(why)) = (self.kernel, scalar_result(&fresh, &f, &[a.ty])) {
@@ -43,7 +43,8 @@ impl Lowerer {
                     a = self.settle(&a, name)?;
                 }
                 let like = a.clone();
-                let (ty, bases) = match self.element_draws(&f, &[a.ty], a.size()) {
+                let run_len = a.run_len.as_deref();
+                let (ty, bases) = match self.element_draws(&f, &[a.ty], a.size(), run_len) {
                     Ok(r) => r,
                     // a function with statements (a print, a sort, a filter) runs element by
                     // element at the top level, in order
@@ -78,7 +79,7 @@ impl Lowerer {
                 if (a.is_dynamic() || b.is_dynamic())
                     && vectors
                     && apart
-                    && maps_per_element(&fresh, &f, &[a.ty, b.ty])
+                    && is_element_code(&fresh, &f, &[a.ty, b.ty])
                 {
                     // vectors whose lengths may differ: checked to be the same when the
                     // program runs (3.68 where they differ), both within the smaller capacity
@@ -88,7 +89,7 @@ impl Lowerer {
                     && (a.run_len != b.run_len
                         || a.run_dims != b.run_dims
                         || a.shape != b.shape
-                        || !maps_per_element(&fresh, &f, &[a.ty, b.ty]))
+                        || !is_element_code(&fresh, &f, &[a.ty, b.ty]))
                 {
                     a = self.settle(&a, name)?;
                     b = self.settle(&b, name)?;
@@ -101,7 +102,8 @@ impl Lowerer {
                     }
                     return Err(fails(p, name, e, reason));
                 }
-                let (ty, bases) = match self.element_draws(&f, &[a.ty, b.ty], a.size()) {
+                let run_len = a.run_len.as_deref();
+                let (ty, bases) = match self.element_draws(&f, &[a.ty, b.ty], a.size(), run_len) {
                     Ok(r) => r,
                     Err(why) => return self.map_with_statements(&f, &[&a, &b], why),
                 };

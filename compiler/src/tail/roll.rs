@@ -9,7 +9,8 @@
 //! * Inside the function of an `each`/`zipWith` over m elements that draws from each of its
 //!   sites exactly once per element, the lowering knows the site's count b before the map, so
 //!   element i draws number b + i (row-major order is the oracle's evaluation order): the
-//!   element is pure per-element code, and the count moves on by m. Whether a function draws
+//!   element is pure per-element code, and the count moves on by m (by the run-time length,
+//!   a value of the scope, over a vector of run-time length or an array of run-time extents). Whether a function draws
 //!   once per element is found on placeholders ([`Lowerer::element_draws`]): every site the
 //!   function's own lowering reaches counts; an application lowered by another lowerer (a
 //!   nested `each`, a `reduce`, a branch of an `if` or `condScl` whose condition is
@@ -88,10 +89,18 @@ impl Lowerer {
     }
 
     /// The result type of `f` applied per element to scalars of types `tys` over `count`
-    /// elements, with the counts before the map of the sites it draws from; those counts move
-    /// on by `count`. Unsupported where `f` has no scalar lowering or does not draw exactly once
-    /// per element from each of its sites.
-    pub(super) fn element_draws(&mut self, f: &Val, tys: &[Ty], count: usize) -> R<(Ty, Bases)> {
+    /// elements (a capacity, where `run_len` says how many there are when the program runs),
+    /// with the counts before the map of the sites it draws from; those counts move on by
+    /// the number of elements (a run-time value of this scope where `run_len` is given).
+    /// Unsupported where `f` has no scalar lowering or does not draw exactly once per element
+    /// from each of its sites.
+    pub(super) fn element_draws(
+        &mut self,
+        f: &Val,
+        tys: &[Ty],
+        count: usize,
+        run_len: Option<&Fcl>,
+    ) -> R<(Ty, Bases)> {
         let (ty, drawn) = scalar_draws(&self.fresh, f, tys, Some(Draws::placeholder()))?;
         if drawn.is_empty() {
             return Ok((ty, None));
@@ -104,6 +113,12 @@ impl Lowerer {
             if bases.insert(site, self.draw_count(site)).is_some() {
                 return unsupported("a function that draws more than once per element from a roll");
             }
+        }
+        if let Some(len) = run_len {
+            for &site in bases.keys() {
+                self.add_run_draws(site, len.clone());
+            }
+            return Ok((ty, Some(Rc::new(bases))));
         }
         if bases
             .keys()
