@@ -571,3 +571,30 @@ fn loops_over_states_that_change_shape_stay_loops() {
         other => panic!("{doubling}: {other:?}"),
     }
 }
+
+/// `idxassign` into a vector of run-time length or rows the device counts, of doubles and
+/// bools: the position is checked (an int), never the value (found by the generator: a double
+/// wrapped in an int check was ill-typed FCL), and a position past the run-time length fails
+/// as the oracle's 3.57.
+#[test]
+fn idxassign_into_run_time_lengths_checks_the_position_whatever_the_type() {
+    let base = "let v:[double]1 = each(fn x:[int]0 => i2d(x),iota(65)) in \
+                let w:[double]1 = compress(each(fn x:[double]0 => ltd(x,LIMIT),v),v) in \
+                let b:[bool]1 = compress(each(fn x:[double]0 => ltd(x,3.0),v),each(fn x:[double]0 => gtd(x,1.0),v)) in \
+                let m:[double]2 = reshape([resi(5,first(shape(w))),2],v) in";
+    let mut programs = Vec::new();
+    for limit in ["0.0", "10.0"] {
+        for op in [
+            "let q:[bool]0 = idxassign([4],w,0.5) in w",
+            "let q:[bool]0 = idxassign([2],b,ff) in b",
+            "let q:[bool]0 = idxassign([3,2],m,9.5) in m",
+            "let q:[bool]0 = idxassign([7,2],m,9.5) in m",
+        ] {
+            programs.push(format!("{} {op}", base.replace("LIMIT", limit)));
+        }
+    }
+    for src in &programs {
+        assert_eq!(lower_tail(src).map(|l| l.probes).ok(), Some(0), "{src}");
+    }
+    agree_all(&programs);
+}

@@ -10,7 +10,7 @@ use super::apply::{
 use super::check::{checked_row, of_same_length};
 use super::loops::Trips;
 use super::lowerer::{fails, Lowerer};
-use super::tree::{fcl, var, Fcl};
+use super::tree::{fcl, int, var, Fcl};
 use super::value::{
     index_by_coords, known_int, known_vec, unsupported, Arr, At, Fresh, Fun, Ty, Val, R,
 };
@@ -222,27 +222,33 @@ impl Lowerer {
         }
         let is = known_vec(args[0].arr()?, "an idxassign index")?;
         let (a, v) = (args[1].arr()?.clone(), args[2].arr()?.clone());
-        let mut j = fcl!(
-            "{}",
-            update_position(&is, &a.shape).map_err(|reason| fails(
-                Prim::Idxassign,
-                name,
-                e,
-                reason
-            ))?
-        );
-        let (index, mut vt) = (a.index.clone(), v.expr());
-        if a.run_dims.is_some() && !super::dynamic::rows_dynamic(&a) {
+        let fail = |reason| Err(fails(Prim::Idxassign, name, e, reason));
+        let rows = super::dynamic::rows_dynamic(&a);
+        let mut j = match update_position(&is, &a.shape) {
+            Ok(p) => fcl!("{p}"),
+            Err(reason) if !a.is_dynamic() || is.len() != a.shape.len() => return fail(reason),
+            // (columns of rows the device counts are static)
+            Err(reason) if rows && update_position(&is[1..], &a.shape[1..]).is_err() => {
+                return fail(reason)
+            }
+            // an index past the capacity of a run-time extent is past the extent: the check
+            // below fails when the program runs, where its reason can name the extent; the
+            // position is none
+            Err(_) => int(-1),
+        };
+        let (index, vt) = (a.index.clone(), v.expr());
+        if a.run_dims.is_some() && !rows {
             // extents the device computes: the position by them, each index checked against
             // its axis's extent when the program runs
             j = super::extents::update_at(&self.fresh, e.span, &is, &a);
         } else if let Some(dims) = a.run_dims.as_deref() {
             // rows the device counts (the only extents that may be): the row checked against
             // their count when the program runs, the update within the capacity's layout
-            vt = checked_row(&self.fresh, e.span, &dims[0], is[0], &vt);
+            // (the check on the position, an int: the value may be a double or a bool)
+            j = checked_row(&self.fresh, e.span, &dims[0], is[0], &j);
         } else if let Some(len) = a.run_len.as_deref() {
             // a vector of run-time length: the index checked against it the same way
-            vt = checked_row(&self.fresh, e.span, len, is[0], &vt);
+            j = checked_row(&self.fresh, e.span, len, is[0], &j);
         }
         let mut updated = Arr::new(a.ty, a.shape.clone(), move |i: &Fcl| {
             fcl!("(if {i} == {j} then {vt} else {})", index(i))
