@@ -18,9 +18,9 @@
 use super::capacity::UNBOUNDED;
 use super::check::{failing, has_checks};
 use super::extents::extents_of;
-use super::loops::Step;
 use super::lowerer::Lowerer;
 use super::state::{components, rebuild, Layout};
+use super::step::Step;
 use super::tree::{fcl, fcl_stmt, int, var, Fcl};
 use super::value::Env;
 use super::value::{unsupported, Arr, Ty, Val, R};

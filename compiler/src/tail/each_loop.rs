@@ -8,9 +8,9 @@
 //! map runs element by element at the top level instead (`map_unrolled`), each element's
 //! statements in turn.
 
-use super::loops::{Counters, Step};
 use super::lowerer::Lowerer;
 use super::state::Layout;
+use super::step::{Counters, Step};
 use super::tree::{fcl, int, Fcl};
 use super::value::{unsupported, Arr, Val, R};
 use super::LowerTailError;

@@ -45,7 +45,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "control",
-        &["state", "loops", "branch", "higher", "each_loop"],
+        &["state", "step", "loops", "branch", "higher", "each_loop"],
     ),
     ("program", &["program", "probe"]),
 ];

@@ -82,7 +82,7 @@
 //! | trees and values | `tree`, `coords`, `range`, `fault`, `value`, `check`, `lowerer`, `fcl_program` | FCL trees, a TAIL value's shape and index function, value ranges, check sites, the lowerer's state, the output program |
 //! | element functions | `apply` | a function value applied to scalars inside a kernel |
 //! | operators | `reduce`, `scan`, `complex`, `scalar`, `shape`, `dynamic`, `counts`, `extents`, `extent_rows`, `format`, `radix`, `sort`, `roll`, `input`, `store`, `filter`, `ops` | one operator family each; `ops` dispatches an application to them |
-//! | control | `state`, `loops`, `branch`, `higher`, `each_loop` | `power` and effectful `each` as FCL loops, `if` with array branches, the higher-order operators |
+//! | control | `state`, `step`, `loops`, `branch`, `higher`, `each_loop` | a loop's state and step (with its draw counters), `power` and effectful `each` as FCL loops, `if` with array branches, the higher-order operators |
 //! | program | `program`, `probe` | expressions, bindings and the whole program; values read back |
 //!
 //! The layers order what modules share by name: types, free functions, constants. The
@@ -123,6 +123,7 @@ mod scan;
 mod shape;
 mod sort;
 mod state;
+mod step;
 mod store;
 mod tree;
 mod value;

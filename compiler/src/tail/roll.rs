@@ -28,7 +28,7 @@
 //!   being lowered ([`Lowerer::run_draws`]): `trips · d`, or `taken · a + (1 − taken) · b`,
 //!   which every later draw of the site adds to its count. In a loop's step that makes the
 //!   draws per trip differ from trip to trip: the loop's state then counts them (module
-//!   `loops`, `Counters`: a scalar per site, its draws in the trips before, carried from trip
+//!   `step`, `Counters`: a scalar per site, its draws in the trips before, carried from trip
 //!   to trip), and after the loop the last state's counters are the run-time draws. A
 //!   branch of an `if` that does so is refused (its names end with it).
 

@@ -1,0 +1,189 @@
+//! A loop's step (module `loops`: a `power` that is one FCL loop; module `each_loop`: a map of
+//! a trip per element; module `branch`: an `if`'s branches as loops of 0 or 1 trip): the
+//! function applied as the step, its statements and prints kept apart from `main`'s, and its
+//! draws from `roll` counted from the loop's first trip (module `roll`), by `it · d` where
+//! each trip draws d times, else by draw counters the state carries ([`Counters`]).
+
+use super::lowerer::{Line, Lowerer};
+use super::tree::{fcl, Fcl, Name};
+use super::value::{unsupported, Arr, Ty, Val, R};
+use super::Output;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A loop step's lowering.
+#[derive(Default)]
+pub(super) struct Step {
+    /// The next state's components.
+    pub next: Vec<Arr>,
+    /// The statements of a trip (with the comments on them).
+    pub body: Vec<Line>,
+    /// The values a trip prints.
+    pub prints: Vec<Output>,
+    /// The draws of each `roll` call site in a trip (module `roll`), where each trip draws
+    /// as many; empty where the state counts them ([`Counters`]).
+    pub draws: HashMap<u32, u64>,
+    /// Lowered with no counters: the call sites a trip draws from where the device computes
+    /// how many times (a loop of computed count, an `if` it decides, in the step), so that
+    /// the state must count them; else empty.
+    pub counted: Vec<u32>,
+    /// Lowered with counters: each counted site's draws after the trip, a scalar int.
+    pub counts: Vec<Arr>,
+}
+
+/// The draws from `roll` that a loop's state counts (module `roll`), where the device computes
+/// how many a trip makes: for each call site (in order), its draws in the trips before this
+/// one, read from the state (a scalar int component after the loop's own, 0 at the start).
+pub(super) struct Counters {
+    pub sites: Vec<u32>,
+    pub now: Vec<Arr>,
+}
+
+impl Counters {
+    /// The first state's counters: none drawn.
+    pub(super) fn zeros(sites: &[u32]) -> Vec<Arr> {
+        let zero = semantics::tail::value::Array::scalar(semantics::tail::value::Scalar::Int(0));
+        sites.iter().map(|_| Arr::known(zero.clone())).collect()
+    }
+}
+
+impl Lowerer {
+    /// After a loop whose state counted the draws of `sites` ([`Counters`]): the last
+    /// state's `counters` are the loop's draws, run-time values of this scope.
+    pub(super) fn count_state_draws(&mut self, sites: &[u32], counters: Vec<Arr>) {
+        for (&site, c) in sites.iter().zip(counters) {
+            self.add_run_draws(site, c.expr());
+        }
+    }
+
+    /// `f` applied to `args` as the step of a loop whose trip variable is `it`: its result,
+    /// and the statements it runs and the values it prints, which go into the loop (not
+    /// `main`), where nothing may run that runs once per program (`in_loop`). Its draws from
+    /// `roll` count from the loop's first trip: with no `counters`, trip `it` of a step
+    /// drawing d times from a site draws after `it · d` draws of the loop's trips before, so a
+    /// step that draws is lowered twice, the second time knowing d; where the device computes
+    /// d, [`Step::counted`] says which sites the state must count. With `counters`, the trips
+    /// before drew as many as they say, and [`Step::counts`] adds this trip's. The draws'
+    /// counts are left as before the step; the caller counts the trips' draws
+    /// (`count_loop_draws`, or the last state's counters).
+    pub(super) fn loop_body(
+        &mut self,
+        f: &Val,
+        args: Vec<Val>,
+        it: &Name,
+        counters: Option<&Counters>,
+    ) -> R<(Val, Step)> {
+        let (result, step) = self.loop_body_or_failure(f, args, it, counters)?;
+        Ok((result?, step))
+    }
+
+    /// [`Lowerer::loop_body`], its step kept where its result is an error: a step that
+    /// certainly fails (found when lowered) still runs its statements before it fails.
+    pub(super) fn loop_body_or_failure(
+        &mut self,
+        f: &Val,
+        args: Vec<Val>,
+        it: &Name,
+        counters: Option<&Counters>,
+    ) -> R<(R<Val>, Step)> {
+        let before = self.rolls.clone();
+        // the run-time draws before the loop go with the trips' (the step's own names
+        // count its run-time draws)
+        let outer_run = std::mem::take(&mut self.run_draws);
+        let bases = |per_trip: Vec<(u32, Fcl)>| {
+            let mut bases = outer_run.clone();
+            for (site, b) in per_trip {
+                let b = match bases.remove(&site) {
+                    Some(run) => fcl!("{run} + {b}"),
+                    None => b,
+                };
+                bases.insert(site, b);
+            }
+            Rc::new(bases)
+        };
+        let mut counted = Vec::new();
+        let mut counts = Vec::new();
+        let (lowered, draws) = match counters {
+            None => {
+                self.trip_draws.push(bases(Vec::new()));
+                let mut lowered = self.loop_body_once(f, args.clone());
+                let draws = self.rolls.since(&before);
+                if !self.run_draws.is_empty() {
+                    counted = draws.keys().chain(self.run_draws.keys()).copied().collect();
+                    counted.sort_unstable();
+                    counted.dedup();
+                } else if !draws.is_empty() {
+                    self.rolls = before.clone();
+                    let per_trip = draws.iter().map(|(&site, &d)| (site, fcl!("{it} * {d}")));
+                    *self.trip_draws.last_mut().expect("pushed") = bases(per_trip.collect());
+                    lowered = self.loop_body_once(f, args);
+                    if self.rolls.since(&before) != draws || !self.run_draws.is_empty() {
+                        lowered.0 = unsupported(
+                            "a loop step whose draws from roll change with what they know",
+                        );
+                    }
+                }
+                (lowered, draws)
+            }
+            Some(c) => {
+                let per_trip = c.sites.iter().zip(&c.now).map(|(&s, n)| (s, n.expr()));
+                self.trip_draws.push(bases(per_trip.collect()));
+                let mut lowered = self.loop_body_once(f, args);
+                let drawn = self.rolls.since(&before);
+                let mut sites: Vec<u32> =
+                    drawn.keys().chain(self.run_draws.keys()).copied().collect();
+                sites.sort_unstable();
+                sites.dedup();
+                if sites.iter().any(|s| !c.sites.contains(s)) {
+                    lowered.0 =
+                        unsupported("a loop step whose draws from roll change with what they know");
+                }
+                for (site, now) in c.sites.iter().zip(&c.now) {
+                    let d = drawn.get(site).copied().unwrap_or(0);
+                    let next = match self.run_draws.get(site) {
+                        Some(run) => fcl!("{} + {d} + {run}", now.expr()),
+                        None => fcl!("{} + {d}", now.expr()),
+                    };
+                    counts.push(Arr::scalar(Ty::Int, next));
+                }
+                (lowered, HashMap::new())
+            }
+        };
+        self.rolls = before;
+        self.run_draws = outer_run;
+        self.trip_draws.pop();
+        let (result, body, prints) = lowered;
+        Ok((
+            result,
+            Step {
+                next: Vec::new(),
+                body,
+                prints,
+                draws,
+                counted,
+                counts,
+            },
+        ))
+    }
+
+    fn loop_body_once(&mut self, f: &Val, args: Vec<Val>) -> (R<Val>, Vec<Line>, Vec<Output>) {
+        self.in_loop_body(|lw| lw.apply_fun(f, args))
+    }
+
+    /// `run` lowered as (part of) a loop's step: its result, and the statements it runs and
+    /// the values it prints, kept apart from `main`'s (`in_loop`: nothing that runs once per
+    /// program).
+    pub(super) fn in_loop_body<T>(
+        &mut self,
+        run: impl FnOnce(&mut Lowerer) -> R<T>,
+    ) -> (R<T>, Vec<Line>, Vec<Output>) {
+        let outer = std::mem::take(&mut self.stmts);
+        let outer_prints = std::mem::take(&mut self.outputs);
+        let in_loop = std::mem::replace(&mut self.in_loop, true);
+        let result = run(self);
+        self.in_loop = in_loop;
+        let body = std::mem::replace(&mut self.stmts, outer);
+        let prints = std::mem::replace(&mut self.outputs, outer_prints);
+        (result, body, prints)
+    }
+}
