@@ -19,6 +19,7 @@ use super::capacity::UNBOUNDED;
 use super::check::{failing, has_checks};
 use super::extents::extents_of;
 use super::lowerer::Lowerer;
+use super::roll::ScopeDraws;
 use super::state::{components, rebuild, Layout};
 use super::step::Step;
 use super::tree::{fcl, fcl_stmt, int, var, Fcl};
@@ -26,7 +27,6 @@ use super::value::Env;
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::{LowerTailError, RunFailure};
 use semantics::tail::syntax::Expr;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 impl Lowerer {
@@ -86,47 +86,25 @@ impl Lowerer {
         run_b: impl FnOnce(&mut Lowerer) -> R<Val>,
     ) -> R<Val> {
         let taken = self.fresh.name("taken");
-        // (a condition the host cannot evaluate, an `if` on device values, from a kernel)
-        let c = cond.expr();
-        let t = match super::store::host_evaluable(&c) {
-            true => fcl!("(if {c} then 1 else 0)"),
-            false => self.host_count(fcl!("(if {c} then 1 else 0)")),
-        };
+        let t = self.host_count(fcl!("(if {} then 1 else 0)", cond.expr()));
         self.stmt(fcl_stmt!("{taken} <- return<grid> {t}"));
         // each branch draws from `roll` after the draws before the `if`; after it, the sites'
         // counts move on by the taken branch's draws. Where the device computes how many a
         // branch makes (in the branch's own names), the branches' state counts them (as a
         // loop's does, `Counters`), and the last state's counters are the `if`'s draws.
-        let before = self.rolls.clone();
-        let outer_run = std::mem::take(&mut self.run_draws);
-        self.trip_draws.push(Rc::new(outer_run.clone()));
-        let (ra, body_a, prints_a) = self.in_loop_body(run_a);
-        let mut drawn_a = self.rolls.since(&before);
-        let run_a = std::mem::take(&mut self.run_draws);
-        self.rolls = before.clone();
-        let (rb, body_b, prints_b) = self.in_loop_body(run_b);
-        let mut drawn_b = self.rolls.since(&before);
-        let run_b = std::mem::take(&mut self.run_draws);
-        self.rolls = before;
-        self.trip_draws.pop();
-        self.run_draws = outer_run;
-        let mut sites: Vec<u32> = run_a.keys().chain(run_b.keys()).copied().collect();
+        let ((ra, body_a, prints_a), a) =
+            self.in_draw_scope(Vec::new(), |lw| lw.in_loop_body(run_a));
+        let ((rb, body_b, prints_b), b) =
+            self.in_draw_scope(Vec::new(), |lw| lw.in_loop_body(run_b));
+        let mut sites: Vec<u32> = a.run.keys().chain(b.run.keys()).copied().collect();
         sites.sort_unstable();
         sites.dedup();
-        let counts = |drawn: &HashMap<u32, u64>, run: &HashMap<u32, Fcl>| -> Vec<Arr> {
-            let count = |site: &u32| {
-                let d = drawn.get(site).copied().unwrap_or(0);
-                match run.get(site) {
-                    Some(r) => fcl!("{d} + {r}"),
-                    None => fcl!("{d}"),
-                }
-            };
-            sites
-                .iter()
-                .map(|site| Arr::scalar(Ty::Int, count(site)))
-                .collect()
+        let counts = |scope: &ScopeDraws| -> Vec<Arr> {
+            let count = |&site: &u32| Arr::scalar(Ty::Int, scope.of(site));
+            sites.iter().map(count).collect()
         };
-        let (counts_a, counts_b) = (counts(&drawn_a, &run_a), counts(&drawn_b, &run_b));
+        let (counts_a, counts_b) = (counts(&a), counts(&b));
+        let (mut drawn_a, mut drawn_b) = (a.drawn, b.drawn);
         drawn_a.retain(|site, _| !sites.contains(site));
         drawn_b.retain(|site, _| !sites.contains(site));
         self.count_branch_draws(&taken, &drawn_a, &drawn_b)?;

@@ -62,11 +62,13 @@ impl Lowerer {
         let it = self.fresh.name("it");
         let xs = elements_at(args, &fcl!("{it}"));
         let saved = self.checkpoint();
-        let (mut r, mut step) = self.loop_body(f, xs.clone(), &it, None)?;
-        let r_ty = match &r {
-            Val::Arr(r) if r.shape.is_empty() && !r.is_dynamic() => r.ty,
-            _ => return unsupported("a function with statements whose result is not a scalar"),
+        let scalar = |r: Val| match r {
+            Val::Arr(r) if r.shape.is_empty() && !r.is_dynamic() => Ok(r),
+            _ => unsupported("a function with statements whose result is not a scalar"),
         };
+        let (r, mut step) = self.loop_body(f, xs.clone(), &it, None)?;
+        let mut r = scalar(r)?;
+        let r_ty = r.ty;
         let fill = r_ty.fill();
         let first = Arr::new(r_ty, shape.clone(), move |_| fill.clone());
         if n == 0 {
@@ -87,12 +89,10 @@ impl Lowerer {
                 sites: sites.clone(),
                 now,
             };
-            (r, step) = self.loop_body(f, xs, &it, Some(&counters))?;
+            let counted;
+            (counted, step) = self.loop_body(f, xs, &it, Some(&counters))?;
+            r = scalar(counted)?;
         }
-        let r = match r {
-            Val::Arr(r) if r.shape.is_empty() && !r.is_dynamic() && r.ty == r_ty => r,
-            _ => return unsupported("a function with statements whose result is not a scalar"),
-        };
         let before = state.remove(0).index;
         let (rt, at) = (r.expr(), it.clone());
         let next = Arr::new(r.ty, shape, move |i| {

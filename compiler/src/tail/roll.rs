@@ -43,6 +43,38 @@ use semantics::tail::value::{Array, Scalar};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// The draws from `roll` of a part of the program lowered in a scope of its own (a loop's
+/// step, a branch of an `if`: [`Lowerer::in_draw_scope`]): each site's draws the lowering
+/// counted, and those the device counts, in the scope's own names.
+pub(super) struct ScopeDraws {
+    pub drawn: HashMap<u32, u64>,
+    pub run: HashMap<u32, Fcl>,
+}
+
+impl ScopeDraws {
+    /// Whether the device computes how many times the scope draws from some site.
+    pub(super) fn counted_on_device(&self) -> bool {
+        !self.run.is_empty()
+    }
+
+    /// The sites the scope drew from, in order.
+    pub(super) fn sites(&self) -> Vec<u32> {
+        let mut sites: Vec<u32> = self.drawn.keys().chain(self.run.keys()).copied().collect();
+        sites.sort_unstable();
+        sites.dedup();
+        sites
+    }
+
+    /// The scope's draws of `site`, an FCL int of the scope's names.
+    pub(super) fn of(&self, site: u32) -> Fcl {
+        let d = self.drawn.get(&site).copied().unwrap_or(0);
+        match self.run.get(&site) {
+            Some(run) => fcl!("{d} + {run}"),
+            None => fcl!("{d}"),
+        }
+    }
+}
+
 impl Lowerer {
     /// `roll(n)` at expression `e`.
     pub(super) fn roll(&mut self, p: Prim, op: &str, e: &Expr, n: &Arr) -> R<Val> {
@@ -154,6 +186,34 @@ impl Lowerer {
             None => moved,
         };
         self.run_draws.insert(site, run);
+    }
+
+    /// `run` lowered in a scope of its own (a loop's step, a branch of an `if`), whose names
+    /// end with it: its draws count from the draws before it, those `rolls` counts, `bases`
+    /// (per site: the trips before this one) and the enclosing scope's run-time ones (which
+    /// its own run-time draws, in its names, do not join). The counts are left as before it.
+    pub(super) fn in_draw_scope<T>(
+        &mut self,
+        bases: Vec<(u32, Fcl)>,
+        run: impl FnOnce(&mut Lowerer) -> T,
+    ) -> (T, ScopeDraws) {
+        let before = self.rolls.clone();
+        let outer = std::mem::take(&mut self.run_draws);
+        let mut all = outer.clone();
+        for (site, b) in bases {
+            let b = match all.remove(&site) {
+                Some(run) => fcl!("{run} + {b}"),
+                None => b,
+            };
+            all.insert(site, b);
+        }
+        self.trip_draws.push(Rc::new(all));
+        let result = run(self);
+        self.trip_draws.pop();
+        let drawn = self.rolls.since(&before);
+        self.rolls = before;
+        let run = std::mem::replace(&mut self.run_draws, outer);
+        (result, ScopeDraws { drawn, run })
     }
 
     /// Counts the draws of an `if` whose branches ran as loops of 0 or 1 trip (module

@@ -5,11 +5,11 @@
 //! each trip draws d times, else by draw counters the state carries ([`Counters`]).
 
 use super::lowerer::{Line, Lowerer};
-use super::tree::{fcl, Fcl, Name};
+use super::tree::{fcl, Name};
 use super::value::{unsupported, Arr, Ty, Val, R};
 use super::Output;
+use semantics::tail::value::{Array, Scalar};
 use std::collections::HashMap;
-use std::rc::Rc;
 
 /// A loop step's lowering.
 #[derive(Default)]
@@ -42,7 +42,7 @@ pub(super) struct Counters {
 impl Counters {
     /// The first state's counters: none drawn.
     pub(super) fn zeros(sites: &[u32]) -> Vec<Arr> {
-        let zero = semantics::tail::value::Array::scalar(semantics::tail::value::Scalar::Int(0));
+        let zero = Array::scalar(Scalar::Int(0));
         sites.iter().map(|_| Arr::known(zero.clone())).collect()
     }
 }
@@ -86,72 +86,41 @@ impl Lowerer {
         it: &Name,
         counters: Option<&Counters>,
     ) -> R<(R<Val>, Step)> {
-        let before = self.rolls.clone();
-        // the run-time draws before the loop go with the trips' (the step's own names
-        // count its run-time draws)
-        let outer_run = std::mem::take(&mut self.run_draws);
-        let bases = |per_trip: Vec<(u32, Fcl)>| {
-            let mut bases = outer_run.clone();
-            for (site, b) in per_trip {
-                let b = match bases.remove(&site) {
-                    Some(run) => fcl!("{run} + {b}"),
-                    None => b,
-                };
-                bases.insert(site, b);
-            }
-            Rc::new(bases)
-        };
-        let mut counted = Vec::new();
-        let mut counts = Vec::new();
-        let (lowered, draws) = match counters {
+        let (lowered, draws, counted, counts) = match counters {
             None => {
-                self.trip_draws.push(bases(Vec::new()));
-                let mut lowered = self.loop_body_once(f, args.clone());
-                let draws = self.rolls.since(&before);
-                if !self.run_draws.is_empty() {
-                    counted = draws.keys().chain(self.run_draws.keys()).copied().collect();
-                    counted.sort_unstable();
-                    counted.dedup();
-                } else if !draws.is_empty() {
-                    self.rolls = before.clone();
-                    let per_trip = draws.iter().map(|(&site, &d)| (site, fcl!("{it} * {d}")));
-                    *self.trip_draws.last_mut().expect("pushed") = bases(per_trip.collect());
-                    lowered = self.loop_body_once(f, args);
-                    if self.rolls.since(&before) != draws || !self.run_draws.is_empty() {
-                        lowered.0 = unsupported(
-                            "a loop step whose draws from roll change with what they know",
-                        );
+                let (mut lowered, first) =
+                    self.in_draw_scope(Vec::new(), |lw| lw.loop_body_once(f, args.clone()));
+                // (where the device computes them, the caller lowers the step again, counting)
+                let counted = match first.counted_on_device() {
+                    true => first.sites(),
+                    false => Vec::new(),
+                };
+                if counted.is_empty() && !first.drawn.is_empty() {
+                    let per_trip = first.drawn.iter();
+                    let per_trip = per_trip.map(|(&site, &d)| (site, fcl!("{it} * {d}")));
+                    let again;
+                    (lowered, again) =
+                        self.in_draw_scope(per_trip.collect(), |lw| lw.loop_body_once(f, args));
+                    if again.drawn != first.drawn || again.counted_on_device() {
+                        lowered.0 = changing_draws();
                     }
                 }
-                (lowered, draws)
+                (lowered, first.drawn, counted, Vec::new())
             }
             Some(c) => {
-                let per_trip = c.sites.iter().zip(&c.now).map(|(&s, n)| (s, n.expr()));
-                self.trip_draws.push(bases(per_trip.collect()));
-                let mut lowered = self.loop_body_once(f, args);
-                let drawn = self.rolls.since(&before);
-                let mut sites: Vec<u32> =
-                    drawn.keys().chain(self.run_draws.keys()).copied().collect();
-                sites.sort_unstable();
-                sites.dedup();
-                if sites.iter().any(|s| !c.sites.contains(s)) {
-                    lowered.0 =
-                        unsupported("a loop step whose draws from roll change with what they know");
+                let bases = c.sites.iter().zip(&c.now).map(|(&s, n)| (s, n.expr()));
+                let (mut lowered, scope) =
+                    self.in_draw_scope(bases.collect(), |lw| lw.loop_body_once(f, args));
+                if scope.sites().iter().any(|s| !c.sites.contains(s)) {
+                    lowered.0 = changing_draws();
                 }
-                for (site, now) in c.sites.iter().zip(&c.now) {
-                    let d = drawn.get(site).copied().unwrap_or(0);
-                    let next = match self.run_draws.get(site) {
-                        Some(run) => fcl!("{} + {d} + {run}", now.expr()),
-                        None => fcl!("{} + {d}", now.expr()),
-                    };
-                    counts.push(Arr::scalar(Ty::Int, next));
-                }
-                (lowered, HashMap::new())
+                let counts = c.sites.iter().zip(&c.now);
+                let counts = counts.map(|(&site, now)| {
+                    Arr::scalar(Ty::Int, fcl!("{} + {}", now.expr(), scope.of(site)))
+                });
+                (lowered, HashMap::new(), Vec::new(), counts.collect())
             }
         };
-        self.rolls = before;
-        self.run_draws = outer_run;
-        self.trip_draws.pop();
         let (result, body, prints) = lowered;
         Ok((
             result,
@@ -186,4 +155,9 @@ impl Lowerer {
         let prints = std::mem::replace(&mut self.outputs, outer_prints);
         (result, body, prints)
     }
+}
+
+/// The refusal of a step whose draws differ between its lowerings.
+fn changing_draws<T>() -> R<T> {
+    unsupported("a loop step whose draws from roll change with what they know")
 }

@@ -5,7 +5,7 @@
 use super::complex::{read_pair, stored_slot};
 use super::coords::select;
 use super::lowerer::{Lowerer, TABULATE};
-use super::tree::{described, fcl, fcl_stmt, int, times, var, var_name, Fcl, Name};
+use super::tree::{described, fcl, fcl_stmt, int, is_atomic, times, var, var_name, Fcl, Name};
 use super::value::{known_ints, unsupported, Arr, Index, Ty, R};
 use super::{Output, ResultKind};
 use semantics::fcl::syntax::ExprKind;
@@ -114,9 +114,10 @@ impl Lowerer {
     }
 
     /// A count `n` (an FCL int) in a form the FCL host evaluates when it sizes a buffer or a
-    /// launch: `n` itself where it is arithmetic on literals and buffer reads, else a read
-    /// of a buffer that a kernel fills with it first (the host evaluates no `if`, `let` or
-    /// check: an unbounded vector's length, module `capacity`, is often one).
+    /// launch, a loop's trips or an `if`'s: `n` itself where it is arithmetic on literals and
+    /// buffer reads ([`host_evaluable`]), else a read of a buffer that a kernel fills with it
+    /// first (the host evaluates no `let`, check, or `if` whose branch reads the device: an
+    /// unbounded vector's length, module `capacity`, is often one).
     pub(super) fn host_count(&mut self, n: Fcl) -> Fcl {
         if host_evaluable(&n) {
             return n;
@@ -227,18 +228,17 @@ fn slots(a: &Arr) -> Fcl {
     }
 }
 
-/// Whether the FCL host evaluates int expression `e` as it is: no `if`, `let`, function or
-/// check in it.
-pub(super) fn host_evaluable(e: &Fcl) -> bool {
+/// Whether the FCL host evaluates int expression `e` as it is: no `let`, function or check in
+/// it, and an `if` only between names and literals (the host computes both branches, so a
+/// branch may not read the device, which an `if` on a length often guards).
+fn host_evaluable(e: &Fcl) -> bool {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
-        if matches!(
-            e.kind,
-            ExprKind::If(..) | ExprKind::Let { .. } | ExprKind::Fn(..) | ExprKind::Do(..)
-        ) {
-            return false;
+        match &e.kind {
+            ExprKind::If(_, t, f) if !(is_atomic(t) && is_atomic(f)) => return false,
+            ExprKind::Let { .. } | ExprKind::Fn(..) | ExprKind::Do(..) => return false,
+            _ => e.for_each_child(|c| stack.push(c)),
         }
-        e.for_each_child(|c| stack.push(c));
     }
     !super::check::has_checks(e)
 }
