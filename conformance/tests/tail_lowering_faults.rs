@@ -40,6 +40,9 @@ fn witness(f: LoweringFault) -> String {
         ),
         DiviTruncates => "zipWith(divi,[-7,7,-7,6],[2,-2,-2,3])".into(),
         ResiOperands => "zipWith(resi,[3,5,-4],[7,9,7])".into(),
+        AliasByName => "let x:[int]1 = iota(5) in let y:[int]1 = x in \
+                        let u:[bool]0 = idxassign([2],y,99) in x"
+            .into(),
     }
 }
 

@@ -46,13 +46,17 @@ impl Lowerer {
         let saved = self.checkpoint();
         let branches = self.eval(a, env).and_then(|x| Ok((x, self.eval(b, env)?)));
         let selected = match (branches, self.added_nothing_since(&saved)) {
-            (Ok((Val::Arr(x), Val::Arr(y))), true) => select(cond, &x, &y),
+            (Ok((Val::Arr(x), Val::Arr(y))), true) => select(cond, &x, &y).map(|s| {
+                let (x, y) = (Val::Arr(x), Val::Arr(y));
+                self.store
+                    .either(&self.fresh, &cond.expr(), Val::Arr(s), &x, &y)
+            }),
             _ => None,
         };
         if selected.is_none() {
             self.restore(saved);
         }
-        Ok(selected.map(Val::Arr))
+        Ok(selected)
     }
 
     /// `if cond then run_a else run_b` with `cond` computed on the device, where the branches
@@ -188,7 +192,9 @@ impl Lowerer {
         }
         let counters = state.split_off(state.len() - sites.len());
         self.count_state_draws(&sites, counters);
-        rebuild(&ra, &state)
+        let result = rebuild(&ra, &state)?;
+        let when = fcl!("({taken} == 1)");
+        Ok(self.store.either(&self.fresh, &when, result, &ra, &rb))
     }
 
     /// A value of `like`'s form and static shapes whose every element fails with `f`.

@@ -57,11 +57,16 @@ pub enum LoweringFault {
     /// (`m mod x`; site: `scalar.rs`, `P::Resi`). Breaks `resi` wherever `m mod x` differs
     /// from `x mod m`.
     ResiOperands,
+    /// A variable bound to another variable's array (`let y = x`, a parameter, a print's
+    /// result) gets a location of its own, so `idxassign` through one name is not seen
+    /// through the others (site: `location.rs`, `Store::bind`). Breaks every update through
+    /// an alias read through another name.
+    AliasByName,
 }
 
 impl LoweringFault {
     /// Every lowering fault, in the order the mutation score reports them.
-    pub const ALL: [LoweringFault; 12] = [
+    pub const ALL: [LoweringFault; 13] = [
         LoweringFault::RotateDirection,
         LoweringFault::TakeFill,
         LoweringFault::TakeWrongEnd,
@@ -74,6 +79,7 @@ impl LoweringFault {
         LoweringFault::CompressScatterOffset,
         LoweringFault::DiviTruncates,
         LoweringFault::ResiOperands,
+        LoweringFault::AliasByName,
     ];
 
     /// The command-line name (`--inject NAME`).
@@ -91,6 +97,7 @@ impl LoweringFault {
             LoweringFault::CompressScatterOffset => "tail-compress-scatter-offset",
             LoweringFault::DiviTruncates => "tail-divi-truncates",
             LoweringFault::ResiOperands => "tail-resi-operands",
+            LoweringFault::AliasByName => "tail-alias-by-name",
         }
     }
 }

@@ -208,8 +208,9 @@ impl Lowerer {
         }
     }
 
-    /// (3.57)/(3.58) `idxassign(is, mv, v)`: the variable's array becomes a materialized copy
-    /// with element `is` replaced; later uses of the variable read the copy.
+    /// (3.57)/(3.58) `idxassign(is, mv, v)`: the array at the variable's location becomes a
+    /// materialized copy with element `is` replaced; later reads of every variable at that
+    /// location read the copy (module `location`).
     pub(super) fn idxassign(&mut self, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
         let ExprKind::App { args: exprs, .. } = &e.kind else {
             return unsupported("idxassign through a function value");
@@ -217,11 +218,12 @@ impl Lowerer {
         let ExprKind::Var(var) = &exprs[1].kind else {
             return unsupported("idxassign to an expression that is not a variable");
         };
-        if self.kernel || self.in_loop {
+        if self.kernel {
             return unsupported("idxassign inside a function");
         }
         let is = known_vec(args[0].arr()?, "an idxassign index")?;
         let (a, v) = (args[1].arr()?.clone(), args[2].arr()?.clone());
+        self.store.updatable(a.loc, self.in_loop)?;
         let fail = |reason| Err(fails(Prim::Idxassign, name, e, reason));
         let rows = super::dynamic::rows_dynamic(&a);
         let mut j = match update_position(&is, &a.shape) {
@@ -256,8 +258,48 @@ impl Lowerer {
         updated.range = a.range.zip(v.range).map(|(a, v)| a.union(v));
         updated.run_len = a.run_len.clone();
         updated.run_dims = a.run_dims.clone();
-        let stored = self.materialize(&updated, &format!("{var} after idxassign"));
-        self.store.insert(var.clone(), Val::Arr(stored));
+        let mut stored = self.materialize(&updated, &format!("{var} after idxassign"));
+        // a known array updated by a known element stays known (counts and shapes made
+        // from it are folded as before)
+        if let (Some(known), Some(x), Ok(p)) =
+            (&a.known, v.known_scalar(), update_position(&is, &a.shape))
+        {
+            let elems = (0..known.size()).map(|k| if k == p { x } else { known.elems.get(k) });
+            stored.known = Some(Rc::new(Array {
+                shape: known.shape.clone(),
+                elems: Elems::from_scalars(known.base_type(), elems.collect()),
+            }));
+        }
+        self.store.update(a.loc, stored);
+        // every other location that may be this one when the program runs (module
+        // `location`): the same element replaced where the conditions that make it so hold
+        // (none is where the index is past its shape: there the update above fails)
+        for (loc, when, now) in self.store.aliases(a.loc) {
+            if now.run_dims.is_some() {
+                return unsupported(
+                    "idxassign of an array that an if may have given to a variable of \
+                     run-time extents",
+                );
+            }
+            // (of a vector of run-time length: within its capacity, where the condition
+            // makes it this one, whose update checked the index against the length)
+            let Ok(j) = update_position(&is, &now.shape) else {
+                continue;
+            };
+            let (index, vt) = (now.index.clone(), v.expr());
+            let hit = when.unwrap_or_else(|| fcl!("true"));
+            let mut guarded = Arr::new(now.ty, now.shape.clone(), move |i: &Fcl| {
+                fcl!(
+                    "(if (if {i} == {j} then {hit} else false) then {vt} else {})",
+                    index(i)
+                )
+            });
+            guarded.range = now.range.zip(v.range).map(|(a, v)| a.union(v));
+            guarded.run_len = now.run_len.clone();
+            let what = format!("{var}'s alias after idxassign");
+            let stored = self.materialize(&guarded, &what);
+            self.store.update(loc, stored);
+        }
         Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))))
     }
 }

@@ -15,6 +15,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "range",
             "fault",
             "value",
+            "location",
             "check",
             "lowerer",
             "fcl_program",

@@ -25,6 +25,7 @@
 use super::apply::MAX_FOLD;
 use super::capacity::MAX_CAPACITY;
 use super::check::checked_power_count;
+use super::location::Store;
 use super::lowerer::{Lowerer, TABULATE};
 use super::range::Range;
 use super::state::{components, packed, reading, rebuild, unbounded_states, widened, Layout};
@@ -53,6 +54,15 @@ impl Trips {
             expr: int(n),
             known: Some(n),
             most: usize::try_from(n).ok(),
+        }
+    }
+
+    /// Where the loop may run no trip (its result is then its initial state: rule 3.60), the
+    /// condition under which it runs none.
+    pub(super) fn skips(&self) -> Option<Fcl> {
+        match self.known {
+            Some(k) if k >= 1 => None,
+            _ => Some(fcl!("(lti {} 1)", self.expr)),
         }
     }
 }
@@ -232,6 +242,9 @@ impl Lowerer {
         if !steady {
             return unsupported("a power whose state grows by more on each trip");
         }
+        let Some(kept) = step.kept.clone() else {
+            return unsupported("a power step whose locations the loop cannot follow");
+        };
         self.count_loop_draws(&step.draws, n.known, &n.expr)?;
         let w = self.emit_loop(&n.expr, &it, &s, &layout, &parts, step);
         let mut state = layout.read(self, &w);
@@ -249,7 +262,10 @@ impl Lowerer {
                 state[c].run_len = None;
             }
         }
-        rebuild(x, &state)
+        let result = rebuild(x, &state)?;
+        let skips = n.skips();
+        self.store
+            .after_loop(&self.fresh, x, &kept, skips.as_ref(), result)
     }
 
     /// The FCL loop `power<grid> trips (fn it => fn s => step) init` over a state in `layout`,
@@ -456,30 +472,31 @@ impl Lowerer {
         // (then its checks that cannot fail are left out); otherwise the state has no range
         let step = |ranges: &[Option<Range>]| {
             let read = reading(&self.fresh, &s, &parts, &offsets, doubles, ranges);
-            let mut k = Lowerer::kernel(&self.fresh);
-            k.apply_fun(f, vec![rebuild(x, &read)?])
-                .and_then(|step| components(&step))
+            let mut k = self.kernel_here();
+            let arg = Store::bind(&self.fresh, rebuild(x, &read)?);
+            let next = k.apply_fun(f, vec![arg.clone()])?;
+            Ok((components(&next)?, k.store.kept(&arg, &next)?))
         };
         let mut ranges: Vec<Option<Range>> = parts.iter().map(|a| a.range).collect();
         let mut next = step(&ranges);
-        let kept = |next: &[Arr]| {
+        let in_ranges = |next: &[Arr]| {
             next.iter()
                 .zip(&ranges)
                 .all(|(a, r)| r.is_none_or(|r| a.range.is_some_and(|a| a.within(r))))
         };
-        if matches!(&next, Ok(n) if n.len() == parts.len() && !kept(n)) {
+        if matches!(&next, Ok((n, _)) if n.len() == parts.len() && !in_ranges(n)) {
             ranges = vec![None; parts.len()];
             next = step(&ranges);
         }
-        let next = match next {
-            Ok(next)
+        let (next, kept) = match next {
+            Ok((next, kept))
                 if next.len() == parts.len()
                     && next
                         .iter()
                         .zip(&parts)
                         .all(|(a, b)| a.shape == b.shape && a.ty == b.ty) =>
             {
-                next
+                (next, kept)
             }
             // a step that changes the state's shape, or that has statements (prints, sorts,
             // filters): the trips run one after another at the top level
@@ -505,10 +522,13 @@ impl Lowerer {
              (tabulate {size} (fn i => {init}))",
             n = &n.expr,
         ));
-        rebuild(
+        let result = rebuild(
             x,
             &reading(&self.fresh, &w, &parts, &offsets, doubles, &ranges),
-        )
+        )?;
+        let skips = n.skips();
+        self.store
+            .after_loop(&self.fresh, x, &kept, skips.as_ref(), result)
     }
 
     /// `power(f, n, x)` trip by trip at the top level of `main`: each trip's statements (its

@@ -4,8 +4,9 @@
 //! Module `program` evaluates TAIL expressions with it; the operators' modules add statements.
 
 use super::fault::LoweringFault;
+use super::location::Store;
 use super::tree::{int, Fcl, Name, Stmt};
-use super::value::{Arr, Fresh, Ty, Val, R};
+use super::value::{Arr, Fresh, Ty, R};
 use super::{LowerTailError, Output, RunFailure};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::{Expr, ExprKind};
@@ -33,8 +34,8 @@ pub(super) struct Lowerer {
     pub in_loop: bool,
     /// How often each variable is used (a use inside a lambda counts as many).
     pub(super) uses: Rc<HashMap<String, usize>>,
-    /// The current array of each variable `idxassign` has updated (spec §4.5 store).
-    pub store: HashMap<String, Val>,
+    /// The arrays `idxassign` has updated, by location (module `location`).
+    pub store: Store,
     /// Values the device computed for earlier lowerings of this program, in the order the
     /// lowering asks for them (module `probe`).
     pub answers: Rc<[Rc<Array>]>,
@@ -84,6 +85,15 @@ impl Lowerer {
         })
     }
 
+    /// A lowerer for an expression of this one's scope lowered inside a kernel: it reads
+    /// the arrays `idxassign` has updated so far.
+    pub(super) fn kernel_here(&self) -> Lowerer {
+        Lowerer {
+            store: self.store.clone(),
+            ..Lowerer::kernel(&self.fresh)
+        }
+    }
+
     /// A lowerer for a function body applied inside a kernel.
     pub(super) fn kernel(fresh: &Fresh) -> Lowerer {
         Lowerer {
@@ -94,7 +104,7 @@ impl Lowerer {
             kernel: true,
             in_loop: false,
             uses: Rc::new(HashMap::new()),
-            store: HashMap::new(),
+            store: Store::default(),
             answers: Rc::new([]),
             probed: 0,
             rolls: Default::default(),
@@ -197,7 +207,7 @@ pub(super) struct Checkpoint {
     drawn: usize,
     helpers: BTreeSet<&'static str>,
     probed: usize,
-    store: HashMap<String, Val>,
+    store: Store,
     rolls: semantics::tail::ops::io::Rolls,
     run_draws: HashMap<u32, Fcl>,
 }

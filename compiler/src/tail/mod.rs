@@ -79,7 +79,7 @@
 //!
 //! | layer | modules | what they are |
 //! |---|---|---|
-//! | trees and values | `tree`, `coords`, `range`, `fault`, `value`, `check`, `lowerer`, `fcl_program` | FCL trees, a TAIL value's shape and index function, value ranges, check sites, the lowerer's state, the output program |
+//! | trees and values | `tree`, `coords`, `range`, `fault`, `value`, `location`, `check`, `lowerer`, `fcl_program` | FCL trees, a TAIL value's shape and index function, the store of locations `idxassign` updates, value ranges, check sites, the lowerer's state, the output program |
 //! | element functions | `apply` | a function value applied to scalars inside a kernel |
 //! | operators | `reduce`, `scan`, `complex`, `scalar`, `shape`, `dynamic`, `counts`, `extents`, `extent_rows`, `format`, `radix`, `sort`, `roll`, `input`, `store`, `filter`, `ops` | one operator family each; `ops` dispatches an application to them |
 //! | control | `state`, `step`, `loops`, `branch`, `higher`, `each_loop` | a loop's state and step (with its draw counters), `power` and effectful `each` as FCL loops, `if` with array branches, the higher-order operators |
@@ -109,6 +109,7 @@ mod higher;
 mod input;
 #[cfg(test)]
 mod layers;
+mod location;
 mod loops;
 mod lowerer;
 mod ops;

@@ -8,7 +8,7 @@ use super::lowerer::{fails, Lowerer};
 use super::range::{self, Range};
 use super::tree::{fcl, Fcl};
 use super::value::{
-    known_int, known_ints, share, unsupported, Arr, Ty, Val, MAX_FILLS, MAX_KNOWN, R,
+    known_int, known_ints, share, unsupported, Arr, Ty, Val, MAX_FILLS, MAX_KNOWN, NEW, R,
 };
 use super::LowerTailError;
 use semantics::tail::ops::apply::{apply, is_scalar_op, scalar_op as fold_scalar, OpEnv, Outcome};
@@ -51,6 +51,13 @@ impl Lowerer {
             args[1] = Val::Arr(stored);
         }
     }
+}
+
+/// The prints, which return their argument itself (its location: spec §4.5).
+fn shares_argument(p: Prim) -> bool {
+    use Prim as P;
+    matches!(p, P::PrArrI | P::PrArrB | P::PrArrD | P::PrArrC | P::PrArrX)
+        || matches!(p, P::PrSclI | P::PrSclB | P::PrSclD | P::PrSclC | P::PrSclX)
 }
 
 /// Whether operator `p` takes argument `k` of `args` as a vector whose length the device
@@ -125,8 +132,22 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
 }
 
 impl Lowerer {
-    /// Applies operator `p` (spelled `name`, at expression `e`) to evaluated arguments.
+    /// Applies operator `p` (spelled `name`, at expression `e`) to evaluated arguments. The
+    /// result is a new array (module `location`), but for the operators that return their
+    /// argument (`mem`, the prints) and those whose result a function gives (`power`,
+    /// `condScl`), which keep the location they give.
     pub(super) fn apply_op(&mut self, p: Prim, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
+        use Prim as P;
+        let keeps = matches!(p, P::Mem | P::MemScl | P::Power | P::PowerScl | P::Bench)
+            || matches!(p, P::CondScl)
+            || shares_argument(p);
+        match self.apply_prim(p, name, e, args)? {
+            Val::Arr(a) if !keeps => Ok(Val::Arr(Arr { loc: NEW, ..a })),
+            v => Ok(v),
+        }
+    }
+
+    fn apply_prim(&mut self, p: Prim, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
         use Prim as P;
         let mut args = args;
         // an operator on an array of run-time extents, over those extents, or a `transp2`
@@ -184,8 +205,13 @@ impl Lowerer {
             | P::PrSclD
             | P::PrSclC
             | P::PrSclX => {
+                // (the print returns its argument, at its location)
                 let a = args[0].arr()?.clone();
-                return Ok(Val::Arr(self.print(&a, p == P::PrArrC)?));
+                let printed = self.print(&a, p == P::PrArrC)?;
+                return Ok(Val::Arr(Arr {
+                    loc: a.loc,
+                    ..printed
+                }));
             }
             P::Mem | P::MemScl => return Ok(args[0].clone()),
             // (3.77) zilde: the empty vector of the element type its context gives it

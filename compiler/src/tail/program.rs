@@ -4,9 +4,11 @@
 
 use super::fault::LoweringFault;
 use super::fcl_program::{helper_decls, FclProgram};
+use super::location::Store;
 use super::lowerer::{Line, Lowerer, TABULATE};
 use super::tree::{depth, fcl, fcl_stmt, int, is_atomic, let_in, size, var, Fcl};
 use super::value::Env;
+use super::value::NEW;
 use super::value::{check_declared, declared_ty, unsupported, Arr, Fun, Val, R};
 use super::{LowerTailError, Lowered, RunFailure, MAX_TEXT};
 use semantics::tail::ops::prim::Prim;
@@ -32,8 +34,9 @@ impl Lowerer {
     /// Evaluates an expression to its symbolic value.
     pub(super) fn eval(&mut self, e: &Expr, env: &Env) -> R<Val> {
         match &e.kind {
-            ExprKind::Var(x) => match self.store.get(x).or_else(|| env.get(x)) {
-                Some(v) => Ok(v.clone()),
+            // (as the store holds it now: module `location`)
+            ExprKind::Var(x) => match env.get(x) {
+                Some(v) => Ok(self.store.current(v)),
                 None => unsupported(format!("free variable {x}")),
             },
             ExprKind::Lit(s) => Ok(Val::Arr(Arr::known(Array::scalar(*s)))),
@@ -44,7 +47,9 @@ impl Lowerer {
                 bound,
                 body,
             } => {
-                let mut v = check_declared(self.eval(bound, env)?, declared_ty(ty))?;
+                let v = check_declared(self.eval(bound, env)?, declared_ty(ty))?;
+                // (the variable holds the value's location, or a new one)
+                let mut v = Store::bind(&self.fresh, v);
                 if let Val::Arr(a) = &v {
                     let uses = self.uses.get(var).copied().unwrap_or(0);
                     // a value whose elements are checked is computed where the oracle
@@ -58,7 +63,12 @@ impl Lowerer {
                                     && uses.saturating_mul(size(&text)) > RECOMPUTE_BUDGET)
                                     || too_long(&text)))
                     } {
-                        v = Val::Arr(self.materialize(a, &format!("{var}, used {uses} times")));
+                        let stored = self.materialize(a, &format!("{var}, used {uses} times"));
+                        self.store.materialized(a.loc, &stored);
+                        v = Val::Arr(Arr {
+                            loc: a.loc,
+                            ..stored
+                        });
                     }
                 }
                 let mut env = env.clone();
@@ -87,15 +97,11 @@ impl Lowerer {
             }
             ExprKind::Fn { param, ty, body } => {
                 // the closure sees the arrays idxassign has updated so far
-                let mut env = env.clone();
-                for (x, v) in &self.store {
-                    env.insert(x.clone(), v.clone());
-                }
                 Ok(Val::Fun(Rc::new(Fun::Lambda {
                     param: param.clone(),
                     param_ty: declared_ty(ty),
                     body: body.as_ref().clone(),
-                    env,
+                    env: self.store.current_env(env),
                 })))
             }
             ExprKind::OpValue(op) => Ok(Val::Fun(Rc::new(Fun::Op(op.prim, e.span)))),
@@ -143,7 +149,7 @@ impl Lowerer {
                 // both branches as scalar expressions, lowered without statements (so that
                 // neither runs a print or a materialization the program may skip): an FCL
                 // conditional, even where the condition is known
-                let mut k = Lowerer::kernel(&self.fresh);
+                let mut k = self.kernel_here();
                 let branches = k.eval(a, env).and_then(|x| Ok((x, k.eval(b, env)?)));
                 let scalar = match &branches {
                     Ok((Val::Arr(x), Val::Arr(y))) => {
@@ -157,11 +163,23 @@ impl Lowerer {
                         let mut out = Arr::scalar(x.ty, t);
                         out.range = x.range.zip(y.range).map(|(r, s)| r.union(s));
                         out.known = match known {
-                            Some(true) => x.known,
-                            Some(false) => y.known,
+                            Some(true) => x.known.clone(),
+                            Some(false) => y.known.clone(),
                             None => None,
                         };
-                        Ok(Val::Arr(out))
+                        out.loc = match known {
+                            Some(true) => x.loc,
+                            Some(false) => y.loc,
+                            None => NEW,
+                        };
+                        let (x, y) = (Val::Arr(x), Val::Arr(y));
+                        Ok(match known {
+                            Some(_) => Val::Arr(out),
+                            None => {
+                                let c = cond.expr();
+                                self.store.either(&self.fresh, &c, Val::Arr(out), &x, &y)
+                            }
+                        })
                     }
                     // array branches, statements or a failure in a branch: a known condition
                     // picks the branch that runs
@@ -250,7 +268,7 @@ impl Lowerer {
                         }
                     }
                 }
-                env.insert(param.clone(), first);
+                env.insert(param.clone(), Store::bind(&self.fresh, first));
                 let v = self.eval(body, &env)?;
                 if rest.is_empty() {
                     Ok(v)

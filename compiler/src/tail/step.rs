@@ -4,6 +4,7 @@
 //! draws from `roll` counted from the loop's first trip (module `roll`), by `it · d` where
 //! each trip draws d times, else by draw counters the state carries ([`Counters`]).
 
+use super::location::{Kept, Store};
 use super::lowerer::{Line, Lowerer};
 use super::tree::{fcl, Name};
 use super::value::{unsupported, Arr, Ty, Val, R};
@@ -29,6 +30,9 @@ pub(super) struct Step {
     pub counted: Vec<u32>,
     /// Lowered with counters: each counted site's draws after the trip, a scalar int.
     pub counts: Vec<Arr>,
+    /// What the step gives for each component of its (first) argument's locations (module
+    /// `location`), or `None` where the loop cannot follow them.
+    pub kept: Option<Vec<Kept>>,
 }
 
 /// The draws from `roll` that a loop's state counts (module `roll`), where the device computes
@@ -86,10 +90,12 @@ impl Lowerer {
         it: &Name,
         counters: Option<&Counters>,
     ) -> R<(R<Val>, Step)> {
+        let kept = std::cell::RefCell::new(None);
+        let once = |lw: &mut Lowerer, args| lw.loop_body_once(f, args, &kept);
         let (lowered, draws, counted, counts) = match counters {
             None => {
                 let (mut lowered, first) =
-                    self.in_draw_scope(Vec::new(), |lw| lw.loop_body_once(f, args.clone()));
+                    self.in_draw_scope(Vec::new(), |lw| once(lw, args.clone()));
                 // (where the device computes them, the caller lowers the step again, counting)
                 let counted = match first.counted_on_device() {
                     true => first.sites(),
@@ -99,8 +105,7 @@ impl Lowerer {
                     let per_trip = first.drawn.iter();
                     let per_trip = per_trip.map(|(&site, &d)| (site, fcl!("{it} * {d}")));
                     let again;
-                    (lowered, again) =
-                        self.in_draw_scope(per_trip.collect(), |lw| lw.loop_body_once(f, args));
+                    (lowered, again) = self.in_draw_scope(per_trip.collect(), |lw| once(lw, args));
                     if again.drawn != first.drawn || again.counted_on_device() {
                         lowered.0 = changing_draws();
                     }
@@ -109,8 +114,7 @@ impl Lowerer {
             }
             Some(c) => {
                 let bases = c.sites.iter().zip(&c.now).map(|(&s, n)| (s, n.expr()));
-                let (mut lowered, scope) =
-                    self.in_draw_scope(bases.collect(), |lw| lw.loop_body_once(f, args));
+                let (mut lowered, scope) = self.in_draw_scope(bases.collect(), |lw| once(lw, args));
                 if scope.sites().iter().any(|s| !c.sites.contains(s)) {
                     lowered.0 = changing_draws();
                 }
@@ -131,12 +135,31 @@ impl Lowerer {
                 draws,
                 counted,
                 counts,
+                kept: kept.into_inner(),
             },
         ))
     }
 
-    fn loop_body_once(&mut self, f: &Val, args: Vec<Val>) -> (R<Val>, Vec<Line>, Vec<Output>) {
-        self.in_loop_body(|lw| lw.apply_fun(f, args))
+    /// The step applied once, its arguments bound in it (at locations of the step, which it
+    /// may update); `kept`: what it gives for its first argument's locations.
+    fn loop_body_once(
+        &mut self,
+        f: &Val,
+        args: Vec<Val>,
+        kept: &std::cell::RefCell<Option<Vec<Kept>>>,
+    ) -> (R<Val>, Vec<Line>, Vec<Output>) {
+        self.in_loop_body(|lw| {
+            let args: Vec<Val> = args
+                .into_iter()
+                .map(|a| Store::bind(&lw.fresh, a))
+                .collect();
+            let first = args.first().cloned();
+            // (a step that certainly fails gives no location: empty, each component is new)
+            *kept.borrow_mut() = Some(Vec::new());
+            let result = lw.apply_fun(f, args)?;
+            *kept.borrow_mut() = first.and_then(|x| lw.store.kept(&x, &result).ok());
+            Ok(result)
+        })
     }
 
     /// `run` lowered as (part of) a loop's step: its result, and the statements it runs and
@@ -149,7 +172,12 @@ impl Lowerer {
         let outer = std::mem::take(&mut self.stmts);
         let outer_prints = std::mem::take(&mut self.outputs);
         let in_loop = std::mem::replace(&mut self.in_loop, true);
+        // (the step updates only arrays made in it: module `location`)
+        let floor = std::mem::replace(&mut self.store.floor, self.fresh.loc());
+        let choices = self.store.choices();
         let result = run(self);
+        self.store.restore_choices(choices);
+        self.store.floor = floor;
         self.in_loop = in_loop;
         let body = std::mem::replace(&mut self.stmts, outer);
         let prints = std::mem::replace(&mut self.outputs, outer_prints);

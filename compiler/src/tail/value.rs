@@ -120,7 +120,18 @@ pub(super) struct Arr {
     /// bounds, tighter than `range` (their union). They hold for the index function they
     /// were made with, so [`Arr::range_at`] trusts them only while the array has it.
     pub element_ranges: Option<(Index, Rc<[Option<Range>]>)>,
+    /// The store location this array is at, where a variable holds it (module `location`:
+    /// `idxassign` through one name is seen through every name of the same location).
+    pub loc: Loc,
 }
+
+/// The location of an array in the store (module `location`): a number the lowering gives
+/// when a variable first holds the array.
+pub(super) type Loc = u32;
+
+/// The location of a value no variable holds yet (an operator's result): binding it to a
+/// variable gives it a location of its own.
+pub(super) const NEW: Loc = 0;
 
 /// The largest array whose elements the lowering tracks at compile time.
 pub(super) const MAX_KNOWN: usize = 4096;
@@ -143,6 +154,7 @@ impl Arr {
             run_len: None,
             run_dims: None,
             element_ranges: None,
+            loc: NEW,
         }
     }
 
@@ -173,6 +185,7 @@ impl Arr {
             run_len: None,
             run_dims: None,
             element_ranges: None,
+            loc: NEW,
         }
     }
 
@@ -376,6 +389,7 @@ pub(super) struct Fresh(
     Rc<HashMap<Span, Ty>>,
     Rc<RefCell<Vec<super::RunFailure>>>,
     Option<LoweringFault>,
+    Rc<Cell<Loc>>,
 );
 
 /// A literal vector stored in a global buffer when `main` starts: a read at a computed index
@@ -399,6 +413,7 @@ impl Fresh {
             Rc::new(zildes),
             Rc::default(),
             fault,
+            Rc::default(),
         )
     }
 
@@ -430,6 +445,13 @@ impl Fresh {
     /// it unconstrained, as TAIL prints it).
     pub(super) fn zilde_ty(&self, span: Span) -> Ty {
         self.2.get(&span).copied().unwrap_or(Ty::Int)
+    }
+
+    /// A new store location (module `location`), never [`NEW`].
+    pub(super) fn loc(&self) -> Loc {
+        let n = self.5.get() + 1;
+        self.5.set(n);
+        n
     }
 
     /// A name `prefix` + a number not used before in this program.

@@ -7,7 +7,7 @@ use semantics::tail::print_value::{array_text, double_literal};
 
 /// Binding texts that make a fresh array in the store (never an alias of another variable's
 /// array), so updating one in place changes no other binding.
-const FRESH: &[&str] = &[
+pub(super) const FRESH: &[&str] = &[
     "iota(",
     "[",
     "each(",

@@ -1,7 +1,8 @@
 //! A TAIL generator (apltail syntax, annotated lets) over int, double and bool arrays of rank 0
 //! to 2: `iota`, literal vectors, `reshape`, `transp`, `transp2`, `take`, `drop`, `rotate`,
 //! `vreverse`, `cat`, `idxS`, `each`/`zipWith` with lambdas and operator names, `reduce`, `scan`,
-//! `power`, `condScl`, `i2d`, `b2i`, the `pr*` operators, `idxassign` and `formatI`; char vectors
+//! `power`, `condScl`, `i2d`, `b2i`, the `pr*` operators, `idxassign` (also through other names of
+//! a location and in `power` steps: [`aliasing`]) and `formatI`; char vectors
 //! (literals, `formatI`/`formatD` of computed values) and complex arrays ([`complex`]); and the
 //! constructs whose shapes or values are known only at run time ([`runtime`]): masks, counts and
 //! sort keys computed from data, `power` whose state grows or shrinks, `if` on a computed
@@ -13,6 +14,7 @@
 //! (apltail treats it as an error), indices and axes are in range, extents are positive.
 //! Printing uses the semantics' value printer (spec §6), so what is tested is the evaluation.
 
+mod aliasing;
 mod complex;
 mod edges;
 mod effects;
@@ -204,11 +206,13 @@ fn ops(ty: Ty) -> &'static [BinOp] {
 /// (a reshape to rows of a computed count, and at times of computed columns too: an array of
 /// run-time extents),
 /// `if` on a computed condition, complex sources, complex operations, `each` printing its
-/// elements, char vectors, formatD, roll, vectors the lowering cannot fold.
-const WEIGHTS: [u32; 43] = [
+/// elements, char vectors, formatD, roll, vectors the lowering cannot fold; then aliases of a
+/// location and updates through them (module `aliasing`).
+const WEIGHTS: [u32; 45] = [
     3, 2, 4, 6, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2,
     1, //
-    2, 2, 2, 2, 3, 2, 2, 5, 1, 2, 1, 1, 3,
+    2, 2, 2, 2, 3, 2, 2, 6, 1, 2, 1, 1, 3, //
+    2, 3,
 ];
 
 /// The generator's state: the bindings so far, the source and the expected output.
@@ -228,6 +232,13 @@ struct Gen<'r> {
     binding_at: (usize, usize),
     /// Picks take only large values (while [`edges`] reuses a production on them).
     large_only: bool,
+    /// Each binding's text and, where the generator knows it, its location (module
+    /// `aliasing`); the number of locations made, and the one the production just run
+    /// made its binding's.
+    texts: Vec<String>,
+    locs: Vec<Option<usize>>,
+    locations: usize,
+    made_loc: Option<usize>,
 }
 
 /// Generates one program of up to `max_lets` bindings.
@@ -241,15 +252,23 @@ pub fn generate_tail(rng: &mut Rng, max_lets: usize) -> TailCase {
         roll: Rolls::default(),
         binding_at: (0, 0),
         large_only: false,
+        texts: Vec::new(),
+        locs: Vec::new(),
+        locations: 0,
+        made_loc: None,
     };
     let mut src = String::new();
     let lets = g.rng.range(2, max_lets.max(2));
     for k in 1..=lets {
         g.binding_at = (src.len(), k);
+        g.made_loc = None;
         let (text, val) = g.binding();
         let name = format!("v{k}");
         src.push_str(&format!("let {name}:{} = {text} in\n", val.annotation()));
+        let loc = g.location_of(&text);
         g.env.push((name, val));
+        g.texts.push(text.clone());
+        g.locs.push(loc);
         g.last_text = text;
     }
     // a share of programs ends in an expression that fails (module `failing`)
@@ -376,6 +395,8 @@ impl Gen<'_> {
                 39 => self.char_vector(),
                 40 => self.format_double(),
                 41 => self.roll(),
+                43 => self.alias(),
+                44 => self.update_alias(),
                 _ => self.opaque(),
             };
             if let Some(m) = made {
