@@ -183,3 +183,25 @@ fn short_vectors_keep_the_bitonic_network() {
         );
     }
 }
+
+#[test]
+fn a_few_elements_in_a_wide_capacity_sort_at_their_length() {
+    // a take by a count whose range is wide (a row's sum plus a constant: 4 here): a capacity
+    // of about 300,000 that holds 4 elements, sorted at its run-time length, and the same
+    // with the count past the capacity's first 65,536 positions
+    let rows = "reshape([2,457],each(fn x:[int]0 => subi(x,879),iota(914)))";
+    for k in [297054, 297050 + 70000] {
+        let src = format!(
+            "let s:[int]1 = reduce(addi,0,{rows}) in let v:[int]1 = take(addi(first(s),{k}),\
+             each(fn x:[int]0 => resi(5,muli(x,7)),iota(80000))) in \
+             let u:[int]1 = prArrI(take(9,gradeUp(v))) in \
+             let d:[int]0 = prSclI(reduce(addi,0,zipWith(fn g:[int]0 => fn x:[int]0 => resi(97,muli(resi(97,g),x)),gradeDown(v),v))) in 0"
+        );
+        let lowered = lower_tail(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert!(
+            lowered.fcl.flat_text().contains("a run-time number of"),
+            "{src}"
+        );
+        check(&src);
+    }
+}

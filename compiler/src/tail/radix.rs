@@ -90,6 +90,17 @@ struct Plan {
     known_threads: Option<usize>,
 }
 
+/// A vector of run-time length whose capacity is past this many elements is sorted at its
+/// run-time length (the plan's sizes the length's, read when the program runs), as an
+/// unbounded one is: a filter or a `take` by a computed count whose range is wide may hold a
+/// few elements in a capacity of 300,000.
+const SORT_AT_LENGTH: usize = 1 << 16;
+
+/// Whether `a` is sorted at its run-time length ([`SORT_AT_LENGTH`]).
+fn sorts_at_length(a: &Arr) -> bool {
+    a.is_unbounded() || (a.run_len.is_some() && a.run_dims.is_none() && a.shape[0] > SORT_AT_LENGTH)
+}
+
 impl Plan {
     /// The plan for `n` elements.
     fn new(n: usize) -> Plan {
@@ -196,8 +207,10 @@ impl Lowerer {
         let name = if down { "gradeDown" } else { "gradeUp" };
         // the real elements: past a run-time length, positions pad
         let real = super::value::length_expr(a);
-        // (an unbounded vector's plan follows its run-time length, module `capacity`)
-        let (plan, n) = if a.is_unbounded() {
+        // (an unbounded vector's plan follows its run-time length, module `capacity`; so does
+        // a vector of run-time length whose capacity is far past what it holds)
+        let at_length = sorts_at_length(a);
+        let (plan, n) = if at_length {
             let len = self.host_count((*real).clone());
             (Plan::run(&len), "a run-time number of".to_string())
         } else {
@@ -232,7 +245,10 @@ impl Lowerer {
                 fcl!("(xor (index {k} ({base} + {i})) {first})")
             });
             // (past a run-time length, the padding's keys: no real one differs there)
-            differs.run_len = a.run_len.clone().filter(|_| a.is_unbounded());
+            if at_length {
+                differs.run_len = a.run_len.clone();
+                differs = differs.unbounded();
+            }
             spreads.push(self.reduced(Prim::Ori, differs)?);
         }
         let (it, s) = (self.fresh.name("it"), self.fresh.name("rs"));
@@ -258,9 +274,15 @@ impl Lowerer {
              (tabulate {size} (fn i => index {keys} i))"
         ));
         let at = times(w, &total);
+        // (sorted at its run-time length within a capacity: positions past the sorted ones,
+        // which no consumer reads, read the last)
+        let last = (at_length && !a.is_unbounded()).then(|| fcl!("({total} - 1)"));
         Ok(grade_of(
             a,
-            Rc::new(move |i: &Fcl| fcl!("((index {out} ({at} + {i})) + 1)")),
+            Rc::new(move |i: &Fcl| match &last {
+                Some(last) => fcl!("((index {out} ({at} + (mini {i} {last}))) + 1)"),
+                None => fcl!("((index {out} ({at} + {i})) + 1)"),
+            }),
         ))
     }
 
