@@ -70,7 +70,13 @@ impl Lowerer {
         let mut r = scalar(r)?;
         let r_ty = r.ty;
         let fill = r_ty.fill();
-        let first = Arr::new(r_ty, shape.clone(), move |_| fill.clone());
+        let mut first = Arr::new(r_ty, shape.clone(), move |_| fill.clone());
+        // over an unbounded vector (module `capacity`): the state as long as the vector, its
+        // length in the state
+        let unbounded = args[0].is_unbounded();
+        if unbounded {
+            first.run_len = run_len.clone();
+        }
         if n == 0 {
             // no element, no application: only the result's type was needed
             self.restore(saved);
@@ -80,7 +86,9 @@ impl Lowerer {
         let sites = std::mem::take(&mut step.counted);
         let mut parts = vec![first];
         parts.extend(Counters::zeros(&sites));
-        let layout = Layout::new(&parts, vec![false; parts.len()], &vec![None; parts.len()])?;
+        let mut dynamic = vec![false; parts.len()];
+        dynamic[0] = unbounded;
+        let layout = Layout::new(&parts, dynamic, &vec![None; parts.len()])?;
         let s = self.fresh.name("s");
         let mut state = layout.read(self, &s);
         if !sites.is_empty() {
@@ -95,9 +103,12 @@ impl Lowerer {
         }
         let before = state.remove(0).index;
         let (rt, at) = (r.expr(), it.clone());
-        let next = Arr::new(r.ty, shape, move |i| {
+        let mut next = Arr::new(r.ty, shape, move |i| {
             fcl!("(if {i} == {at} then {rt} else {})", before(i))
         });
+        if unbounded {
+            next.run_len = run_len.clone();
+        }
         let (trips, known) = match &run_len {
             Some(len) => (self.trips_of((**len).clone()), None),
             None => (fcl!("{n}"), Some(n as i64)),

@@ -12,7 +12,7 @@ use super::loops::Trips;
 use super::lowerer::{fails, Lowerer};
 use super::tree::{fcl, int, var, Fcl};
 use super::value::{
-    index_by_coords, known_int, known_vec, unsupported, Arr, At, Fresh, Fun, Ty, Val, R,
+    index_by_coords, known_int, known_vec, unsupported, Arr, At, Fresh, Fun, Loc, Ty, Val, R,
 };
 use super::LowerTailError;
 use semantics::tail::ops::prim::Prim;
@@ -301,6 +301,42 @@ impl Lowerer {
             self.store.update(loc, stored);
         }
         Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))))
+    }
+}
+
+impl Lowerer {
+    /// The array at location `loc` replaced by `now` (a `power` whose step updates its state
+    /// in place, module `location`), and every location that may be it where the conditions
+    /// that make it so hold.
+    pub(super) fn replace_at(&mut self, loc: Loc, now: Arr) -> R<()> {
+        let aliases = self.store.aliases(loc);
+        self.store.update(loc, now.clone());
+        for (other, when, was) in aliases {
+            // (vectors of run-time length: where the condition holds, the two are one, of
+            // one length; elsewhere `now` is read within its capacity)
+            let vectors = was.shape.len() == 1 && now.shape.len() == 1;
+            let static_same = was.shape == now.shape && !was.is_dynamic() && !now.is_dynamic();
+            let extents = was.run_dims.is_some() || now.run_dims.is_some();
+            let extents = extents || was.is_unbounded() || now.is_unbounded();
+            if !(static_same || vectors) || extents || now.size() == 0 {
+                return unsupported(
+                    "a power that updates in place an array an if may have given to a \
+                     variable of another shape",
+                );
+            }
+            let hit = when.unwrap_or_else(|| fcl!("true"));
+            let (old, new) = (was.index.clone(), now.index.clone());
+            let last = now.size() as i64 - 1;
+            let mut guarded = Arr::new(now.ty, was.shape.clone(), move |i: &Fcl| {
+                let within = fcl!("(mini {i} {last})");
+                fcl!("(if {hit} then {} else {})", new(&within), old(i))
+            });
+            guarded.run_len = was.run_len.clone();
+            guarded.range = now.range.zip(was.range).map(|(a, b)| a.union(b));
+            let stored = self.materialize(&guarded, "an alias of a power's state");
+            self.store.update(other, stored);
+        }
+        Ok(())
     }
 }
 

@@ -48,8 +48,8 @@ pub(super) struct Store {
 /// returns its parameter returns its initial array's location).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Kept {
-    /// The component's own location, updated in place or not.
-    Same,
+    /// The component's own location; `updated`: updated in place by the step.
+    Same { updated: bool },
     /// A new array; `updated`: the step updated the component's location first (the first
     /// trip then updates the initial array).
     New { updated: bool },
@@ -241,7 +241,9 @@ impl Store {
             .iter()
             .zip(&results)
             .map(|(&p, &r)| match r {
-                r if r == p => Ok(Kept::Same),
+                r if r == p => Ok(Kept::Same {
+                    updated: self.cells.contains_key(&p),
+                }),
                 r if r == NEW || (r > last && !self.bases.contains_key(&r)) => Ok(Kept::New {
                     updated: self.cells.contains_key(&p),
                 }),
@@ -255,8 +257,9 @@ impl Store {
 
     /// `power`'s `result` (of components each step keeps as `kept`) from the initial state
     /// `init`, where the loop runs no trip when `skips` holds (`None`: it runs one at least):
-    /// a component the step returns in place is the initial array's location, holding the
-    /// result; a new one is new, or a choice of the two where the loop may run no trip.
+    /// a component the step returns in place is the initial array's location (where the step
+    /// updates it, the caller puts the result there: the pairs returned); a new one is new,
+    /// or a choice of the two where the loop may run no trip.
     pub(super) fn after_loop(
         &mut self,
         fresh: &Fresh,
@@ -264,33 +267,41 @@ impl Store {
         kept: &[Kept],
         skips: Option<&Fcl>,
         result: Val,
-    ) -> R<Val> {
-        let mut k = 0;
-        self.after_loop_parts(fresh, init, kept, skips, result, &mut k)
+    ) -> R<(Val, Vec<(Loc, Arr)>)> {
+        let mut after = AfterLoop {
+            fresh,
+            kept: kept.iter(),
+            skips,
+            updated: Vec::new(),
+        };
+        let v = after.parts(self, init, result)?;
+        Ok((v, after.updated))
     }
+}
 
-    fn after_loop_parts(
-        &mut self,
-        fresh: &Fresh,
-        init: &Val,
-        kept: &[Kept],
-        skips: Option<&Fcl>,
-        result: Val,
-        k: &mut usize,
-    ) -> R<Val> {
+/// [`Store::after_loop`] going through the state's components in order.
+struct AfterLoop<'a> {
+    fresh: &'a Fresh,
+    kept: std::slice::Iter<'a, Kept>,
+    skips: Option<&'a Fcl>,
+    updated: Vec<(Loc, Arr)>,
+}
+
+impl AfterLoop<'_> {
+    fn parts(&mut self, store: &mut Store, init: &Val, result: Val) -> R<Val> {
         match (init, result) {
             (Val::Arr(x), Val::Arr(r)) => {
-                let how = kept
-                    .get(*k)
+                let how = self
+                    .kept
+                    .next()
                     .copied()
                     .unwrap_or(Kept::New { updated: false });
-                *k += 1;
                 Ok(match how {
-                    Kept::Same if x.loc != NEW => {
-                        self.update(x.loc, r.clone());
+                    Kept::Same { updated: true } if x.loc != NEW => {
+                        self.updated.push((x.loc, r.clone()));
                         Val::Arr(Arr { loc: x.loc, ..r })
                     }
-                    Kept::Same => Val::Arr(r),
+                    Kept::Same { .. } => Val::Arr(Arr { loc: x.loc, ..r }),
                     Kept::New { .. } if x.loc == NEW => Val::Arr(Arr { loc: NEW, ..r }),
                     Kept::New { updated: true } => {
                         return unsupported(
@@ -298,11 +309,11 @@ impl Store {
                              array, from a variable's array",
                         )
                     }
-                    Kept::New { .. } => match skips {
+                    Kept::New { .. } => match self.skips {
                         None => Val::Arr(Arr { loc: NEW, ..r }),
                         Some(skips) => {
                             let (x, r) = (Val::Arr(x.clone()), Val::Arr(Arr { loc: NEW, ..r }));
-                            self.either(fresh, skips, r.clone(), &x, &r)
+                            store.either(self.fresh, skips, r.clone(), &x, &r)
                         }
                     },
                 })
@@ -310,7 +321,7 @@ impl Store {
             (Val::Tuple(xs), Val::Tuple(rs)) if xs.len() == rs.len() => {
                 let mut parts = Vec::new();
                 for (x, r) in xs.iter().zip(rs) {
-                    parts.push(self.after_loop_parts(fresh, x, kept, skips, r, k)?);
+                    parts.push(self.parts(store, x, r)?);
                 }
                 Ok(Val::Tuple(parts))
             }

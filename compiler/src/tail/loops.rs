@@ -25,7 +25,7 @@
 use super::apply::MAX_FOLD;
 use super::capacity::MAX_CAPACITY;
 use super::check::checked_power_count;
-use super::location::Store;
+use super::location::{Kept, Store};
 use super::lowerer::{Lowerer, TABULATE};
 use super::range::Range;
 use super::state::{components, packed, reading, rebuild, unbounded_states, widened, Layout};
@@ -127,7 +127,7 @@ impl Lowerer {
         // `capacity`)
         for state in std::iter::once(x.clone()).chain(unbounded_states(x)?) {
             let saved = self.checkpoint();
-            match self.power_loop(f, n, &state) {
+            match self.power_loop(f, n, &state, x) {
                 Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
                     self.restore(saved);
                 }
@@ -140,7 +140,10 @@ impl Lowerer {
         }
     }
 
-    fn power_loop(&mut self, f: &Val, n: &Trips, x: &Val) -> R<Val> {
+    /// [`Lowerer::power_loop_or_unrolled`]'s loop over the initial state `x` in the form the
+    /// loop holds it (its vectors unbounded, or as it is), `init` the array the program
+    /// passes (its location's, module `location`).
+    fn power_loop(&mut self, f: &Val, n: &Trips, x: &Val, init: &Val) -> R<Val> {
         let mut parts = components(x)?;
         let mut caps = vec![None; parts.len()];
         let mut sites = Vec::new();
@@ -263,9 +266,7 @@ impl Lowerer {
             }
         }
         let result = rebuild(x, &state)?;
-        let skips = n.skips();
-        self.store
-            .after_loop(&self.fresh, x, &kept, skips.as_ref(), result)
+        self.located_after_loop(init, &kept, n, result)
     }
 
     /// The FCL loop `power<grid> trips (fn it => fn s => step) init` over a state in `layout`,
@@ -436,6 +437,20 @@ impl Lowerer {
         }
     }
 
+    /// A `power`'s `result` from `init` at its locations (module `location`): where the step
+    /// updates its state in place, the initial array's location now holds the result, and so
+    /// does every location that may be it.
+    fn located_after_loop(&mut self, init: &Val, kept: &[Kept], n: &Trips, result: Val) -> R<Val> {
+        let skips = n.skips();
+        let (result, updated) =
+            self.store
+                .after_loop(&self.fresh, init, kept, skips.as_ref(), result)?;
+        for (loc, now) in updated {
+            self.replace_at(loc, now)?;
+        }
+        Ok(result)
+    }
+
     /// A loop's count `n` computed on the device, bound to a name of `main` (the FCL host
     /// reads it when the loop starts): that name.
     pub(super) fn trips_of(&mut self, n: Fcl) -> Fcl {
@@ -526,9 +541,7 @@ impl Lowerer {
             x,
             &reading(&self.fresh, &w, &parts, &offsets, doubles, &ranges),
         )?;
-        let skips = n.skips();
-        self.store
-            .after_loop(&self.fresh, x, &kept, skips.as_ref(), result)
+        self.located_after_loop(x, &kept, n, result)
     }
 
     /// `power(f, n, x)` trip by trip at the top level of `main`: each trip's statements (its
