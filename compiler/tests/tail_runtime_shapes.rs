@@ -366,8 +366,10 @@ fn unbounded_vectors_take_their_run_time_length() {
         format!("let w:[complex]1 = each(fn x:[int]0 => injx(i2d(x),divd(1.0,i2d(x))),{w}) in let a:[complex]1 = prArrX(take(-3,w)) in let b:[complex]1 = prArrX(take(-3,compress(each(fn x:[int]0 => gti(resi(3,x),0),{w}),w))) in let c:[complex]1 = prArrX(take(6,replicate(0.0j0.0,each(fn x:[int]0 => subi(resi(3,x),1),{w}),w))) in let d:[complex]1 = prArrX(take(3,take({n},[1.0j2.0,3.0j4.0]))) in each(fn z:[complex]0 => rex(z),take(4,w))"),
         // an empty one, printed, scanned, filtered
         format!("let w:[int]1 = iota(subi({n},150)) in let a:[int]1 = prArrI(w) in let b:[int]1 = prArrI(scan(addi,0,w)) in compress(each(fn x:[int]0 => gti(x,3),w),w)"),
-        // mapped by functions that print (a loop of a trip per element, its state as long as
-        // the vector; before, a buffer of 2^31 elements), an empty one too
+        // mapped and zipped by functions that print (a loop of a trip per element, its state
+        // as long as the vector; before, a buffer of 2^31 elements for each, a read-back for
+        // zipWith), of lengths checked to be one when the program runs (3.68), an empty one
+        format!("let w:[int]1 = {w} in let b:[int]1 = zipWith(fn x:[int]0 => fn y:[int]0 => prSclI(addi(x,y)),drop(146,w),each(fn x:[int]0 => muli(x,3),drop(146,w))) in let v:[int]1 = compress(each(fn x:[int]0 => gti(resi(3,x),0),w),w) in let u:[int]1 = compress(each(fn x:[int]0 => gti(resi(3,x),1),w),w) in let c:[int]1 = zipWith(fn x:[int]0 => fn y:[int]0 => prSclI(muli(x,y)),take(-3,v),take(-3,u)) in zipWith(fn x:[int]0 => fn y:[int]0 => prSclI(muli(x,y)),v,u)"),
         format!("let w:[int]1 = {w} in let a:[int]1 = each(fn x:[int]0 => let p:[int]0 = prSclI(x) in muli(x,2),take(-4,w)) in let c:[int]1 = each(fn x:[int]0 => prSclI(x),iota(subi({n},150))) in reduce(addi,0,each(fn x:[int]0 => prSclI(x),drop(140,w)))"),
     ];
     for src in &programs {

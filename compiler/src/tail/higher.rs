@@ -76,21 +76,27 @@ impl Lowerer {
                 let (mut a, mut b) = (args[1].arr()?.clone(), args[2].arr()?.clone());
                 let vectors = a.shape.len() == 1 && b.shape.len() == 1;
                 let apart = a.run_len != b.run_len || a.shape != b.shape;
-                if (a.is_dynamic() || b.is_dynamic())
-                    && vectors
-                    && apart
-                    && is_element_code(&fresh, &f, &[a.ty, b.ty])
-                {
+                let element = is_element_code(&fresh, &f, &[a.ty, b.ty]);
+                if (a.is_dynamic() || b.is_dynamic()) && vectors && apart {
                     // vectors whose lengths may differ: checked to be the same when the
                     // program runs (3.68 where they differ), both within the smaller capacity
                     (a, b) = of_same_length(&fresh, p, e.span, &a, &b);
                 }
-                if (a.is_dynamic() || b.is_dynamic())
-                    && (a.run_len != b.run_len
-                        || a.run_dims != b.run_dims
-                        || a.shape != b.shape
-                        || !is_element_code(&fresh, &f, &[a.ty, b.ty]))
-                {
+                let same = a.run_len == b.run_len && a.run_dims == b.run_dims && a.shape == b.shape;
+                if (a.is_dynamic() || b.is_dynamic()) && same && !element {
+                    // a function with statements: a trip per element over the run-time
+                    // length (module `each_loop`)
+                    if let (false, Err(why)) =
+                        (self.kernel, scalar_result(&fresh, &f, &[a.ty, b.ty]))
+                    {
+                        let saved = self.checkpoint();
+                        match self.map_with_statements(&f, &[&a, &b], why) {
+                            Err(LowerTailError::Unsupported(_)) => self.restore(saved),
+                            r => return r,
+                        }
+                    }
+                }
+                if (a.is_dynamic() || b.is_dynamic()) && (!same || !element) {
                     a = self.settle(&a, name)?;
                     b = self.settle(&b, name)?;
                 }
