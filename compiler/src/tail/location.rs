@@ -18,9 +18,15 @@
 //! other that shares a base with it, element `is` replaced only where the conditions under
 //! which they share it hold ([`Store::aliases`]).
 //!
-//! What it does not follow it refuses rather than guesses: inside a loop's step (`in_loop`),
-//! an update of a location made before the step ([`Store::floor`]), which would have to change
-//! on every trip outside the loop's state.
+//! A `power` whose step updates its state in place and returns it leaves its result at the
+//! initial array's location, and at every location that may be it (`Lowerer::replace_at`).
+//!
+//! What it does not follow it refuses rather than guesses (the lowering then takes another
+//! path: a `power` runs trip by trip): inside a loop's step (`in_loop`), an update of a
+//! location made before the step ([`Store::floor`]), which would have to change on every trip
+//! outside the loop's state; a step that updates its state and returns a new array, from a
+//! variable's array ([`Kept::New`]); an update that reaches a location of run-time extents,
+//! or of another shape, through a choice.
 
 use super::fault::LoweringFault;
 use super::tree::{fcl, Fcl};
