@@ -93,6 +93,19 @@ fn reads_see_updates_and_shadowing_names_do_not() {
         // a tuple holds the location
         "let m:[int]1 = iota(5) in let t:[int]1 = Prj(0,(m,2)) in \
          let u:[bool]0 = idxassign([2],t,99) in m",
+        // condScl with a false condition is its argument (3.76), a scalar updated through it
+        // (`idxassign` of a rank-0 array by the empty index); a true one is f's new result;
+        // one the device decides, either
+        "let x:[int]0 = addi(2,3) in let y:[int]0 = condScl(fn a:[int]0 => addi(a,1),ff,x) in \
+         let u:[bool]0 = idxassign(zilde(),y,7) in x",
+        "let x:[int]0 = addi(2,3) in let y:[int]0 = condScl(fn a:[int]0 => addi(a,1),tt,x) in \
+         let u:[bool]0 = idxassign(zilde(),y,7) in let p:[int]0 = prSclI(y) in x",
+        "let x:[int]0 = addi(2,3) in \
+         let y:[int]0 = condScl(fn a:[int]0 => addi(a,1),gti(reduce(addi,0,drop(1,iota(9000))),3),x) in \
+         let u:[bool]0 = idxassign(zilde(),y,7) in let p:[int]0 = prSclI(y) in x",
+        "let x:[int]0 = addi(2,3) in \
+         let y:[int]0 = condScl(fn a:[int]0 => addi(a,1),lti(reduce(addi,0,drop(1,iota(9000))),3),x) in \
+         let u:[bool]0 = idxassign(zilde(),y,7) in let p:[int]0 = prSclI(y) in x",
     ]
     .map(String::from);
     agree_all(&programs);

@@ -208,7 +208,18 @@ impl Lowerer {
                     (Some(_), _) => x.known.clone(),
                     (None, _) => None,
                 };
-                Ok(Val::Arr(out))
+                // (3.76) where b is false the result is x itself, at its location; f's result
+                // is taken as a new array (module `location`)
+                Ok(match known {
+                    Some(Scalar::Bool(false)) => Val::Arr(Arr { loc: x.loc, ..out }),
+                    Some(_) => Val::Arr(out),
+                    None => {
+                        let fx = Val::Arr(out.clone());
+                        let c = b.expr();
+                        self.store
+                            .either(&self.fresh, &c, Val::Arr(out), &fx, &Val::Arr(x))
+                    }
+                })
             }
             _ => unsupported(format!("operator {name}")),
         }

@@ -4,8 +4,8 @@
 //! Every array a variable holds is at a location ([`Arr::loc`]). `let y = x`, a function's
 //! parameter bound to `x`, `mem(x)` and the prints (the oracle's operators that return their
 //! argument), a tuple holding `x`, a `power` whose step returns its parameter (or that runs no
-//! trip), and an `if` that picks `x` are `x`'s location; every other operator's result is a
-//! new one. [`Store`] maps each location `idxassign` has updated to its array now, and every
+//! trip), an `if` that picks `x` and `condScl(f, ff, x)` are `x`'s location; every other
+//! operator's result is a new one. [`Store`] maps each location `idxassign` has updated to its array now, and every
 //! read of a variable goes through it ([`Store::current`]), so a variable bound before an
 //! update, a closure or an alias reads the updated array, and a variable that shadows an
 //! updated one does not.
