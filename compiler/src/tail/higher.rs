@@ -8,8 +8,10 @@ use super::apply::{
     scalar_result, MAX_FOLD,
 };
 use super::check::{checked_row, of_same_length};
+use super::location::When;
 use super::loops::Trips;
 use super::lowerer::{fails, Lowerer};
+use super::range::Range;
 use super::tree::{fcl, int, var, Fcl};
 use super::value::{
     index_by_coords, known_int, known_vec, unsupported, Arr, At, Fresh, Fun, Loc, Ty, Val, R,
@@ -240,7 +242,7 @@ impl Lowerer {
         }
         let is = known_vec(args[0].arr()?, "an idxassign index")?;
         let (a, v) = (args[1].arr()?.clone(), args[2].arr()?.clone());
-        self.store.updatable(a.loc, self.in_loop)?;
+        let aliases = self.store.updated_with(a.loc, self.in_loop)?;
         let fail = |reason| Err(fails(Prim::Idxassign, name, e, reason));
         let rows = super::dynamic::rows_dynamic(&a);
         let mut j = match update_position(&is, &a.shape) {
@@ -291,8 +293,8 @@ impl Lowerer {
         // every other location that may be this one when the program runs (module
         // `location`): the same element replaced where the conditions that make it so hold
         // (none is where the index is past its shape: there the update above fails)
-        for (loc, when, now) in self.store.aliases(a.loc) {
-            if now.run_dims.is_some() {
+        for (loc, when, was) in aliases {
+            if was.run_dims.is_some() {
                 return unsupported(
                     "idxassign of an array that an if may have given to a variable of \
                      run-time extents",
@@ -300,22 +302,13 @@ impl Lowerer {
             }
             // (of a vector of run-time length: within its capacity, where the condition
             // makes it this one, whose update checked the index against the length)
-            let Ok(j) = update_position(&is, &now.shape) else {
+            let Ok(j) = update_position(&is, &was.shape) else {
                 continue;
             };
-            let (index, vt) = (now.index.clone(), v.expr());
-            let hit = when.unwrap_or_else(|| fcl!("true"));
-            let mut guarded = Arr::new(now.ty, now.shape.clone(), move |i: &Fcl| {
-                fcl!(
-                    "(if (if {i} == {j} then {hit} else false) then {vt} else {})",
-                    index(i)
-                )
-            });
-            guarded.range = now.range.zip(v.range).map(|(a, v)| a.union(v));
-            guarded.run_len = now.run_len.clone();
+            let (index, vt) = (was.index.clone(), v.expr());
+            let now = move |i: &Fcl| fcl!("(if {i} == {j} then {vt} else {})", index(i));
             let what = format!("{var}'s alias after idxassign");
-            let stored = self.materialize(&guarded, &what);
-            self.store.update(loc, stored);
+            self.store_where(loc, when, &was, now, v.range, &what);
         }
         Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))))
     }
@@ -341,19 +334,41 @@ impl Lowerer {
                      variable of another shape",
                 );
             }
-            let hit = when.unwrap_or_else(|| fcl!("true"));
-            let (old, new) = (was.index.clone(), now.index.clone());
-            let last = now.size() as i64 - 1;
-            let mut guarded = Arr::new(now.ty, was.shape.clone(), move |i: &Fcl| {
-                let within = fcl!("(mini {i} {last})");
-                fcl!("(if {hit} then {} else {})", new(&within), old(i))
-            });
-            guarded.run_len = was.run_len.clone();
-            guarded.range = now.range.zip(was.range).map(|(a, b)| a.union(b));
-            let stored = self.materialize(&guarded, "an alias of a power's state");
-            self.store.update(other, stored);
+            let (new, last) = (now.index.clone(), now.size() as i64 - 1);
+            let now_at = move |i: &Fcl| new(&fcl!("(mini {i} {last})"));
+            self.store_where(
+                other,
+                when,
+                &was,
+                now_at,
+                now.range,
+                "an alias of a power's state",
+            );
         }
         Ok(())
+    }
+
+    /// Location `loc`, whose array was `was`, now holds `now`'s elements (over `was`'s
+    /// shape and length; ranged in `now`'s range and `was`'s) where `when` holds, `was`'s
+    /// elsewhere: the array materialized (described as `what`) and stored.
+    fn store_where(
+        &mut self,
+        loc: Loc,
+        when: When,
+        was: &Arr,
+        now: impl Fn(&Fcl) -> Fcl + 'static,
+        range: Option<Range>,
+        what: &str,
+    ) {
+        let hit = when.unwrap_or_else(|| fcl!("true"));
+        let old = was.index.clone();
+        let mut guarded = Arr::new(was.ty, was.shape.clone(), move |i: &Fcl| {
+            fcl!("(if {hit} then {} else {})", now(i), old(i))
+        });
+        guarded.run_len = was.run_len.clone();
+        guarded.range = range.zip(was.range).map(|(a, b)| a.union(b));
+        let stored = self.materialize(&guarded, what);
+        self.store.update(loc, stored);
     }
 }
 

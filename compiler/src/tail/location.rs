@@ -104,17 +104,19 @@ impl Store {
         }
     }
 
-    /// Whether the lowering follows an `idxassign` of the array at location `loc` (module
-    /// doc); `in_loop`: inside a loop's step.
-    pub(super) fn updatable(&self, loc: Loc, in_loop: bool) -> R<()> {
+    /// The other locations an `idxassign` of the array at location `loc` updates
+    /// ([`Store::aliases`]), where the lowering follows it (module doc); `in_loop`: inside a
+    /// loop's step.
+    pub(super) fn updated_with(&self, loc: Loc, in_loop: bool) -> R<Vec<(Loc, When, Arr)>> {
         if loc == NEW {
             return unsupported("idxassign of an array at no location");
         }
+        let aliases = self.aliases(loc);
         let outside = |l: Loc| in_loop && l < self.floor;
-        if outside(loc) || self.aliases(loc).iter().any(|(l, _, _)| outside(*l)) {
+        if outside(loc) || aliases.iter().any(|(l, _, _)| outside(*l)) {
             return unsupported("idxassign inside a loop's step of an array made before it");
         }
-        Ok(())
+        Ok(aliases)
     }
 
     /// The array at location `loc`, materialized as `now` (its elements the same): where the
@@ -125,7 +127,7 @@ impl Store {
         }
     }
 
-    /// (3.57) `idxassign`'s new array `now` at location `loc` ([`Store::updatable`]).
+    /// (3.57) `idxassign`'s new array `now` at location `loc` ([`Store::updated_with`]).
     pub(super) fn update(&mut self, loc: Loc, now: Arr) {
         self.cells.insert(loc, Arr { loc, ..now });
     }
