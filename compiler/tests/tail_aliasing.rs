@@ -142,3 +142,81 @@ fn a_step_that_updates_its_state_in_place_is_one_loop() {
     assert!(l.fcl.flat_text().len() < 10_000, "{}", l.fcl);
     agree_all(&[src]);
 }
+
+/// `c`, an int the device computes (3), and `k`, a vector of run-time length (the odd numbers
+/// below 40: 20 elements), before `body`.
+fn computed(body: &str) -> String {
+    format!(
+        "let c:[int]0 = resi(7,reduce(addi,0,drop(1,iota(10000)))) in \
+         let k:[int]1 = compress(each(fn e:[int]0 => eqi(resi(2,e),1),iota(40)),iota(40)) in {body}"
+    )
+}
+
+#[test]
+fn idxassign_at_an_index_the_device_computes() {
+    let programs: Vec<String> = [
+        // a vector, through an alias, read through the name
+        "let h:[int]1 = iota(6) in let g:[int]1 = h in \
+         let u:[bool]0 = idxassign([addi(c,1)],g,77) in prArrI(h)",
+        // a matrix, each index computed
+        "let m:[double]2 = reshape([3,4],each(i2d,iota(12))) in \
+         let u:[bool]0 = idxassign([c,subi(c,2)],m,~1.5) in prArrD(m)",
+        // a vector of run-time length, at an index computed from it
+        "let u:[bool]0 = idxassign([resi(20,first(k))],k,-3) in prArrI(k)",
+        // an index past the extent fails (3.58) where the program runs
+        "let h:[int]1 = iota(6) in let u:[bool]0 = idxassign([addi(c,4)],h,1) in prArrI(h)",
+        "let u:[bool]0 = idxassign([addi(c,20)],k,1) in prArrI(k)",
+        "let h:[bool]1 = each(fn e:[int]0 => gti(e,2),iota(6)) in \
+         let u:[bool]0 = idxassign([subi(c,3)],h,tt) in prArrB(h)",
+    ]
+    .iter()
+    .map(|b| computed(b))
+    .collect();
+    for src in &programs {
+        let l = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(l.probes, 0, "{src}");
+    }
+    // (the failing ones fail at a check site of rule 3.58 at the idxassign)
+    for src in &programs[3..] {
+        let l = lower_tail(src).unwrap();
+        assert!(l.sites.iter().any(|s| s.rule == "3.58 idxassign"), "{src}");
+    }
+    agree_all(&programs);
+}
+
+#[test]
+fn a_loop_carries_the_arrays_made_before_it_that_its_step_updates() {
+    let programs: Vec<String> = [
+        // 5000 trips of a power counting into a histogram made before it
+        "let h:[int]1 = reshape([10],0) in \
+         let r:[int]0 = power(fn i:[int]0 => let u:[bool]0 = idxassign([addi(resi(10,i),1)],h,addi(idxS(1,addi(resi(10,i),1),h),i)) in addi(i,1),5000,0) in \
+         let p:[int]1 = prArrI(h) in r",
+        // two arrays, one read by the other's update; a count the device computes
+        "let h:[int]1 = reshape([10],0) in let g:[int]1 = iota(10) in \
+         let r:[int]0 = power(fn i:[int]0 => let u:[bool]0 = idxassign([addi(resi(10,i),1)],h,addi(idxS(1,addi(resi(10,i),1),g),i)) in \
+           let v:[bool]0 = idxassign([addi(resi(7,i),1)],g,i) in addi(i,1),muli(c,1000),0) in \
+         let p:[int]1 = prArrI(h) in prArrI(g)",
+        // an each of 3000 elements whose function updates the array, under an if
+        "let h:[int]1 = reshape([10],0) in \
+         let r:[int]1 = each(fn x:[int]0 => let u:[bool]0 = if gti(resi(3,x),0) then idxassign([addi(resi(10,x),1)],h,addi(idxS(1,addi(resi(10,x),1),h),1)) else tt in x,iota(3000)) in \
+         let p:[int]1 = prArrI(h) in reduce(addi,0,r)",
+        // an each over a vector of run-time length, inside a power
+        "let h:[int]1 = reshape([4],0) in \
+         let r:[int]0 = power(fn i:[int]0 => let w:[int]1 = each(fn x:[int]0 => let u:[bool]0 = idxassign([addi(resi(4,x),1)],h,addi(idxS(1,addi(resi(4,x),1),h),i)) in x,k) in addi(i,1),3,0) in \
+         prArrI(h)",
+        // if branches (the device's condition both ways) that update a matrix
+        "let m:[int]2 = reshape([2,3],0) in \
+         let u:[bool]0 = if gti(c,2) then idxassign([2,3],m,5) else idxassign([1,1],m,6) in \
+         let v:[bool]0 = if gti(c,3) then idxassign([2,2],m,7) else tt in prArrI(m)",
+    ]
+    .iter()
+    .map(|b| computed(b))
+    .collect();
+    for src in &programs {
+        let l = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(l.probes, 0, "{src}");
+        // one loop each, not a copy of the step per trip or element
+        assert!(l.fcl.flat_text().len() < 30_000, "{src}: {}", l.fcl);
+    }
+    agree_all(&programs);
+}

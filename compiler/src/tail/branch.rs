@@ -24,7 +24,7 @@ use super::state::{components, rebuild, Layout};
 use super::step::Step;
 use super::tree::{fcl, fcl_stmt, int, var, Fcl};
 use super::value::Env;
-use super::value::{unsupported, Arr, Ty, Val, R};
+use super::value::{unsupported, Arr, Loc, Ty, Val, R};
 use super::{LowerTailError, RunFailure};
 use semantics::tail::syntax::Expr;
 use std::rc::Rc;
@@ -65,29 +65,43 @@ impl Lowerer {
     pub(super) fn branch_loops(
         &mut self,
         cond: &Arr,
-        run_a: impl FnOnce(&mut Lowerer) -> R<Val>,
-        run_b: impl FnOnce(&mut Lowerer) -> R<Val>,
+        run_a: impl Fn(&mut Lowerer) -> R<Val>,
+        run_b: impl Fn(&mut Lowerer) -> R<Val>,
     ) -> R<Option<Val>> {
         if self.kernel {
             return Ok(None);
         }
         let saved = self.checkpoint();
-        match self.branches_as_loops(cond, run_a, run_b) {
-            Ok(v) => Ok(Some(v)),
-            // (a branch that certainly fails may be the one the program skips)
-            Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
-                self.restore(saved);
-                Ok(None)
+        // branches that update arrays made before the `if`: the state carries them, as many
+        // as each attempt finds (an attempt stops at the first it does not carry)
+        let mut carry: Vec<(Loc, Arr)> = Vec::new();
+        loop {
+            let wanted = self.wanted.len();
+            match self.branches_as_loops(cond, &run_a, &run_b, &carry) {
+                Ok(v) => return Ok(Some(v)),
+                // (a branch that certainly fails may be the one the program skips)
+                Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
+                    self.restore(saved.clone());
+                    let more = self.carriable(&[], wanted)?;
+                    if more.is_empty() || more.iter().any(|m| carry.iter().any(|c| c.0 == m.0)) {
+                        return Ok(None);
+                    }
+                    carry.extend(more);
+                }
+                Err(e) => return Err(e),
             }
-            Err(e) => Err(e),
         }
     }
 
+    /// [`Lowerer::branch_loops`]'s loops, their state also carrying the arrays at the
+    /// locations `carry` (made before the `if`, which a branch updates: [`Lowerer::carry`]):
+    /// each branch starts from them as they are, and gives them as it leaves them.
     fn branches_as_loops(
         &mut self,
         cond: &Arr,
-        run_a: impl FnOnce(&mut Lowerer) -> R<Val>,
-        run_b: impl FnOnce(&mut Lowerer) -> R<Val>,
+        run_a: &impl Fn(&mut Lowerer) -> R<Val>,
+        run_b: &impl Fn(&mut Lowerer) -> R<Val>,
+        carry: &[(Loc, Arr)],
     ) -> R<Val> {
         let taken = self.fresh.name("taken");
         let t = self.host_count(fcl!("(if {} then 1 else 0)", cond.expr()));
@@ -96,10 +110,22 @@ impl Lowerer {
         // counts move on by the taken branch's draws. Where the device computes how many a
         // branch makes (in the branch's own names), the branches' state counts them (as a
         // loop's does, `Counters`), and the last state's counters are the `if`'s draws.
-        let ((ra, body_a, prints_a), a) =
-            self.in_draw_scope(Vec::new(), |lw| lw.in_loop_body(run_a));
-        let ((rb, body_b, prints_b), b) =
-            self.in_draw_scope(Vec::new(), |lw| lw.in_loop_body(run_b));
+        let outer = std::mem::replace(&mut self.carry, carry.iter().map(|c| c.0).collect());
+        let branch = |lw: &mut Lowerer, run: &dyn Fn(&mut Lowerer) -> R<Val>| {
+            for (loc, a) in carry {
+                lw.store.update(*loc, a.clone());
+            }
+            let lowered = lw.in_draw_scope(Vec::new(), |lw| lw.in_loop_body(run));
+            let left: Vec<Arr> = carry
+                .iter()
+                .map(|c| lw.store.at(c.0).cloned())
+                .collect::<Option<_>>()
+                .expect("a carried location");
+            (lowered, left)
+        };
+        let ((((ra, body_a, prints_a), a), left_a), (((rb, body_b, prints_b), b), left_b)) =
+            (branch(self, run_a), branch(self, run_b));
+        self.carry = outer;
         let mut sites: Vec<u32> = a.run.keys().chain(b.run.keys()).copied().collect();
         sites.sort_unstable();
         sites.dedup();
@@ -129,6 +155,8 @@ impl Lowerer {
         if !same_form || pa.len() != pb.len() {
             return unsupported("an if whose branches are of other forms");
         }
+        pa.extend(left_a);
+        pb.extend(left_b);
         pa.extend(counts_a);
         pb.extend(counts_b);
         // each component: one static shape, or two vectors at the larger capacity with the
@@ -136,7 +164,16 @@ impl Lowerer {
         let mut caps = Vec::new();
         let mut dynamic = Vec::new();
         let mut fills = Vec::new();
-        for (x, y) in pa.iter().zip(&pb) {
+        let own = pa.len() - carry.len() - sites.len();
+        for (c, (x, y)) in pa.iter().zip(&pb).enumerate() {
+            // a carried array: its shape and extents as before the `if` (an update keeps
+            // them), which is also the first state's
+            if let Some((_, before)) = c.checked_sub(own).and_then(|k| carry.get(k)) {
+                caps.push(None);
+                dynamic.push(before.is_dynamic());
+                fills.push(before.clone());
+                continue;
+            }
             let vectors = x.shape.len() == 1 && y.shape.len() == 1;
             let same = x.shape == y.shape && !x.is_dynamic() && !y.is_dynamic();
             if x.ty != y.ty || !(same || vectors) {
@@ -192,6 +229,10 @@ impl Lowerer {
         }
         let counters = state.split_off(state.len() - sites.len());
         self.count_state_draws(&sites, counters);
+        // the carried arrays' locations hold the branch's that ran
+        for ((loc, _), now) in carry.iter().zip(state.split_off(state.len() - carry.len())) {
+            self.replace_at(*loc, now)?;
+        }
         let result = rebuild(&ra, &state)?;
         let when = fcl!("({taken} == 1)");
         Ok(self.store.either(&self.fresh, &when, result, &ra, &rb))

@@ -386,6 +386,22 @@ pub(super) fn checked_row(fresh: &Fresh, span: Span, rows: &Fcl, row: i64, x: &F
     )
 }
 
+/// The position `x` that `idxassign` writes at for index `k` (1-based, computed on the
+/// device) along an axis of extent `extent`, checked: an index outside `1..extent` fails as
+/// the oracle's `idxassign` does (rule 3.58), whose reason names the index, which the check
+/// site cannot carry.
+pub(super) fn checked_update_index(
+    fresh: &Fresh,
+    span: Span,
+    extent: &Fcl,
+    k: &Fcl,
+    x: &Fcl,
+) -> Fcl {
+    let why = "idxassign: an index (computed on the device) out of bounds".to_string();
+    let bad = fcl!("(orb (lti {k} 1) (lti {extent} {k}))");
+    checked(fresh, Prim::Idxassign, span, why, &bad, x)
+}
+
 /// The built-ins that check at run time.
 const CHECKING: [&str; 4] = ["checki", "addiChecked", "subiChecked", "muliChecked"];
 

@@ -12,7 +12,7 @@ use super::lowerer::Lowerer;
 use super::state::Layout;
 use super::step::{Counters, Step};
 use super::tree::{fcl, int, Fcl};
-use super::value::{unsupported, Arr, Val, R};
+use super::value::{unsupported, Arr, Loc, Val, R};
 use super::LowerTailError;
 use semantics::tail::value::Array;
 use std::rc::Rc;
@@ -40,7 +40,23 @@ impl Lowerer {
             return self.map_unrolled(f, args, why);
         }
         let saved = self.checkpoint();
-        match self.map_loop(f, args) {
+        // a function that updates arrays made before the map: the loop's state carries them,
+        // as many as each attempt finds (an attempt stops at the first it does not carry)
+        let mut carry: Vec<(Loc, Arr)> = Vec::new();
+        let r = loop {
+            let wanted = self.wanted.len();
+            let r = self.map_loop_carrying(f, args, carry.clone());
+            if !matches!(r, Err(LowerTailError::Unsupported(_))) {
+                break r;
+            }
+            self.restore(saved.clone());
+            let more = self.carriable(&[], wanted)?;
+            if more.is_empty() || more.iter().any(|m| carry.iter().any(|c| c.0 == m.0)) {
+                break r;
+            }
+            carry.extend(more);
+        };
+        match r {
             Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_))
                 if !args[0].is_dynamic() =>
             {
@@ -51,9 +67,18 @@ impl Lowerer {
         }
     }
 
+    /// [`Lowerer::map_loop`], its state also carrying the arrays at the locations `carry`
+    /// (made before the map, which its function updates: [`Lowerer::carry`]).
+    fn map_loop_carrying(&mut self, f: &Val, args: &[&Arr], carry: Vec<(Loc, Arr)>) -> R<Val> {
+        let outer = std::mem::replace(&mut self.carry, carry.iter().map(|c| c.0).collect());
+        let r = self.map_loop(f, args, &carry);
+        self.carry = outer;
+        r
+    }
+
     /// The map as one FCL loop of a trip per element: the state is the result array, trip
     /// `it` replaces its element `it` with `f` of the arguments' elements `it`.
-    fn map_loop(&mut self, f: &Val, args: &[&Arr]) -> R<Val> {
+    fn map_loop(&mut self, f: &Val, args: &[&Arr], carry: &[(Loc, Arr)]) -> R<Val> {
         let shape = args[0].shape.clone();
         let n = args[0].size();
         // over a length the device computes (both arguments of one length, `zipWith`'s
@@ -66,6 +91,11 @@ impl Lowerer {
             Val::Arr(r) if r.shape.is_empty() && !r.is_dynamic() => Ok(r),
             _ => unsupported("a function with statements whose result is not a scalar"),
         };
+        // (the carried arrays as they are before the map: the result's type is all this
+        // lowering is for where there are any)
+        for (loc, a) in carry {
+            self.store.update(*loc, a.clone());
+        }
         let (r, mut step) = self.loop_body(f, xs.clone(), &it, None)?;
         let mut r = scalar(r)?;
         let r_ty = r.ty;
@@ -84,21 +114,27 @@ impl Lowerer {
         }
         // draws whose number the device computes: the state counts them after the result
         let sites = std::mem::take(&mut step.counted);
+        // the state: the result, the carried arrays, the draw counters
         let mut parts = vec![first];
+        parts.extend(carry.iter().map(|c| c.1.clone()));
         parts.extend(Counters::zeros(&sites));
-        let mut dynamic = vec![false; parts.len()];
+        let mut dynamic: Vec<bool> = parts.iter().map(Arr::is_dynamic).collect();
         dynamic[0] = unbounded;
         let layout = Layout::new(&parts, dynamic, &vec![None; parts.len()])?;
         let s = self.fresh.name("s");
         let mut state = layout.read(self, &s);
-        if !sites.is_empty() {
-            let now = state.split_off(1);
+        let now = state.split_off(1 + carry.len());
+        for ((loc, _), a) in carry.iter().zip(state.split_off(1)) {
+            self.store.update(*loc, a);
+        }
+        if !sites.is_empty() || !carry.is_empty() {
             let counters = Counters {
                 sites: sites.clone(),
                 now,
             };
+            let counters = (!sites.is_empty()).then_some(&counters);
             let counted;
-            (counted, step) = self.loop_body(f, xs, &it, Some(&counters))?;
+            (counted, step) = self.loop_body(f, xs, &it, counters)?;
             r = scalar(counted)?;
         }
         let before = state.remove(0).index;
@@ -115,10 +151,17 @@ impl Lowerer {
         };
         self.count_loop_draws(&step.draws, known, &trips)?;
         let mut next = vec![next];
+        for (loc, _) in carry {
+            next.push(self.store.at(*loc).expect("a carried location").clone());
+        }
         next.extend(std::mem::take(&mut step.counts));
         let w = self.emit_loop(&trips, &it, &s, &layout, &parts, Step { next, ..step });
         let mut finals = layout.read(self, &w);
-        self.count_state_draws(&sites, finals.split_off(1));
+        self.count_state_draws(&sites, finals.split_off(1 + carry.len()));
+        // the carried arrays' locations hold the last state's
+        for ((loc, _), now) in carry.iter().zip(finals.split_off(1)) {
+            self.replace_at(*loc, now)?;
+        }
         let mut out = finals.remove(0);
         // every element is one of f's results: the fills of the first state are all replaced
         // (past a run-time length, they stay)

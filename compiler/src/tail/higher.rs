@@ -7,14 +7,14 @@ use super::apply::{
     apply_at, apply_drawing, apply_in_ranges, is_element_code, known_apply, result_range,
     scalar_result, MAX_FOLD,
 };
-use super::check::{checked_row, of_same_length};
+use super::check::{checked_row, checked_update_index, of_same_length};
 use super::location::When;
 use super::loops::Trips;
 use super::lowerer::{fails, Lowerer};
 use super::range::Range;
 use super::tree::{fcl, int, var, Fcl};
 use super::value::{
-    index_by_coords, known_int, known_vec, unsupported, Arr, At, Fresh, Fun, Loc, Ty, Val, R,
+    index_by_coords, known_int, known_ints, unsupported, Arr, At, Fresh, Fun, Loc, Ty, Val, R,
 };
 use super::LowerTailError;
 use semantics::tail::ops::prim::Prim;
@@ -186,7 +186,7 @@ impl Lowerer {
                             let (g, y) = (f.clone(), x.clone());
                             let looped = self.branch_loops(
                                 &b,
-                                |lw| lw.apply_fun(&g, vec![Val::Arr(y)]),
+                                |lw| lw.apply_fun(&g, vec![Val::Arr(y.clone())]),
                                 |_| Ok(Val::Arr(x.clone())),
                             )?;
                             if let Some(v) = looped {
@@ -240,37 +240,27 @@ impl Lowerer {
         if self.kernel {
             return unsupported("idxassign inside a function");
         }
-        let is = known_vec(args[0].arr()?, "an idxassign index")?;
         let (a, v) = (args[1].arr()?.clone(), args[2].arr()?.clone());
+        // (an array made before a loop's step that the loop's state does not carry: the
+        // `power` tries again carrying it, module `loops`)
+        if !self.store.outside(a.loc, self.in_loop).is_empty() {
+            self.wanted.push((a.loc, a.clone()));
+        }
         let aliases = self.store.updated_with(a.loc, self.in_loop)?;
         let fail = |reason| Err(fails(Prim::Idxassign, name, e, reason));
-        let rows = super::dynamic::rows_dynamic(&a);
-        let mut j = match update_position(&is, &a.shape) {
-            Ok(p) => fcl!("{p}"),
-            Err(reason) if !a.is_dynamic() || is.len() != a.shape.len() => return fail(reason),
-            // (columns of rows the device counts are static)
-            Err(reason) if rows && update_position(&is[1..], &a.shape[1..]).is_err() => {
-                return fail(reason)
-            }
-            // an index past the capacity of a run-time extent is past the extent: the check
-            // below fails when the program runs, where its reason can name the extent; the
-            // position is none
-            Err(_) => int(-1),
+        let ix = args[0].arr()?;
+        let is = ix.known.as_deref().and_then(known_ints);
+        let j = match &is {
+            Some(is) => match self.known_position(e, is, &a) {
+                Ok(j) => j,
+                Err(reason) => return fail(reason),
+            },
+            None => match computed_position(&self.fresh, e, ix, &a)? {
+                Ok(j) => j,
+                Err(reason) => return fail(reason),
+            },
         };
         let (index, vt) = (a.index.clone(), v.expr());
-        if a.run_dims.is_some() && !rows {
-            // extents the device computes: the position by them, each index checked against
-            // its axis's extent when the program runs
-            j = super::extents::update_at(&self.fresh, e.span, &is, &a);
-        } else if let Some(dims) = a.run_dims.as_deref() {
-            // rows the device counts (the only extents that may be): the row checked against
-            // their count when the program runs, the update within the capacity's layout
-            // (the check on the position, an int: the value may be a double or a bool)
-            j = checked_row(&self.fresh, e.span, &dims[0], is[0], &j);
-        } else if let Some(len) = a.run_len.as_deref() {
-            // a vector of run-time length: the index checked against it the same way
-            j = checked_row(&self.fresh, e.span, len, is[0], &j);
-        }
         let mut updated = Arr::new(a.ty, a.shape.clone(), move |i: &Fcl| {
             fcl!("(if {i} == {j} then {vt} else {})", index(i))
         });
@@ -280,9 +270,10 @@ impl Lowerer {
         let mut stored = self.materialize(&updated, &format!("{var} after idxassign"));
         // a known array updated by a known element stays known (counts and shapes made
         // from it are folded as before)
-        if let (Some(known), Some(x), Ok(p)) =
-            (&a.known, v.known_scalar(), update_position(&is, &a.shape))
-        {
+        let known_at = is
+            .as_deref()
+            .and_then(|is| update_position(is, &a.shape).ok());
+        if let (Some(known), Some(x), Some(p)) = (&a.known, v.known_scalar(), known_at) {
             let elems = (0..known.size()).map(|k| if k == p { x } else { known.elems.get(k) });
             stored.known = Some(Rc::new(Array {
                 shape: known.shape.clone(),
@@ -302,8 +293,23 @@ impl Lowerer {
             }
             // (of a vector of run-time length: within its capacity, where the condition
             // makes it this one, whose update checked the index against the length)
-            let Ok(j) = update_position(&is, &was.shape) else {
-                continue;
+            let j = match &is {
+                Some(is) => match update_position(is, &was.shape) {
+                    Ok(j) => fcl!("{j}"),
+                    Err(_) => continue,
+                },
+                // (the update above checked the index against `a`'s shape, which places it
+                // in `was` alike: a vector's, by one index, or the same static shape)
+                None if was.shape.len() == 1 || (was.shape == a.shape && a.run_dims.is_none()) => {
+                    let dims: Vec<Fcl> = was.shape.iter().map(|&d| int(d as i64)).collect();
+                    super::extents::flat(&coordinates(ix), &dims)
+                }
+                None => {
+                    return unsupported(
+                        "an idxassign at a computed index of an array that an if may have \
+                         given to a variable of another shape",
+                    )
+                }
             };
             let (index, vt) = (was.index.clone(), v.expr());
             let now = move |i: &Fcl| fcl!("(if {i} == {j} then {vt} else {})", index(i));
@@ -312,6 +318,99 @@ impl Lowerer {
         }
         Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))))
     }
+}
+
+impl Lowerer {
+    /// (3.57) The flat position `idxassign` writes at in `a` for the known index `is`, checked
+    /// against extents the device computes when the program runs; `Err`: the oracle's reason
+    /// where it certainly fails (3.58).
+    fn known_position(&self, e: &Expr, is: &[i64], a: &Arr) -> Result<Fcl, String> {
+        let rows = super::dynamic::rows_dynamic(a);
+        let j = match update_position(is, &a.shape) {
+            Ok(p) => fcl!("{p}"),
+            Err(reason) if !a.is_dynamic() || is.len() != a.shape.len() => return Err(reason),
+            // (columns of rows the device counts are static)
+            Err(reason) if rows && update_position(&is[1..], &a.shape[1..]).is_err() => {
+                return Err(reason)
+            }
+            // an index past the capacity of a run-time extent is past the extent: the check
+            // below fails when the program runs, where its reason can name the extent; the
+            // position is none
+            Err(_) => int(-1),
+        };
+        Ok(if a.run_dims.is_some() && !rows {
+            // extents the device computes: the position by them, each index checked against
+            // its axis's extent when the program runs
+            super::extents::update_at(&self.fresh, e.span, is, a)
+        } else if let Some(dims) = a.run_dims.as_deref() {
+            // rows the device counts (the only extents that may be): the row checked against
+            // their count when the program runs, the update within the capacity's layout
+            // (the check on the position, an int: the value may be a double or a bool)
+            checked_row(&self.fresh, e.span, &dims[0], is[0], &j)
+        } else if let Some(len) = a.run_len.as_deref() {
+            // a vector of run-time length: the index checked against it the same way
+            checked_row(&self.fresh, e.span, len, is[0], &j)
+        } else {
+            j
+        })
+    }
+}
+
+/// (3.57) The flat position `idxassign` writes at in `a` for an index vector `ix` that the
+/// device computes: by `a`'s layout (its run-time extents where the device computes more than
+/// its rows, else its capacity's), each index checked against its axis's extent when the
+/// program runs, where its range does not prove it within (3.58). `Ok(Err(reason))`: the
+/// index's length is not `a`'s rank, which certainly fails.
+fn computed_position(fresh: &Fresh, e: &Expr, ix: &Arr, a: &Arr) -> R<Result<Fcl, String>> {
+    if ix.shape.len() != 1 || ix.is_dynamic() {
+        return unsupported("an idxassign index of run-time length");
+    }
+    let rank = a.shape.len();
+    if ix.shape[0] != rank {
+        let r = ix.shape[0];
+        return Ok(Err(format!(
+            "idxassign: index of length {r} for an array of rank {rank}"
+        )));
+    }
+    // (each index is read twice, by the position and by its check: bound to a name)
+    let mut names = Vec::new();
+    let mut is = Vec::new();
+    for k in 0..rank {
+        let x = (ix.index)(&fcl!("{k}"));
+        if super::tree::is_atomic(&x) {
+            is.push(x);
+        } else {
+            let n = fresh.name("ix");
+            is.push(var(n.as_str()));
+            names.push((n, x));
+        }
+    }
+    let extents = super::extents::extents_of(a);
+    let layout = match a.run_dims.is_some() && !super::dynamic::rows_dynamic(a) {
+        true => extents.clone(),
+        false => a.shape.iter().map(|&d| int(d as i64)).collect(),
+    };
+    let cs: Vec<Fcl> = is.iter().map(|k| fcl!("{k} - 1")).collect();
+    let mut j = super::extents::flat(&cs, &layout);
+    for (k, (x, d)) in is.iter().zip(&extents).enumerate() {
+        let within = ix
+            .range_at(k)
+            .is_some_and(|r| r.lo >= 1.0 && !a.is_dynamic() && r.hi <= a.shape[k] as f64);
+        if !within {
+            j = checked_update_index(fresh, e.span, d, x, &j);
+        }
+    }
+    Ok(Ok(names
+        .into_iter()
+        .rev()
+        .fold(j, |body, (n, x)| super::tree::let_in(&n, x, body))))
+}
+
+/// The coordinates (0-based) of the index vector `ix` (1-based) of `idxassign`.
+fn coordinates(ix: &Arr) -> Vec<Fcl> {
+    (0..ix.shape[0])
+        .map(|k| fcl!("{} - 1", (ix.index)(&fcl!("{k}"))))
+        .collect()
 }
 
 impl Lowerer {

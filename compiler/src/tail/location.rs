@@ -46,8 +46,11 @@ pub(super) struct Store {
     /// location absent here is its own one base, always.
     bases: im::HashMap<Loc, Rc<[(Loc, Fcl)]>>,
     /// Inside a loop's step, the first location made in it: `idxassign` updates only
-    /// locations from here on (module doc).
+    /// locations from here on (module doc), and those before that the loop's state carries.
     pub floor: Loc,
+    /// Inside a loop's step, the locations made before it that the loop's state carries
+    /// (`Lowerer::carry`): the step updates their arrays as its own.
+    pub carried: im::HashSet<Loc>,
 }
 
 /// What a loop's step gives for one component of its state (spec §4.5: a `power` whose step
@@ -111,12 +114,27 @@ impl Store {
         if loc == NEW {
             return unsupported("idxassign of an array at no location");
         }
-        let aliases = self.aliases(loc);
-        let outside = |l: Loc| in_loop && l < self.floor;
-        if outside(loc) || aliases.iter().any(|(l, _, _)| outside(*l)) {
+        if !self.outside(loc, in_loop).is_empty() {
             return unsupported("idxassign inside a loop's step of an array made before it");
         }
-        Ok(aliases)
+        Ok(self.aliases(loc))
+    }
+
+    /// The locations an `idxassign` of the array at `loc` updates (it and its aliases) that
+    /// were made before the loop step being lowered (`in_loop`) and that its state does not
+    /// carry: none where the lowering follows the update.
+    pub(super) fn outside(&self, loc: Loc, in_loop: bool) -> Vec<Loc> {
+        let outside = |l: &Loc| in_loop && *l < self.floor && !self.carried.contains(l);
+        let aliases = self.aliases(loc).into_iter().map(|(l, _, _)| l);
+        std::iter::once(loc)
+            .chain(aliases)
+            .filter(outside)
+            .collect()
+    }
+
+    /// The array at location `loc` where `idxassign` has updated it (or a choice may be it).
+    pub(super) fn at(&self, loc: Loc) -> Option<&Arr> {
+        self.cells.get(&loc)
     }
 
     /// The array at location `loc`, materialized as `now` (its elements the same): where the

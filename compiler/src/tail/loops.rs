@@ -31,7 +31,7 @@ use super::range::Range;
 use super::state::{components, packed, reading, rebuild, unbounded_states, widened, Layout};
 use super::step::{Counters, Step};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
-use super::value::{unsupported, Arr, Ty, Val, R};
+use super::value::{unsupported, Arr, Loc, Ty, Val, R};
 use super::{LowerTailError, Output, ResultKind};
 use semantics::fcl::printer::print_expr;
 use semantics::fcl::quote::do_block;
@@ -122,17 +122,24 @@ impl Lowerer {
                 return self.power_unrolled(f, k, x, why);
             }
         }
-        // the state as it is, then with vectors that may grow past any capacity, or by a count
-        // the device computes, unbounded: a buffer as long as they are on each trip (module
-        // `capacity`)
-        for state in std::iter::once(x.clone()).chain(unbounded_states(x)?) {
-            let saved = self.checkpoint();
-            match self.power_loop(f, n, &state, x) {
-                Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
-                    self.restore(saved);
-                }
-                r => return r,
+        // a step that updates arrays made before it: the loop's state carries them too, as
+        // many as each attempt finds (an attempt stops at the first it does not carry)
+        let own: Vec<Loc> = components(x)?.iter().map(|a| a.loc).collect();
+        let mut carry = Vec::new();
+        loop {
+            let wanted = self.wanted.len();
+            if let Some(r) = self.power_loop_carrying(f, n, x, carry.clone())? {
+                return Ok(r);
             }
+            let more = self.carriable(&own, wanted)?;
+            if more.is_empty()
+                || more
+                    .iter()
+                    .any(|m| carry.iter().any(|c: &(Loc, Arr)| c.0 == m.0))
+            {
+                break;
+            }
+            carry.extend(more);
         }
         match n.known {
             Some(n) => self.power_unrolled(f, n, x, why),
@@ -140,11 +147,71 @@ impl Lowerer {
         }
     }
 
+    /// [`Lowerer::power_loop_or_unrolled`]'s loop, its state also carrying the arrays at
+    /// the locations `carry` (made before the step, which updates them: [`Lowerer::carry`]);
+    /// `None` where it has none.
+    fn power_loop_carrying(
+        &mut self,
+        f: &Val,
+        n: &Trips,
+        x: &Val,
+        carry: Vec<(Loc, Arr)>,
+    ) -> R<Option<Val>> {
+        // the state as it is, then with vectors that may grow past any capacity, or by a count
+        // the device computes, unbounded: a buffer as long as they are on each trip (module
+        // `capacity`)
+        for state in std::iter::once(x.clone()).chain(unbounded_states(x)?) {
+            let saved = self.checkpoint();
+            let outer = std::mem::replace(&mut self.carry, carry.iter().map(|c| c.0).collect());
+            let r = self.power_loop(f, n, &state, x, &carry);
+            self.carry = outer;
+            match r {
+                Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
+                    self.restore(saved);
+                }
+                r => return r.map(Some),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The locations (with their arrays now) that `idxassign`s in a `power`'s step wanted to
+    /// update since `wanted` (in [`Lowerer::wanted`]), made before the step, that its loop's
+    /// state can carry: not its own state's, and each the one location an update of it
+    /// reaches (an alias an `if` made is refused). In a loop's step, one made before that
+    /// step too is refused, and logged for that loop's `power` to carry.
+    pub(super) fn carriable(&mut self, own: &[Loc], wanted: usize) -> R<Vec<(Loc, Arr)>> {
+        let mut carry: Vec<(Loc, Arr)> = Vec::new();
+        for (loc, a) in self.wanted.split_off(wanted) {
+            if carry.iter().any(|c| c.0 == loc) {
+                continue;
+            }
+            if own.contains(&loc) || !self.store.aliases(loc).is_empty() {
+                return Ok(Vec::new());
+            }
+            if !self.store.outside(loc, self.in_loop).is_empty() {
+                self.wanted.push((loc, a));
+                return unsupported("idxassign inside a loop's step of an array made before it");
+            }
+            let now = self.store.current(&Val::Arr(a)).arr()?.clone();
+            carry.push((loc, now));
+        }
+        Ok(carry)
+    }
+
     /// [`Lowerer::power_loop_or_unrolled`]'s loop over the initial state `x` in the form the
     /// loop holds it (its vectors unbounded, or as it is), `init` the array the program
     /// passes (its location's, module `location`).
-    fn power_loop(&mut self, f: &Val, n: &Trips, x: &Val, init: &Val) -> R<Val> {
+    fn power_loop(
+        &mut self,
+        f: &Val,
+        n: &Trips,
+        x: &Val,
+        init: &Val,
+        carry: &[(Loc, Arr)],
+    ) -> R<Val> {
         let mut parts = components(x)?;
+        parts.extend(carry.iter().map(|c| c.1.clone()));
         let mut caps = vec![None; parts.len()];
         let mut sites = Vec::new();
         let s = self.fresh.name("s");
@@ -252,6 +319,7 @@ impl Lowerer {
         let w = self.emit_loop(&n.expr, &it, &s, &layout, &parts, step);
         let mut state = layout.read(self, &w);
         self.count_state_draws(&sites, state.split_off(state.len() - sites.len()));
+        let carried = state.split_off(state.len() - carry.len());
         if n.known.is_some() {
             // each growing component the step lengthens from a static length to a static one,
             // with the size it has after one more trip
@@ -266,6 +334,10 @@ impl Lowerer {
             }
         }
         let result = rebuild(x, &state)?;
+        // the carried arrays' locations hold the last state's
+        for ((loc, _), now) in carry.iter().zip(carried) {
+            self.replace_at(*loc, now)?;
+        }
         self.located_after_loop(init, &kept, n, result)
     }
 
@@ -387,6 +459,11 @@ impl Lowerer {
     ) -> R<Step> {
         let mut parts = layout.read(self, s);
         let now = parts.split_off(parts.len() - sites.len());
+        // the carried arrays (`Lowerer::carry`) as the trip starts, at their locations
+        let carry = self.carry.clone();
+        for (&loc, a) in carry.iter().zip(parts.split_off(parts.len() - carry.len())) {
+            self.store.update(loc, a);
+        }
         let counters = Counters {
             sites: sites.to_vec(),
             now,
@@ -401,6 +478,9 @@ impl Lowerer {
             next => next?,
         };
         let mut next = components(&next)?;
+        for loc in carry {
+            next.push(self.store.at(loc).expect("a carried location").clone());
+        }
         next.extend(step.counts.iter().cloned());
         Ok(Step { next, ..step })
     }

@@ -6,7 +6,7 @@
 use super::fault::LoweringFault;
 use super::location::Store;
 use super::tree::{int, Fcl, Name, Stmt};
-use super::value::{Arr, Fresh, Ty, R};
+use super::value::{Arr, Fresh, Loc, Ty, R};
 use super::{LowerTailError, Output, RunFailure};
 use semantics::tail::ops::prim::Prim;
 use semantics::tail::syntax::{Expr, ExprKind};
@@ -36,6 +36,15 @@ pub(super) struct Lowerer {
     pub(super) uses: Rc<HashMap<String, usize>>,
     /// The arrays `idxassign` has updated, by location (module `location`).
     pub store: Store,
+    /// While a `power` lowers its step as one loop: the locations made before the step whose
+    /// arrays the step updates, which the loop's state carries after its own components
+    /// (module `loops`); the step's lowering takes them as [`Store::carried`].
+    pub carry: Vec<Loc>,
+    /// The locations made before a loop's step that an `idxassign` in it would have updated
+    /// and could not (the loop's state did not carry them), each with its array before the
+    /// step: the `power` tries again carrying them (module `loops`). A log, kept across
+    /// abandoned attempts.
+    pub wanted: Vec<(Loc, Arr)>,
     /// Values the device computed for earlier lowerings of this program, in the order the
     /// lowering asks for them (module `probe`).
     pub answers: Rc<[Rc<Array>]>,
@@ -105,6 +114,8 @@ impl Lowerer {
             in_loop: false,
             uses: Rc::new(HashMap::new()),
             store: Store::default(),
+            carry: Vec::new(),
+            wanted: Vec::new(),
             answers: Rc::new([]),
             probed: 0,
             rolls: Default::default(),
@@ -201,6 +212,7 @@ pub(super) fn statements(lines: Vec<Line>) -> Vec<Stmt> {
 /// The lowering's state at one point ([`Lowerer::checkpoint`]): an attempt that is abandoned
 /// (an `if` that does not select, a `power` that does not loop, a probe's print) leaves nothing
 /// of itself behind.
+#[derive(Clone)]
 pub(super) struct Checkpoint {
     stmts: usize,
     outputs: usize,

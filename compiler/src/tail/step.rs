@@ -172,11 +172,16 @@ impl Lowerer {
         let outer = std::mem::take(&mut self.stmts);
         let outer_prints = std::mem::take(&mut self.outputs);
         let in_loop = std::mem::replace(&mut self.in_loop, true);
-        // (the step updates only arrays made in it: module `location`)
+        // (the step updates only arrays made in it and those its `power`'s state carries:
+        // module `location`; a loop nested in it carries its own)
         let floor = std::mem::replace(&mut self.store.floor, self.fresh.loc());
+        let carry = std::mem::take(&mut self.carry);
+        let carried = std::mem::replace(&mut self.store.carried, carry.iter().copied().collect());
         let choices = self.store.choices();
         let result = run(self);
         self.store.restore_choices(choices);
+        self.store.carried = carried;
+        self.carry = carry;
         self.store.floor = floor;
         self.in_loop = in_loop;
         let body = std::mem::replace(&mut self.stmts, outer);

@@ -242,6 +242,131 @@ impl Gen<'_> {
     }
 }
 
+impl Gen<'_> {
+    /// `idxassign` of a known location's array made before the construct that updates it:
+    /// in each trip of a `power` over a counter (its count a literal or computed from data),
+    /// in the function of an `each` over an int vector (element by element, in order), or in
+    /// the branch of an `if` the device decides. Every binding of the location sees the
+    /// updates; a vector's index and an int's value follow the trip or the element.
+    pub(super) fn update_outer(&mut self) -> Option<(String, Val)> {
+        let plain = |v: &Val| {
+            matches!(v.ty, Ty::Int | Ty::Double | Ty::Bool) && v.rank() >= 1 && !v.data.is_empty()
+        };
+        let known = self.updatable(plain);
+        if known.is_empty() {
+            return None;
+        }
+        let (i, loc) = *self.rng.pick(&known);
+        let (name, v) = self.env[i].clone();
+        let (p, y) = (self.fresh(), self.fresh());
+        let len = v.data.len();
+        // the position and value an update with `k` (the trip or the element) writes
+        let fixed: Vec<usize> = v.shape.iter().map(|&s| self.rng.range(1, s)).collect();
+        let fixed_at = fixed
+            .iter()
+            .zip(&v.shape)
+            .fold(0, |acc, (&k, &s)| acc * s + k - 1);
+        let lit = self.rng.range(0, 20) as i64 - 10;
+        let bit = self.rng.chance(50);
+        // the update's text with `k` (the trip's or element's name, or a literal)
+        let (rank, ty) = (v.rank(), v.ty);
+        let fixed_text: Vec<String> = fixed.iter().map(|k| k.to_string()).collect();
+        let update = move |k: &str| {
+            let index = match rank {
+                1 => format!("[addi(resi({len},{k}),1)]"),
+                _ => format!("[{}]", fixed_text.join(",")),
+            };
+            let value = match ty {
+                Ty::Int => format!("addi({k},{lit})"),
+                Ty::Double => double_literal(lit as f64 / 4.0),
+                _ => (if bit { "tt" } else { "ff" }).to_string(),
+            };
+            format!("let {y}:[bool]0 = idxassign({index},{name},{value})")
+        };
+        let write = move |g: &mut Gen, k: i64| {
+            let at = match v.rank() {
+                1 => k.rem_euclid(len as i64) as usize,
+                _ => fixed_at,
+            };
+            let x = match v.ty {
+                Ty::Int => (k + lit) as f64,
+                Ty::Double => lit as f64 / 4.0,
+                _ => f64::from(u8::from(bit)),
+            };
+            for j in 0..g.env.len() {
+                if g.locs[j] == Some(loc) {
+                    g.env[j].1.data[at] = x;
+                }
+            }
+        };
+        match self.rng.range(0, 2) {
+            0 => {
+                let (count, n) = match self.rng.chance(50) {
+                    true => self.count_expr(0, 6)?,
+                    false => {
+                        let n = self.rng.range(0, 6) as i64;
+                        (n.to_string(), n)
+                    }
+                };
+                for trip in 0..n {
+                    write(self, trip);
+                }
+                let update = update(&p);
+                let text = format!("power(fn {p}:[int]0 => {update} in addi({p},1),{count},0)");
+                Some((
+                    text,
+                    Val {
+                        ty: Ty::Int,
+                        shape: Vec::new(),
+                        data: vec![n as f64],
+                    },
+                ))
+            }
+            1 => {
+                // (over a vector of another location, small elements: `addi` cannot overflow;
+                // a trip per element writes the loop's whole state, which the FCL oracle
+                // steps through: a few thousand elements)
+                let names = |j: usize| self.locs[j] != Some(loc);
+                let small = |w: &Val| {
+                    let work = w.data.len() * (w.data.len() + len);
+                    w.ty == Ty::Int
+                        && w.rank() == 1
+                        && work <= 40_000
+                        && w.data.iter().all(|x| x.abs() < 1e6)
+                };
+                let sources: Vec<usize> = (0..self.env.len())
+                    .filter(|&j| names(j) && small(&self.env[j].1))
+                    .collect();
+                if sources.is_empty() {
+                    return None;
+                }
+                let (src, w) = self.env[*self.rng.pick(&sources)].clone();
+                for &k in &w.data {
+                    write(self, k as i64);
+                }
+                let update = update(&p);
+                let text = format!("each(fn {p}:[int]0 => {update} in {p},{src})");
+                Some((text, w))
+            }
+            _ => {
+                let (c, holds) = self.cond_expr()?;
+                let n = self.rng.range(0, 9) as i64;
+                if holds {
+                    write(self, n);
+                }
+                let update = update(&n.to_string());
+                let text = format!("if {c} then {update} in tt else ff");
+                let done = Val {
+                    ty: Ty::Bool,
+                    shape: Vec::new(),
+                    data: vec![f64::from(u8::from(holds))],
+                };
+                Some((text, done))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::mentions;

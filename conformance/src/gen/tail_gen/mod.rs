@@ -208,11 +208,11 @@ fn ops(ty: Ty) -> &'static [BinOp] {
 /// `if` on a computed condition, complex sources, complex operations, `each` printing its
 /// elements, char vectors, formatD, roll, vectors the lowering cannot fold; then aliases of a
 /// location and updates through them (module `aliasing`).
-const WEIGHTS: [u32; 45] = [
+const WEIGHTS: [u32; 46] = [
     3, 2, 4, 6, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2,
     1, //
     2, 2, 2, 2, 3, 2, 2, 6, 1, 2, 1, 1, 3, //
-    2, 3,
+    2, 3, 2,
 ];
 
 /// The generator's state: the bindings so far, the source and the expected output.
@@ -397,6 +397,7 @@ impl Gen<'_> {
                 41 => self.roll(),
                 43 => self.alias(),
                 44 => self.update_alias(),
+                45 => self.update_outer(),
                 _ => self.opaque(),
             };
             if let Some(m) = made {
