@@ -544,6 +544,12 @@ fn loops_over_states_that_change_shape_stay_loops() {
         "reduce(addi,0,reduce(addi,0,reduce(addi,0,power(fn s:[int]3 => transp2([3,1,2],s),4100,reshape([2,3,4],iota(24))))))",
         "reduce(addx,0.0j0.0,each(fn x:[complex]0 => prSclX(mulx(x,x)),\
          each(fn x:[int]0 => injx(i2d(x),divd(1.0,i2d(addi(x,1)))),iota(1100))))",
+        // a matrix that grows by a column (by a row) each trip: held at the capacity of the
+        // most trips, its extents in the state
+        "reduce(addi,0,reduce(addi,0,power(fn s:[int]2 => cat(s,reshape([3,1],each(fn x:[int]0 => addi(x,first(s)),iota(3)))),300,reshape([3,2],iota(6)))))",
+        "let c:[int]0 = resi(7,reduce(addi,0,drop(1,iota(10000)))) in \
+         let r:[double]2 = power(fn s:[double]2 => transp(cat(transp(s),reshape([3,1],each(fn x:[int]0 => addd(i2d(x),first(s)),iota(3))))),muli(c,20),reshape([2,3],each(i2d,iota(6)))) in \
+         let p:[int]1 = prArrI(shape(r)) in reduce(addd,0.0,reduce(addd,0.0,r))",
     ];
     for src in programs {
         let l = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));

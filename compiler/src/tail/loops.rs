@@ -31,7 +31,7 @@ use super::range::Range;
 use super::state::{components, packed, reading, rebuild, unbounded_states, widened, Layout};
 use super::step::{Counters, Step};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
-use super::value::{unsupported, Arr, Loc, Ty, Val, R};
+use super::value::{unsupported, Arr, Loc, Ty, Val, NEW, R};
 use super::{LowerTailError, Output, ResultKind};
 use semantics::fcl::printer::print_expr;
 use semantics::fcl::quote::do_block;
@@ -141,9 +141,42 @@ impl Lowerer {
             }
             carry.extend(more);
         }
+        if let Some(v) = self.first_trip_peeled(f, n, x, &why)? {
+            return Ok(v);
+        }
         match n.known {
             Some(n) => self.power_unrolled(f, n, x, why),
             None => unsupported(why),
+        }
+    }
+
+    /// `power(f, n, x)` of a known count of two or more whose state is at a variable's
+    /// location, where the loop cannot follow it (a step that updates its state in place and
+    /// returns a new array: the first trip updates the variable's array, the later ones
+    /// their own new ones, module `location`): the first trip here, then the rest as one
+    /// loop over its new arrays. `None` where that does not apply or the rest is no loop.
+    fn first_trip_peeled(&mut self, f: &Val, n: &Trips, x: &Val, why: &str) -> R<Option<Val>> {
+        let Some(k) = n.known.filter(|&k| k >= 2) else {
+            return Ok(None);
+        };
+        if components(x)?.iter().all(|a| a.loc == NEW) {
+            return Ok(None);
+        }
+        let saved = self.checkpoint();
+        let first = match self.apply_fun(f, vec![x.clone()]) {
+            Ok(first) if components(&first)?.iter().all(|a| a.loc == NEW) => first,
+            _ => {
+                self.restore(saved);
+                return Ok(None);
+            }
+        };
+        let rest = Trips::known(k - 1);
+        match self.power_loop_or_unrolled(f, &rest, &first, why.to_string()) {
+            Err(LowerTailError::Unsupported(_)) => {
+                self.restore(saved);
+                Ok(None)
+            }
+            r => r.map(Some),
         }
     }
 
@@ -229,14 +262,51 @@ impl Lowerer {
         // whose step changes its shape: held at the larger capacity of each axis, with its
         // extents in the state, the step lowered again on it (until no axis grows: a
         // permutation of r axes settles in r rounds)
+        // (one that grows by the same extents two rounds running grows by them on every trip:
+        // held at the capacity of the most trips the count can be, as a growing vector is)
+        let firsts: Vec<Vec<usize>> = components(x)?.iter().map(|a| a.shape.clone()).collect();
+        let mut grown_extents: Vec<Option<Vec<usize>>> = vec![None; parts.len()];
+        let mut last_growth: Vec<Option<Vec<usize>>> = vec![None; parts.len()];
         for _ in 0..=MAX_RANK_ROUNDS {
             let mut wider = false;
             for (c, b) in step.next.iter().enumerate() {
                 let a = &parts[c];
-                if (a.run_dims.is_some() || b.run_dims.is_some() || a.shape.len() >= 2)
+                if grown_extents[c].is_none()
+                    && (a.run_dims.is_some() || b.run_dims.is_some() || a.shape.len() >= 2)
                     && a.shape.len() == b.shape.len()
                     && b.shape.iter().zip(&a.shape).any(|(y, x)| y > x)
                 {
+                    let growth: Vec<usize> = b
+                        .shape
+                        .iter()
+                        .zip(&a.shape)
+                        .map(|(y, x)| y.saturating_sub(*x))
+                        .collect();
+                    if last_growth[c].as_ref() == Some(&growth) && c < firsts.len() {
+                        let Some(most) = n.most else {
+                            return unsupported(
+                                "a power whose state grows, by a count with no bound",
+                            );
+                        };
+                        let shape = firsts[c]
+                            .iter()
+                            .zip(&growth)
+                            .map(|(s, d)| d.checked_mul(most).and_then(|g| g.checked_add(*s)))
+                            .collect::<Option<Vec<usize>>>()
+                            .filter(|cap| {
+                                cap.iter()
+                                    .try_fold(1usize, |p, &k| p.checked_mul(k))
+                                    .is_some_and(|p| p <= MAX_CAPACITY)
+                            });
+                        let Some(shape) = shape else {
+                            return unsupported("a power whose state grows past the capacity");
+                        };
+                        parts[c] = widened(a, shape);
+                        grown_extents[c] = Some(growth);
+                        wider = true;
+                        continue;
+                    }
+                    last_growth[c] = Some(growth);
                     let shape = a
                         .shape
                         .iter()
@@ -293,9 +363,12 @@ impl Lowerer {
             (layout, step) = on.step(self, &mut parts, &mut caps, dynamic, &mut sites)?;
         }
         // a component the step shortens is dynamic from the first trip on: lowered again so
-        if let Some(dynamic) = layout.fits(&parts, &step.next, &caps)? {
+        if let Some(dynamic) = layout.fits(&parts, &step.next, &caps, &grown_extents)? {
             (layout, step) = on.step(self, &mut parts, &mut caps, dynamic, &mut sites)?;
-            if layout.fits(&parts, &step.next, &caps)?.is_some() {
+            if layout
+                .fits(&parts, &step.next, &caps, &grown_extents)?
+                .is_some()
+            {
                 return unsupported("a power state whose lengths do not settle");
             }
         }
@@ -309,6 +382,20 @@ impl Lowerer {
                 Some(cap) => b.size() == cap + d.unwrap_or(0),
                 None => true,
             });
+        let steady = steady
+            && grown_extents
+                .iter()
+                .zip(&parts)
+                .zip(&step.next)
+                .all(|((g, a), b)| match g {
+                    Some(g) => a
+                        .shape
+                        .iter()
+                        .zip(g)
+                        .map(|(x, d)| x + d)
+                        .eq(b.shape.iter().copied()),
+                    None => true,
+                });
         if !steady {
             return unsupported("a power whose state grows by more on each trip");
         }

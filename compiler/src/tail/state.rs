@@ -449,12 +449,14 @@ impl Layout {
 
     /// Whether `next` (a step's result) fits this layout; else, where it would fit with more
     /// components' lengths changing, that layout's `dynamic`. A vector that grows fits where
-    /// its capacity was made for its growth (`caps`, see `power_loop`).
+    /// its capacity was made for its growth (`caps`, see `power_loop`), and so does an array
+    /// of run-time extents whose capacity was made for its growth by `grown` per axis.
     pub(super) fn fits(
         &self,
         parts: &[Arr],
         next: &[Arr],
         caps: &[Option<usize>],
+        grown: &[Option<Vec<usize>>],
     ) -> R<Option<Vec<bool>>> {
         if next.len() != parts.len() {
             return unsupported("a power whose function changes the form of its state");
@@ -475,6 +477,7 @@ impl Layout {
                 &picked(parts, others),
                 &picked(next, others),
                 &picked(caps, others),
+                &picked(grown, others),
             )?;
             return Ok(fitted.map(|d| {
                 let mut all = vec![true; parts.len()];
@@ -494,13 +497,15 @@ impl Layout {
             }
             let vectors = a.shape.len() == 1 && b.shape.len() == 1;
             let grows = b.size() > self.slots[c].size() && caps[c].is_none();
-            // an array of run-time extents, each within the slot's
+            // an array of run-time extents, each within the slot's (or its growth past it)
+            let growth = |k: usize| grown.get(c).and_then(|g| g.as_ref()).map_or(0, |g| g[k]);
             let extents = a.shape.len() >= 2
                 && b.shape.len() == a.shape.len()
                 && b.shape
                     .iter()
                     .zip(&self.slots[c].shape)
-                    .all(|(x, y)| x <= y)
+                    .enumerate()
+                    .all(|(k, (x, y))| *x <= y + growth(k))
                 && caps[c].is_none();
             if !(vectors || extents) || (vectors && grows) || a.ty == Ty::Complex {
                 return unsupported(
