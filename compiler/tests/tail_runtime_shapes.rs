@@ -609,3 +609,17 @@ fn idxassign_into_run_time_lengths_checks_the_position_whatever_the_type() {
     }
     agree_all(&programs);
 }
+
+/// A grade of a known vector is a permutation of 1…n: a reshape by its first element and an
+/// extent the device computes has a bounded product, an array of run-time extents (found by
+/// the generator, seed 2: the grade had no range, so the shape was read back).
+#[test]
+fn a_grade_of_a_known_vector_bounds_the_shapes_made_from_it() {
+    let src = "let v1:[double]1 = [4.75,-6.0,-0.75,1.25,3.0,2.0] in \
+               let v2:[int]1 = drop(64,each(fn x1:[int]0 => subi(x1,64),iota(71))) in \
+               let v3:[int]1 = gradeUp(each(fn x2:[double]0 => mind(x2,4.75),v1)) in \
+               reshape([first(v3),idxS(1,2,v2)],[-6.0,-6.0])";
+    let l = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+    assert_eq!(l.probes, 0);
+    agree_all(&[src.to_string()]);
+}

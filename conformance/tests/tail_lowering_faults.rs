@@ -43,6 +43,9 @@ fn witness(f: LoweringFault) -> String {
         AliasByName => "let x:[int]1 = iota(5) in let y:[int]1 = x in \
                         let u:[bool]0 = idxassign([2],y,99) in x"
             .into(),
+        CarriedDropped => "let h:[int]1 = reshape([3],0) in \
+                           let r:[int]0 = power(fn i:[int]0 => let u:[bool]0 = idxassign([addi(resi(3,i),1)],h,i) in addi(i,1),5000,0) in h"
+            .into(),
     }
 }
 

@@ -230,9 +230,8 @@ impl Lowerer {
         let counters = state.split_off(state.len() - sites.len());
         self.count_state_draws(&sites, counters);
         // the carried arrays' locations hold the branch's that ran
-        for ((loc, _), now) in carry.iter().zip(state.split_off(state.len() - carry.len())) {
-            self.replace_at(*loc, now)?;
-        }
+        let last = state.split_off(state.len() - carry.len());
+        self.carried_back(carry, last)?;
         let result = rebuild(&ra, &state)?;
         let when = fcl!("({taken} == 1)");
         Ok(self.store.either(&self.fresh, &when, result, &ra, &rb))

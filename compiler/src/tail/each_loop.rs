@@ -158,10 +158,8 @@ impl Lowerer {
         let w = self.emit_loop(&trips, &it, &s, &layout, &parts, Step { next, ..step });
         let mut finals = layout.read(self, &w);
         self.count_state_draws(&sites, finals.split_off(1 + carry.len()));
-        // the carried arrays' locations hold the last state's
-        for ((loc, _), now) in carry.iter().zip(finals.split_off(1)) {
-            self.replace_at(*loc, now)?;
-        }
+        let last = finals.split_off(1);
+        self.carried_back(carry, last)?;
         let mut out = finals.remove(0);
         // every element is one of f's results: the fills of the first state are all replaced
         // (past a run-time length, they stay)

@@ -62,11 +62,16 @@ pub enum LoweringFault {
     /// through the others (site: `location.rs`, `Store::bind`). Breaks every update through
     /// an alias read through another name.
     AliasByName,
+    /// A loop whose step updates an array made before it carries that array in its state but
+    /// leaves its location with the array from before the loop (site: `step.rs`,
+    /// `Lowerer::carried_back`). Breaks every read after a `power`, an `each` or a device `if`
+    /// that updated an array made before it.
+    CarriedDropped,
 }
 
 impl LoweringFault {
     /// Every lowering fault, in the order the mutation score reports them.
-    pub const ALL: [LoweringFault; 13] = [
+    pub const ALL: [LoweringFault; 14] = [
         LoweringFault::RotateDirection,
         LoweringFault::TakeFill,
         LoweringFault::TakeWrongEnd,
@@ -80,6 +85,7 @@ impl LoweringFault {
         LoweringFault::DiviTruncates,
         LoweringFault::ResiOperands,
         LoweringFault::AliasByName,
+        LoweringFault::CarriedDropped,
     ];
 
     /// The command-line name (`--inject NAME`).
@@ -98,6 +104,7 @@ impl LoweringFault {
             LoweringFault::DiviTruncates => "tail-divi-truncates",
             LoweringFault::ResiOperands => "tail-resi-operands",
             LoweringFault::AliasByName => "tail-alias-by-name",
+            LoweringFault::CarriedDropped => "tail-carried-dropped",
         }
     }
 }

@@ -421,10 +421,7 @@ impl Lowerer {
             }
         }
         let result = rebuild(x, &state)?;
-        // the carried arrays' locations hold the last state's
-        for ((loc, _), now) in carry.iter().zip(carried) {
-            self.replace_at(*loc, now)?;
-        }
+        self.carried_back(carry, carried)?;
         self.located_after_loop(init, &kept, n, result)
     }
 

@@ -267,6 +267,8 @@ fn known_grade(lw: &Lowerer, k: &Array, down: bool, name: &str) -> R<Arr> {
     let elems: Vec<Fcl> = (0..r.size()).map(|i| scalar_expr(r.elems.get(i))).collect();
     let mut out = Arr::new(Ty::Int, r.shape.clone(), |_| int(0));
     out.index = literal_vector(&lw.fresh, Ty::Int, elems);
+    // (a permutation of 1…n: counts and shapes made from it are bounded, module `range`)
+    out.range = super::range::Range::new(1.0, r.size().max(1) as f64);
     out.known = Some(Rc::new(r));
     Ok(out)
 }

@@ -271,6 +271,7 @@ impl Gen<'_> {
         // the update's text with `k` (the trip's or element's name, or a literal)
         let (rank, ty) = (v.rank(), v.ty);
         let fixed_text: Vec<String> = fixed.iter().map(|k| k.to_string()).collect();
+        let target = name.clone();
         let update = move |k: &str| {
             let index = match rank {
                 1 => format!("[addi(resi({len},{k}),1)]"),
@@ -281,7 +282,7 @@ impl Gen<'_> {
                 Ty::Double => double_literal(lit as f64 / 4.0),
                 _ => (if bit { "tt" } else { "ff" }).to_string(),
             };
-            format!("let {y}:[bool]0 = idxassign({index},{name},{value})")
+            format!("let {y}:[bool]0 = idxassign({index},{target},{value})")
         };
         let write = move |g: &mut Gen, k: i64| {
             let at = match v.rank() {
@@ -299,9 +300,11 @@ impl Gen<'_> {
                 }
             }
         };
-        match self.rng.range(0, 2) {
+        let (text, made) = match self.rng.range(0, 2) {
             0 => {
-                let (count, n) = match self.rng.chance(50) {
+                // (mostly a count from data: a known count over a known state the lowering
+                // computes trip by trip)
+                let (count, n) = match self.rng.chance(80) {
                     true => self.count_expr(0, 6)?,
                     false => {
                         let n = self.rng.range(0, 6) as i64;
@@ -313,14 +316,12 @@ impl Gen<'_> {
                 }
                 let update = update(&p);
                 let text = format!("power(fn {p}:[int]0 => {update} in addi({p},1),{count},0)");
-                Some((
-                    text,
-                    Val {
-                        ty: Ty::Int,
-                        shape: Vec::new(),
-                        data: vec![n as f64],
-                    },
-                ))
+                let n = Val {
+                    ty: Ty::Int,
+                    shape: Vec::new(),
+                    data: vec![n as f64],
+                };
+                (text, n)
             }
             1 => {
                 // (over a vector of another location, small elements: `addi` cannot overflow;
@@ -340,13 +341,24 @@ impl Gen<'_> {
                 if sources.is_empty() {
                     return None;
                 }
-                let (src, w) = self.env[*self.rng.pick(&sources)].clone();
+                // (mostly one of more than a few elements: a few known ones the lowering
+                // maps one after another)
+                let long: Vec<usize> = sources
+                    .iter()
+                    .copied()
+                    .filter(|&j| self.env[j].1.data.len() > 64)
+                    .collect();
+                let pool = match long.is_empty() || self.rng.chance(30) {
+                    true => &sources,
+                    false => &long,
+                };
+                let (src, w) = self.env[*self.rng.pick(pool)].clone();
                 for &k in &w.data {
                     write(self, k as i64);
                 }
                 let update = update(&p);
                 let text = format!("each(fn {p}:[int]0 => {update} in {p},{src})");
-                Some((text, w))
+                (text, w)
             }
             _ => {
                 let (c, holds) = self.cond_expr()?;
@@ -361,9 +373,17 @@ impl Gen<'_> {
                     shape: Vec::new(),
                     data: vec![f64::from(u8::from(holds))],
                 };
-                Some((text, done))
+                (text, done)
             }
+        };
+        // (mostly the array read right after, through its name: the binding is its location)
+        if self.rng.chance(60) {
+            let (q, ann) = (self.fresh(), made.annotation());
+            self.made_loc = Some(loc);
+            let now = self.env[i].1.clone();
+            return Some((format!("let {q}:{ann} = {text} in {name}"), now));
         }
+        Some((text, made))
     }
 }
 

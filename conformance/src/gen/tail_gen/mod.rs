@@ -212,7 +212,7 @@ const WEIGHTS: [u32; 46] = [
     3, 2, 4, 6, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2,
     1, //
     2, 2, 2, 2, 3, 2, 2, 6, 1, 2, 1, 1, 3, //
-    2, 3, 2,
+    2, 3, 3,
 ];
 
 /// The generator's state: the bindings so far, the source and the expected output.
