@@ -156,10 +156,13 @@ impl Lowerer {
     /// their own new ones, module `location`): the first trip here, then the rest as one
     /// loop over its new arrays. `None` where that does not apply or the rest is no loop.
     fn first_trip_peeled(&mut self, f: &Val, n: &Trips, x: &Val, why: &str) -> R<Option<Val>> {
-        let Some(k) = n.known.filter(|&k| k >= 2) else {
-            return Ok(None);
-        };
         if components(x)?.iter().all(|a| a.loc == NEW) {
+            return Ok(None);
+        }
+        let Some(k) = n.known else {
+            return self.first_trip_peeled_on_device(f, n, x, why);
+        };
+        if k < 2 {
             return Ok(None);
         }
         let saved = self.checkpoint();
@@ -178,6 +181,33 @@ impl Lowerer {
             }
             r => r.map(Some),
         }
+    }
+
+    /// [`Lowerer::first_trip_peeled`] for a count `n` the device computes: `if n ≥ 1` (an `if`
+    /// the device decides, its branches loops of 0 or 1 trip, module `branch`), the first
+    /// trip then `n − 1` as one loop, else `x` as it is (rule 3.60). The first trip's update
+    /// of the variable's array is made in a branch, whose state carries that array.
+    fn first_trip_peeled_on_device(
+        &mut self,
+        f: &Val,
+        n: &Trips,
+        x: &Val,
+        why: &str,
+    ) -> R<Option<Val>> {
+        let runs = Arr::scalar(Ty::Bool, fcl!("(lti 0 {})", n.expr));
+        let rest = Trips {
+            expr: fcl!("({} - 1)", n.expr),
+            known: None,
+            most: n.most.map(|m| m.saturating_sub(1)),
+        };
+        let peeled = |lw: &mut Lowerer| {
+            let first = lw.apply_fun(f, vec![x.clone()])?;
+            if components(&first)?.iter().any(|a| a.loc != NEW) {
+                return unsupported(why);
+            }
+            lw.power_loop_or_unrolled(f, &rest, &first, why.to_string())
+        };
+        self.branch_loops(&runs, peeled, |_| Ok(x.clone()))
     }
 
     /// [`Lowerer::power_loop_or_unrolled`]'s loop, its state also carrying the arrays at

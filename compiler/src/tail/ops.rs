@@ -473,7 +473,13 @@ fn structural_range(p: Prim, args: &[&Arr], out: &Arr) -> Option<Range> {
     if p == P::Shape {
         return Range::new(0.0, args[0].shape.iter().copied().max().unwrap_or(0) as f64);
     }
-    // `first` of a vector that may be empty at run time may be the fill
+    // `first` and `idxS` of a vector of run-time length: one of its elements, or the fill
+    // (of an empty one); its junk is within its range and the fill too (`range_with_fill`)
+    match (p, args) {
+        (P::First, [a]) if a.is_dynamic() => return a.range_with_fill(),
+        (P::IdxS, [_, _, a]) if a.is_dynamic() => return a.range_with_fill(),
+        _ => {}
+    }
     if args.iter().any(|a| a.is_dynamic()) {
         return None;
     }
