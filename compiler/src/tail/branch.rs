@@ -71,25 +71,15 @@ impl Lowerer {
         if self.kernel {
             return Ok(None);
         }
-        let saved = self.checkpoint();
-        // branches that update arrays made before the `if`: the state carries them, as many
-        // as each attempt finds (an attempt stops at the first it does not carry)
-        let mut carry: Vec<(Loc, Arr)> = Vec::new();
-        loop {
-            let wanted = self.wanted.len();
-            match self.branches_as_loops(cond, &run_a, &run_b, &carry) {
-                Ok(v) => return Ok(Some(v)),
-                // (a branch that certainly fails may be the one the program skips)
-                Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
-                    self.restore(saved.clone());
-                    let more = self.carriable(&[], wanted)?;
-                    if more.is_empty() || more.iter().any(|m| carry.iter().any(|c| c.0 == m.0)) {
-                        return Ok(None);
-                    }
-                    carry.extend(more);
-                }
-                Err(e) => return Err(e),
-            }
+        // (branches that update arrays made before the `if`: the state carries them)
+        let looped = self.carrying(&[], |lw, carry| {
+            lw.branches_as_loops(cond, &run_a, &run_b, &carry)
+        });
+        match looped {
+            Ok(v) => Ok(Some(v)),
+            // (a branch that certainly fails may be the one the program skips)
+            Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => Ok(None),
+            Err(e) => Err(e),
         }
     }
 

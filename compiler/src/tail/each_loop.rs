@@ -40,22 +40,8 @@ impl Lowerer {
             return self.map_unrolled(f, args, why);
         }
         let saved = self.checkpoint();
-        // a function that updates arrays made before the map: the loop's state carries them,
-        // as many as each attempt finds (an attempt stops at the first it does not carry)
-        let mut carry: Vec<(Loc, Arr)> = Vec::new();
-        let r = loop {
-            let wanted = self.wanted.len();
-            let r = self.map_loop_carrying(f, args, carry.clone());
-            if !matches!(r, Err(LowerTailError::Unsupported(_))) {
-                break r;
-            }
-            self.restore(saved.clone());
-            let more = self.carriable(&[], wanted)?;
-            if more.is_empty() || more.iter().any(|m| carry.iter().any(|c| c.0 == m.0)) {
-                break r;
-            }
-            carry.extend(more);
-        };
+        // (a function that updates arrays made before the map: the loop's state carries them)
+        let r = self.carrying(&[], |lw, carry| lw.map_loop_carrying(f, args, carry));
         match r {
             Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_))
                 if !args[0].is_dynamic() =>

@@ -46,7 +46,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "control",
-        &["state", "step", "loops", "branch", "higher", "each_loop"],
+        &[
+            "state",
+            "step",
+            "loops",
+            "carry",
+            "branch",
+            "higher",
+            "each_loop",
+        ],
     ),
     ("program", &["program", "probe"]),
 ];

@@ -31,7 +31,7 @@ use super::range::Range;
 use super::state::{components, packed, reading, rebuild, unbounded_states, widened, Layout};
 use super::step::{Counters, Step};
 use super::tree::{fcl, fcl_stmt, int, var, Fcl, Name, Stmt};
-use super::value::{unsupported, Arr, Loc, Ty, Val, NEW, R};
+use super::value::{unsupported, Arr, Loc, Ty, Val, R};
 use super::{LowerTailError, Output, ResultKind};
 use semantics::fcl::printer::print_expr;
 use semantics::fcl::quote::do_block;
@@ -122,24 +122,15 @@ impl Lowerer {
                 return self.power_unrolled(f, k, x, why);
             }
         }
-        // a step that updates arrays made before it: the loop's state carries them too, as
-        // many as each attempt finds (an attempt stops at the first it does not carry)
+        // (a step that updates arrays made before it: the loop's state carries them too)
         let own: Vec<Loc> = components(x)?.iter().map(|a| a.loc).collect();
-        let mut carry = Vec::new();
-        loop {
-            let wanted = self.wanted.len();
-            if let Some(r) = self.power_loop_carrying(f, n, x, carry.clone())? {
-                return Ok(r);
-            }
-            let more = self.carriable(&own, wanted)?;
-            if more.is_empty()
-                || more
-                    .iter()
-                    .any(|m| carry.iter().any(|c: &(Loc, Arr)| c.0 == m.0))
-            {
-                break;
-            }
-            carry.extend(more);
+        let looped = self.carrying(&own, |lw, carry| {
+            lw.power_loop_carrying(f, n, x, carry)?
+                .map_or_else(|| unsupported(why.clone()), Ok)
+        });
+        match looped {
+            Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {}
+            r => return r,
         }
         if let Some(v) = self.first_trip_peeled(f, n, x, &why)? {
             return Ok(v);
@@ -148,66 +139,6 @@ impl Lowerer {
             Some(n) => self.power_unrolled(f, n, x, why),
             None => unsupported(why),
         }
-    }
-
-    /// `power(f, n, x)` of a known count of two or more whose state is at a variable's
-    /// location, where the loop cannot follow it (a step that updates its state in place and
-    /// returns a new array: the first trip updates the variable's array, the later ones
-    /// their own new ones, module `location`): the first trip here, then the rest as one
-    /// loop over its new arrays. `None` where that does not apply or the rest is no loop.
-    fn first_trip_peeled(&mut self, f: &Val, n: &Trips, x: &Val, why: &str) -> R<Option<Val>> {
-        if components(x)?.iter().all(|a| a.loc == NEW) {
-            return Ok(None);
-        }
-        let Some(k) = n.known else {
-            return self.first_trip_peeled_on_device(f, n, x, why);
-        };
-        if k < 2 {
-            return Ok(None);
-        }
-        let saved = self.checkpoint();
-        let first = match self.apply_fun(f, vec![x.clone()]) {
-            Ok(first) if components(&first)?.iter().all(|a| a.loc == NEW) => first,
-            _ => {
-                self.restore(saved);
-                return Ok(None);
-            }
-        };
-        let rest = Trips::known(k - 1);
-        match self.power_loop_or_unrolled(f, &rest, &first, why.to_string()) {
-            Err(LowerTailError::Unsupported(_)) => {
-                self.restore(saved);
-                Ok(None)
-            }
-            r => r.map(Some),
-        }
-    }
-
-    /// [`Lowerer::first_trip_peeled`] for a count `n` the device computes: `if n ≥ 1` (an `if`
-    /// the device decides, its branches loops of 0 or 1 trip, module `branch`), the first
-    /// trip then `n − 1` as one loop, else `x` as it is (rule 3.60). The first trip's update
-    /// of the variable's array is made in a branch, whose state carries that array.
-    fn first_trip_peeled_on_device(
-        &mut self,
-        f: &Val,
-        n: &Trips,
-        x: &Val,
-        why: &str,
-    ) -> R<Option<Val>> {
-        let runs = Arr::scalar(Ty::Bool, fcl!("(lti 0 {})", n.expr));
-        let rest = Trips {
-            expr: fcl!("({} - 1)", n.expr),
-            known: None,
-            most: n.most.map(|m| m.saturating_sub(1)),
-        };
-        let peeled = |lw: &mut Lowerer| {
-            let first = lw.apply_fun(f, vec![x.clone()])?;
-            if components(&first)?.iter().any(|a| a.loc != NEW) {
-                return unsupported(why);
-            }
-            lw.power_loop_or_unrolled(f, &rest, &first, why.to_string())
-        };
-        self.branch_loops(&runs, peeled, |_| Ok(x.clone()))
     }
 
     /// [`Lowerer::power_loop_or_unrolled`]'s loop, its state also carrying the arrays at
@@ -236,30 +167,6 @@ impl Lowerer {
             }
         }
         Ok(None)
-    }
-
-    /// The locations (with their arrays now) that `idxassign`s in a `power`'s step wanted to
-    /// update since `wanted` (in [`Lowerer::wanted`]), made before the step, that its loop's
-    /// state can carry: not its own state's, and each the one location an update of it
-    /// reaches (an alias an `if` made is refused). In a loop's step, one made before that
-    /// step too is refused, and logged for that loop's `power` to carry.
-    pub(super) fn carriable(&mut self, own: &[Loc], wanted: usize) -> R<Vec<(Loc, Arr)>> {
-        let mut carry: Vec<(Loc, Arr)> = Vec::new();
-        for (loc, a) in self.wanted.split_off(wanted) {
-            if carry.iter().any(|c| c.0 == loc) {
-                continue;
-            }
-            if own.contains(&loc) || !self.store.aliases(loc).is_empty() {
-                return Ok(Vec::new());
-            }
-            if !self.store.outside(loc, self.in_loop).is_empty() {
-                self.wanted.push((loc, a));
-                return unsupported("idxassign inside a loop's step of an array made before it");
-            }
-            let now = self.store.current(&Val::Arr(a)).arr()?.clone();
-            carry.push((loc, now));
-        }
-        Ok(carry)
     }
 
     /// [`Lowerer::power_loop_or_unrolled`]'s loop over the initial state `x` in the form the

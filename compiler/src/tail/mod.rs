@@ -93,6 +93,7 @@
 mod apply;
 mod branch;
 mod capacity;
+mod carry;
 mod check;
 mod complex;
 mod coords;

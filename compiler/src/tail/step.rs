@@ -4,11 +4,10 @@
 //! draws from `roll` counted from the loop's first trip (module `roll`), by `it · d` where
 //! each trip draws d times, else by draw counters the state carries ([`Counters`]).
 
-use super::fault::LoweringFault;
 use super::location::{Kept, Store};
 use super::lowerer::{Line, Lowerer};
 use super::tree::{fcl, Name};
-use super::value::{unsupported, Arr, Loc, Ty, Val, R};
+use super::value::{unsupported, Arr, Ty, Val, R};
 use super::Output;
 use semantics::tail::value::{Array, Scalar};
 use std::collections::HashMap;
@@ -53,18 +52,6 @@ impl Counters {
 }
 
 impl Lowerer {
-    /// After a loop whose state carried the arrays at the locations `carry` ([`Lowerer::carry`],
-    /// module `location`): those locations hold the last state's, `last`.
-    pub(super) fn carried_back(&mut self, carry: &[(Loc, Arr)], last: Vec<Arr>) -> R<()> {
-        if self.fresh.planted(LoweringFault::CarriedDropped) {
-            return Ok(());
-        }
-        for ((loc, _), now) in carry.iter().zip(last) {
-            self.replace_at(*loc, now)?;
-        }
-        Ok(())
-    }
-
     /// After a loop whose state counted the draws of `sites` ([`Counters`]): the last
     /// state's `counters` are the loop's draws, run-time values of this scope.
     pub(super) fn count_state_draws(&mut self, sites: &[u32], counters: Vec<Arr>) {
