@@ -63,7 +63,7 @@ pub enum LoweringFault {
     /// an alias read through another name.
     AliasByName,
     /// A loop whose step updates an array made before it carries that array in its state but
-    /// leaves its location with the array from before the loop (site: `step.rs`,
+    /// leaves its location with the array from before the loop (site: `carry.rs`,
     /// `Lowerer::carried_back`). Breaks every read after a `power`, an `each` or a device `if`
     /// that updated an array made before it.
     CarriedDropped,
