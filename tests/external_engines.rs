@@ -159,7 +159,16 @@ fn the_exec_wrapper_passes_everything() {
         return;
     }
     assert_eq!(code, 0, "{out}{err}");
-    assert!(exec_rows.iter().all(|r| r[3] == "pass"), "{csv}");
+    // (a generated program the oracle stops with a run-time error, `.expected-error`, is the
+    // oracle's to judge: the wrapper, which sees only an exit status, skips it)
+    let passes = |r: &&Vec<&str>| {
+        r[3] == "pass" || (r[3] == "skip" && r[8].contains("does not check run-time errors"))
+    };
+    assert!(exec_rows.iter().all(passes), "{csv}");
+    assert!(
+        exec_rows.iter().filter(|r| r[3] == "pass").count() >= 5,
+        "{csv}"
+    );
     let (code, out, err) = tailfcl(&[
         "fuzz",
         "--seed",

@@ -27,7 +27,8 @@ pub struct GenArgs {
 }
 
 /// Writes programs 0..count of the campaign with `--seed`, `LANG-SEED-K.EXT` with
-/// `LANG-SEED-K.expected` (the oracle's output), into `--out`. A program the oracle's own
+/// `LANG-SEED-K.expected` (the oracle's output; `.expected-error` for a TAIL program the oracle
+/// stops with a run-time error), into `--out`. A program the oracle's own
 /// check rejects is left out with a note (`fuzz` reports it as invalid). Prints how many were
 /// written.
 pub fn gen(a: &GenArgs) -> Result<Exit, Exit> {
@@ -52,7 +53,19 @@ pub fn gen(a: &GenArgs) -> Result<Exit, Exit> {
                 continue;
             }
         };
-        for (ext, text) in [(p.ext, &p.source), ("expected", &expected)] {
+        // a program the oracle stops with a run-time error (the generator's failing
+        // productions): a suite expects that as NAME.expected-error, the error's kind, whose
+        // class is what `conform` compares (the output before it is not compared)
+        let fails = p.ext == "tail"
+            && expected
+                .lines()
+                .last()
+                .is_some_and(|l| l.starts_with("error: "));
+        let (expected_ext, expected) = match fails {
+            true => ("expected-error", "runtime-error\n".to_string()),
+            false => ("expected", expected),
+        };
+        for (ext, text) in [(p.ext, &p.source), (expected_ext, &expected)] {
             let path = a.out.join(format!("{}.{ext}", p.stem));
             std::fs::write(&path, text).map_err(|e| fail(&path.display().to_string(), e))?;
         }
