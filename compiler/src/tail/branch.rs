@@ -100,7 +100,6 @@ impl Lowerer {
         // counts move on by the taken branch's draws. Where the device computes how many a
         // branch makes (in the branch's own names), the branches' state counts them (as a
         // loop's does, `Counters`), and the last state's counters are the `if`'s draws.
-        let outer = std::mem::replace(&mut self.carry, carry.iter().map(|c| c.0).collect());
         let branch = |lw: &mut Lowerer, run: &dyn Fn(&mut Lowerer) -> R<Val>| {
             for (loc, a) in carry {
                 lw.store.update(*loc, a.clone());
@@ -115,7 +114,6 @@ impl Lowerer {
         };
         let ((((ra, body_a, prints_a), a), left_a), (((rb, body_b, prints_b), b), left_b)) =
             (branch(self, run_a), branch(self, run_b));
-        self.carry = outer;
         let mut sites: Vec<u32> = a.run.keys().chain(b.run.keys()).copied().collect();
         sites.sort_unstable();
         sites.dedup();

@@ -24,11 +24,11 @@ use super::value::{unsupported, Arr, Loc, Ty, Val, NEW, R};
 use super::LowerTailError;
 
 impl Lowerer {
-    /// `attempt` (a loop's lowering, given the arrays its state carries) with none carried,
-    /// then carrying each array made before the loop that an attempt's step wanted to update
-    /// ([`Lowerer::carriable`], `own` the loop's own state's locations), until one succeeds or
-    /// no attempt finds another: the last attempt's result. What a failed attempt lowered is
-    /// dropped.
+    /// `attempt` (a loop's lowering, given the arrays its state carries, their locations in
+    /// [`Lowerer::carry`] while it runs) with none carried, then carrying each array made
+    /// before the loop that an attempt's step wanted to update ([`Lowerer::carriable`], `own`
+    /// the loop's own state's locations), until one succeeds or no attempt finds another: the
+    /// last attempt's result. What a failed attempt lowered is dropped.
     pub(super) fn carrying<T>(
         &mut self,
         own: &[Loc],
@@ -38,7 +38,10 @@ impl Lowerer {
         let mut carry: Vec<(Loc, Arr)> = Vec::new();
         loop {
             let wanted = self.wanted.len();
+            let locs = carry.iter().map(|c| c.0).collect();
+            let outer = std::mem::replace(&mut self.carry, locs);
             let r = attempt(self, carry.clone());
+            self.carry = outer;
             if !matches!(
                 r,
                 Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_))

@@ -41,7 +41,7 @@ impl Lowerer {
         }
         let saved = self.checkpoint();
         // (a function that updates arrays made before the map: the loop's state carries them)
-        let r = self.carrying(&[], |lw, carry| lw.map_loop_carrying(f, args, carry));
+        let r = self.carrying(&[], |lw, carry| lw.map_loop(f, args, &carry));
         match r {
             Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_))
                 if !args[0].is_dynamic() =>
@@ -53,17 +53,9 @@ impl Lowerer {
         }
     }
 
-    /// [`Lowerer::map_loop`], its state also carrying the arrays at the locations `carry`
-    /// (made before the map, which its function updates: [`Lowerer::carry`]).
-    fn map_loop_carrying(&mut self, f: &Val, args: &[&Arr], carry: Vec<(Loc, Arr)>) -> R<Val> {
-        let outer = std::mem::replace(&mut self.carry, carry.iter().map(|c| c.0).collect());
-        let r = self.map_loop(f, args, &carry);
-        self.carry = outer;
-        r
-    }
-
     /// The map as one FCL loop of a trip per element: the state is the result array, trip
-    /// `it` replaces its element `it` with `f` of the arguments' elements `it`.
+    /// `it` replaces its element `it` with `f` of the arguments' elements `it`; it also carries
+    /// the arrays `carry` (made before the map, which its function updates: [`Lowerer::carry`]).
     fn map_loop(&mut self, f: &Val, args: &[&Arr], carry: &[(Loc, Arr)]) -> R<Val> {
         let shape = args[0].shape.clone();
         let n = args[0].size();

@@ -242,7 +242,7 @@ impl Lowerer {
         }
         let (a, v) = (args[1].arr()?.clone(), args[2].arr()?.clone());
         // (an array made before a loop's step that the loop's state does not carry: the
-        // `power` tries again carrying it, module `loops`)
+        // loop tries again carrying it, module `carry`)
         if !self.store.outside(a.loc, self.in_loop).is_empty() {
             self.wanted.push((a.loc, a.clone()));
         }

@@ -142,8 +142,8 @@ impl Lowerer {
     }
 
     /// [`Lowerer::power_loop_or_unrolled`]'s loop, its state also carrying the arrays at
-    /// the locations `carry` (made before the step, which updates them: [`Lowerer::carry`]);
-    /// `None` where it has none.
+    /// the locations `carry` (made before the step, which updates them: [`Lowerer::carry`],
+    /// set by [`Lowerer::carrying`]); `None` where it has none.
     fn power_loop_carrying(
         &mut self,
         f: &Val,
@@ -156,10 +156,7 @@ impl Lowerer {
         // `capacity`)
         for state in std::iter::once(x.clone()).chain(unbounded_states(x)?) {
             let saved = self.checkpoint();
-            let outer = std::mem::replace(&mut self.carry, carry.iter().map(|c| c.0).collect());
-            let r = self.power_loop(f, n, &state, x, &carry);
-            self.carry = outer;
-            match r {
+            match self.power_loop(f, n, &state, x, &carry) {
                 Err(LowerTailError::Unsupported(_) | LowerTailError::Fails(_)) => {
                     self.restore(saved);
                 }

@@ -24,6 +24,11 @@ pub(super) fn mentions(text: &str, name: &str) -> bool {
     })
 }
 
+/// A value an `idxassign` production may update: a non-empty int, double or bool array.
+fn updatable_value(v: &Val) -> bool {
+    matches!(v.ty, Ty::Int | Ty::Double | Ty::Bool) && v.rank() >= 1 && !v.data.is_empty()
+}
+
 impl Gen<'_> {
     /// The location of the binding just made from `text`: the one a production here named,
     /// a new one for a fresh array, else unknown.
@@ -114,10 +119,7 @@ impl Gen<'_> {
     /// a rotation of it (the first trip updates the array passed in, the later ones the
     /// trips' new arrays).
     pub(super) fn update_alias(&mut self) -> Option<(String, Val)> {
-        let plain = |v: &Val| {
-            matches!(v.ty, Ty::Int | Ty::Double | Ty::Bool) && v.rank() >= 1 && !v.data.is_empty()
-        };
-        let known = self.updatable(plain);
+        let known = self.updatable(updatable_value);
         if known.is_empty() {
             return None;
         }
@@ -249,10 +251,7 @@ impl Gen<'_> {
     /// the branch of an `if` the device decides. Every binding of the location sees the
     /// updates; a vector's index and an int's value follow the trip or the element.
     pub(super) fn update_outer(&mut self) -> Option<(String, Val)> {
-        let plain = |v: &Val| {
-            matches!(v.ty, Ty::Int | Ty::Double | Ty::Bool) && v.rank() >= 1 && !v.data.is_empty()
-        };
-        let known = self.updatable(plain);
+        let known = self.updatable(updatable_value);
         if known.is_empty() {
             return None;
         }
