@@ -448,6 +448,9 @@ fn operators_on_arrays_of_run_time_extents_agree_without_reading_them_back() {
         "scan(maxi,0,c3)",
         "reduce(andb,tt,each(fn x:[int]0 => gti(x,0),a))",
         "reduce(addd,0.0,each(fn x:[int]0 => divd(i2d(x),3.0),transp(a)))",
+        "scan(addi,0,a)",
+        "scan(subi,0,transp(c3))",
+        "scan(fn x:[int]0 => fn y:[int]0 => addi(muli(x,2),y),1,r)",
         "transp2([2,1,3],b3)",
         "transp2([3,1,2],c3)",
         "transp2([1,1],a)",
@@ -527,6 +530,92 @@ fn operators_on_arrays_of_run_time_extents_agree_without_reading_them_back() {
     for src in &programs {
         let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
         assert_eq!(lowered.probes, 0, "{src}");
+    }
+    agree_all(&programs);
+}
+
+/// Arrays of *unbounded extents* (module `capacity`): a `reshape` to two or more extents whose
+/// ranges give no bound on their product (before, its shape was read back, so `compile`
+/// needed a device): index operators, maps, `rav`, prints, `reduce` and `scan` (a thread per
+/// row or element) and loops over the run-time extents, nothing read back; what cannot take
+/// them (an update, a map with statements) reads the extents back, as before.
+#[test]
+fn arrays_of_unbounded_extents_take_their_run_time_extents() {
+    let ops = [
+        "a",
+        "reduce(addi,0,a)",
+        "reduce(subi,0,transp(a))",
+        "reduce(maxi,-9,r)",
+        "reduce(fn x:[int]0 => fn y:[int]0 => addi(muli(x,2),y),1,transp(r))",
+        "reduce(subi,0,reduce(subi,0,c3))",
+        "reduce(andb,tt,each(fn x:[int]0 => gti(x,0),a))",
+        "reduce(addd,0.0,each(fn x:[int]0 => divd(i2d(x),3.0),transp(a)))",
+        "scan(addi,0,a)",
+        "scan(subi,0,transp(c3))",
+        "scan(fn x:[int]0 => fn y:[int]0 => addi(muli(x,2),y),1,r)",
+        "transp2([2,1,3],b3)",
+        "transp2([3,1,2],c3)",
+        "cat(a,a)",
+        "cat(a,transp(a))",
+        "rotate(-7,transp(r))",
+        "vrotate(n,c3)",
+        "drop(n,transp(c3))",
+        "drop(-1,r)",
+        "take(-3,a)",
+        "idxS(2,n,c3)",
+        "idxS(3,2,b3)",
+        "vreverse(transp(b3))",
+        "shape(cat(transp(a),transp(a)))",
+        "cons(iota(n),a)",
+        "snoc(transp(a),idxS(1,1,a))",
+        "zipWith(addi,a,reshape([2,3],v))",
+        "zipWith(fn x:[int]0 => fn y:[int]0 => muli(x,y),c3,vreverse(c3))",
+        "rav(transp(a))",
+        "first(transp(b3))",
+        "prArrI(each(fn x:[int]0 => muli(x,x),b3))",
+        "reshape([m,n],a)",
+        "reduce(addi,0,reshape([mini(n,4),maxi(1,m)],rav(a)))",
+        // a loop's state: held at its run-time length, its extents in the state
+        "power(fn s:[int]2 => transp(s),3,a)",
+        "power(fn s:[int]3 => each(fn x:[int]0 => addi(x,1),s),n,c3)",
+        "Prj(1,power(fn s:([int]2 * [int]0) => (vreverse(Prj(0,s)),addi(Prj(1,s),reduce(addi,0,rav(Prj(0,s))))),3,(r,0)))",
+    ];
+    // extents of no useful bound (their product passes any capacity), small when the
+    // program runs
+    let big = "muli(subi(0,maxi(-1,mini(0,nowi(0)))),10000000)";
+    let mut programs = Vec::new();
+    for (n, m) in [(2, 3), (0, 3), (3, 0), (4, 2)] {
+        for op in ops {
+            programs.push(format!(
+                "let v:[int]1 = each(fn y:[int]0 => subi(muli(y,7),40),iota(13)) in \
+                 let n:[int]0 = addi({big},{n}) in let m:[int]0 = addi({big},{m}) in \
+                 let a:[int]2 = reshape([n,m],v) in let r:[int]2 = reshape([n,3],v) in \
+                 let b3:[int]3 = reshape([n,m,2],v) in let c3:[int]3 = reshape([2,n,m],v) in {op}"
+            ));
+        }
+    }
+    for src in &programs {
+        let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+        assert_eq!(lowered.probes, 0, "{src}");
+    }
+    // what reads the extents back: without a device, refused with the operator named
+    for (op, what) in [
+        (
+            "each(fn x:[int]0 => prSclI(x),a)",
+            "a function with statements",
+        ),
+        ("let q:[bool]0 = idxassign([1,1],a,7) in a", "idxassign"),
+    ] {
+        let src = format!(
+            "let n:[int]0 = addi({big},2) in let a:[int]2 = reshape([n,n],iota(5)) in {op}"
+        );
+        match lower_tail(&src) {
+            Err(LowerTailError::Unsupported(why)) => assert!(
+                why.contains("the shape of an array computed on the device") && why.contains(what),
+                "{src}: {why}"
+            ),
+            other => panic!("{src}: {:?}", other.map(|l| l.probes)),
+        }
     }
     agree_all(&programs);
 }

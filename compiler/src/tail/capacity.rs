@@ -14,11 +14,24 @@
 //! them. A buffer of complex numbers holds two blocks as long as the vector
 //! ([`Arr::stored_count`]). A loop's state that grows past any capacity is made unbounded
 //! ([`Arr::unbounded`]). Where an operator cannot take it (a scan of complex numbers by an
-//! operator other than `addx`/`subx`, a `reshape` to two or more extents), it reads the
-//! length back (module `probe`), as before.
+//! operator other than `addx`/`subx`), it reads the length back (module `probe`), as before.
+//!
+//! A `reshape` to two or more extents whose product has no such bound gives an array of
+//! *unbounded extents* ([`Arr::has_unbounded_extents`]): its first axis's capacity is
+//! [`UNBOUNDED`] (a sound bound, if a loose one), so its size is too, and like an unbounded
+//! vector its buffers hold its run-time length. The operators that only compute indices
+//! from its extents (module `extents`: transpositions, reversals, rotations, `drop`, `cat`,
+//! `idxS`, `zipWith`), maps, `rav` (an unbounded vector), `shape`, `first`, prints, `reduce`
+//! and `scan` (a thread per row or per element, over the run-time extents: module
+//! `extent_rows`) take it, and
+//! so does a `power`'s state (module `state`: held as an unbounded vector is, its extents
+//! where a vector's length is); any other operator (`idxassign`, …), an `if`'s state and a
+//! map with statements read its extents back ([`unbounded_extents_taken`]). An operator's
+//! result whose capacities pass [`MAX_CAPACITY`] is made unbounded too (`extents::by_coords`).
 
 use super::tree::{fcl, Fcl};
 use super::value::{length_expr, Arr};
+use semantics::tail::ops::prim::Prim;
 
 /// The largest capacity given to a vector whose length is a count computed on the device:
 /// beyond it the vector is [`UNBOUNDED`].
@@ -28,13 +41,19 @@ pub(super) const MAX_CAPACITY: usize = 1 << 22;
 /// of run-time length with a static capacity past [`MAX_CAPACITY`], such as a filter of a
 /// static vector of 5M elements, is not unbounded: only this shape says so, and an operator
 /// that derives a capacity from an unbounded one keeps it.)
-pub(super) const UNBOUNDED: usize = i32::MAX as usize;
+pub(super) const UNBOUNDED: usize = super::value::MOST_ELEMENTS;
 
 impl Arr {
     /// Whether this is a vector whose length the device computes and whose capacity is not
     /// static (the module comment).
     pub(super) fn is_unbounded(&self) -> bool {
         self.run_len.is_some() && self.run_dims.is_none() && self.size() >= UNBOUNDED
+    }
+
+    /// Whether this is an array of run-time extents whose capacity is not static (the
+    /// module comment).
+    pub(super) fn has_unbounded_extents(&self) -> bool {
+        self.run_dims.is_some() && self.size() >= UNBOUNDED
     }
 
     /// This vector (static, or of run-time length) as an unbounded one of the same length
@@ -54,11 +73,49 @@ impl Arr {
     }
 
     /// The number of elements a buffer that stores this array holds (at least one, so that
-    /// no buffer is empty): its size, or for an unbounded vector its run-time length.
+    /// no buffer is empty): its size, or for an unbounded vector or an array of unbounded
+    /// extents its run-time length.
     pub(super) fn stored_count(&self) -> Fcl {
         match &self.run_len {
-            Some(len) if self.is_unbounded() => fcl!("(maxi 1 {len})"),
+            Some(len) if self.size() >= UNBOUNDED => fcl!("(maxi 1 {len})"),
             _ => fcl!("{}", self.size().max(1)),
         }
     }
+}
+
+/// Whether operator `p` takes an array of unbounded extents as its argument (the module
+/// comment); any other operator has its extents read back first.
+pub(super) fn unbounded_extents_taken(p: Prim) -> bool {
+    use Prim as P;
+    matches!(
+        p,
+        P::Transp
+            | P::Transp2
+            | P::Vreverse
+            | P::Vrotate
+            | P::Rotate
+            | P::Drop
+            | P::Take
+            | P::Cat
+            | P::Cons
+            | P::Snoc
+            | P::ZipWith
+            | P::Each
+            | P::IdxS
+            | P::Reduce
+            | P::Scan
+            | P::Reshape
+            | P::Power
+            | P::PowerScl
+            | P::Rav
+            | P::Shape
+            | P::First
+            | P::Mem
+            | P::MemScl
+            | P::PrArrI
+            | P::PrArrB
+            | P::PrArrD
+            | P::PrArrC
+            | P::PrArrX
+    )
 }

@@ -254,7 +254,8 @@ impl Lowerer {
         let Some(target) = reshape_target(s).filter(|_| !self.kernel) else {
             return Ok(None);
         };
-        let element = cyclic(a, target.size());
+        let size = target.size();
+        let element = cyclic(a, size);
         let (ty, range) = (a.ty, a.range_with_fill());
         let (bounds, checked) = match target {
             // a static shape of a vector of run-time length (else the static lowering)
@@ -280,7 +281,7 @@ impl Lowerer {
         } else {
             product
         };
-        let mut out = Arr::dynamic(ty, bounds.iter().product(), Rc::new(len), element);
+        let mut out = Arr::dynamic(ty, size, Rc::new(len), element);
         out.range = range;
         if rank > 1 {
             out.shape = bounds;
@@ -302,10 +303,11 @@ enum ReshapeTarget {
 impl ReshapeTarget {
     /// The most elements the result can have.
     fn size(&self) -> usize {
-        match self {
-            ReshapeTarget::Known(shape) => shape.iter().product(),
-            ReshapeTarget::Computed { bounds, .. } => bounds.iter().product(),
-        }
+        let shape = match self {
+            ReshapeTarget::Known(shape) => shape,
+            ReshapeTarget::Computed { bounds, .. } => bounds,
+        };
+        super::value::elements(shape)
     }
 }
 
@@ -337,7 +339,13 @@ fn reshape_target(s: &Arr) -> Option<ReshapeTarget> {
         (false, _) => bounds.into_iter().map(|b| b as usize).collect(),
         // a vector with no useful bound: unbounded (module `capacity`)
         (true, 1) => vec![UNBOUNDED],
-        (true, _) => return None,
+        // an array of unbounded extents (module `capacity`): its first axis's capacity
+        // loosened to the most, which makes its size so
+        (true, _) => {
+            let mut bounds: Vec<usize> = bounds.into_iter().map(|b| b as usize).collect();
+            bounds[0] = UNBOUNDED;
+            bounds
+        }
     };
     Some(ReshapeTarget::Computed {
         bounds,

@@ -252,13 +252,15 @@ impl Lowerer {
 /// layout, and per-row operators take it as it is ([`Lowerer::reduction_of_rows`],
 /// [`Lowerer::on_rows`], [`taken_rows`], `idxassign`).
 pub(super) fn rows_dynamic(a: &Arr) -> bool {
-    a.run_dims.as_deref().is_some_and(|dims| {
-        dims.len() >= 2
-            && dims[1..]
-                .iter()
-                .zip(&a.shape[1..])
-                .all(|(d, &c)| c > 0 && literal_index(d) == Some(c))
-    })
+    // (rows at the capacity: not those of an array of unbounded extents, module `capacity`)
+    !a.has_unbounded_extents()
+        && a.run_dims.as_deref().is_some_and(|dims| {
+            dims.len() >= 2
+                && dims[1..]
+                    .iter()
+                    .zip(&a.shape[1..])
+                    .all(|(d, &c)| c > 0 && literal_index(d) == Some(c))
+        })
 }
 
 /// The number of rows of `a`, an array whose rows the device counts ([`rows_dynamic`]), as

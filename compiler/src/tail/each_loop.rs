@@ -33,6 +33,16 @@ impl Lowerer {
         if self.kernel {
             return Err(why);
         }
+        // (an array of unbounded extents has its extents read back: a loop's state holds
+        // none, module `capacity`)
+        let settled = args
+            .iter()
+            .map(|a| match a.has_unbounded_extents() {
+                true => self.settle(a, "a function with statements"),
+                false => Ok((*a).clone()),
+            })
+            .collect::<R<Vec<Arr>>>()?;
+        let args: &[&Arr] = &settled.iter().collect::<Vec<&Arr>>();
         // a few known elements: the results may be known too, as the lowering computes them
         // one after another
         let small = (1..=super::apply::MAX_FOLD).contains(&args[0].size());

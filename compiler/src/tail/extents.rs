@@ -21,6 +21,7 @@
 //!   and `snoc`: `cat` of the column.
 //! * `reduce`/`scan` along the last axis: module `extent_rows`.
 
+use super::capacity::{MAX_CAPACITY, UNBOUNDED};
 use super::check::checked_same_extents;
 use super::dynamic::{neutral, rows_dynamic};
 use super::lowerer::{fails, Lowerer};
@@ -110,6 +111,13 @@ pub(super) fn by_coords(
     element: impl Fn(&[Fcl]) -> Fcl + 'static,
 ) -> Arr {
     let (g, ds) = (fresh.clone(), dims.clone());
+    // capacities past the largest static one (an axis of an array of unbounded extents
+    // reduced away, taken or transposed to the front): unbounded (module `capacity`), so
+    // that nothing is sized by them
+    let mut caps = caps;
+    if super::value::elements(&caps) > MAX_CAPACITY {
+        caps[0] = UNBOUNDED;
+    }
     let mut out = Arr::new(ty, caps, move |i: &Fcl| {
         share(&g, i, |i| with_names(&g, &coords(i, &ds), |cs| element(cs)))
     });

@@ -4,6 +4,7 @@
 //! the static shapes, counts and permutations the lowering needs and finds programs that
 //! certainly fail.
 
+use super::capacity::unbounded_extents_taken;
 use super::lowerer::{fails, Lowerer};
 use super::range::{self, Range};
 use super::tree::{fcl, Fcl};
@@ -150,6 +151,15 @@ impl Lowerer {
     fn apply_prim(&mut self, p: Prim, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
         use Prim as P;
         let mut args = args;
+        // an array of unbounded extents reaches only the operators that take it; any other
+        // reads its extents back first (module `capacity`)
+        for arg in args.iter_mut() {
+            if let Val::Arr(a) = arg {
+                if a.has_unbounded_extents() && !unbounded_extents_taken(p) {
+                    *arg = Val::Arr(self.settle(a, name)?);
+                }
+            }
+        }
         // an operator on an array of run-time extents, over those extents, or a `transp2`
         // by a computed permutation (module `extents`)
         if super::extents::applies(p, &args) {

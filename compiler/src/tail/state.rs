@@ -6,7 +6,6 @@
 //! unbounded vectors among them (module `capacity`) come last, their lengths and then their
 //! elements, one vector's block after another, in a buffer as long as they are.
 
-use super::capacity::UNBOUNDED;
 use super::extents::{extents_of, product};
 use super::lowerer::Lowerer;
 use super::range::Range;
@@ -176,15 +175,28 @@ pub(super) struct Layout {
     unbounded: Option<Unbounded>,
 }
 
-/// The unbounded vectors of a state ([`Layout::unbounded`]).
+/// The unbounded vectors of a state ([`Layout::unbounded`]), and its arrays of unbounded
+/// extents (module `capacity`), held alike: an array's extents where a vector's length is.
 struct Unbounded {
     /// Their components, in order.
     us: Vec<usize>,
     /// Their element types.
     tys: Vec<Ty>,
+    /// Their capacities (a vector's `[UNBOUNDED]`), whose ranks say how many slots their
+    /// lengths or extents take.
+    shapes: Vec<Vec<usize>>,
     /// The other components, in order, laid out by `inner`.
     others: Vec<usize>,
     inner: Box<Layout>,
+}
+
+/// The number of elements of `a`, a state's unbounded vector or array of unbounded extents
+/// (or what the step makes of it): its length, or its extents' product.
+fn held_length(a: &Arr) -> Fcl {
+    match a.shape.len() {
+        1 => (*length_expr(a)).clone(),
+        _ => product(&extents_of(a)),
+    }
 }
 
 /// `xs` at the positions `keep`.
@@ -199,7 +211,7 @@ impl Layout {
     /// run-time lengths.)
     pub(super) fn new(parts: &[Arr], dynamic: Vec<bool>, caps: &[Option<usize>]) -> R<Layout> {
         let unbounded: Vec<usize> = (0..parts.len())
-            .filter(|&c| parts[c].is_unbounded())
+            .filter(|&c| parts[c].is_unbounded() || parts[c].has_unbounded_extents())
             .collect();
         if !unbounded.is_empty() {
             return Layout::with_unbounded(parts, unbounded, dynamic, caps);
@@ -263,10 +275,11 @@ impl Layout {
             dynamic,
             slots: inner.slots.clone(),
             offsets: inner.offsets.clone(),
-            size: inner.size + us.len(),
+            size: inner.size + us.iter().map(|&u| parts[u].shape.len()).sum::<usize>(),
             doubles,
             unbounded: Some(Unbounded {
                 tys: us.iter().map(|&u| parts[u].ty).collect(),
+                shapes: us.iter().map(|&u| parts[u].shape.clone()).collect(),
                 us,
                 others,
                 inner: Box::new(inner),
@@ -296,10 +309,7 @@ impl Layout {
     pub(super) fn size_of(&self, parts: &[Arr]) -> Fcl {
         match &self.unbounded {
             Some(Unbounded { us, tys, .. }) => {
-                let lens: Vec<Fcl> = us
-                    .iter()
-                    .map(|&u| (*length_expr(&parts[u])).clone())
-                    .collect();
+                let lens: Vec<Fcl> = us.iter().map(|&u| held_length(&parts[u])).collect();
                 self.blocks(tys, &lens).pop().expect("the end")
             }
             None => fcl!("{}", self.size),
@@ -308,30 +318,39 @@ impl Layout {
 
     /// The state read from buffer `buf`: the components, each dynamic one with its length.
     pub(super) fn read(&self, lw: &Lowerer, buf: &Name) -> Vec<Arr> {
-        if let Some(Unbounded { us, tys, inner, .. }) = &self.unbounded {
-            // the others, then the lengths (after the others) and the blocks
+        if let Some(Unbounded {
+            us,
+            tys,
+            shapes,
+            inner,
+            ..
+        }) = &self.unbounded
+        {
+            // the others, then the lengths or extents (after the others) and the blocks
             let mut parts = inner.read(lw, buf);
-            let slots = vec![Arr::scalar(Ty::Int, unit()); us.len()];
-            let at: Vec<usize> = (0..us.len()).map(|j| inner.size + j).collect();
-            let lens: Vec<Fcl> = reading(
-                &lw.fresh,
-                buf,
-                &slots,
-                &at,
-                self.doubles,
-                &vec![None; us.len()],
-            )
-            .iter()
-            .map(Arr::expr)
-            .collect();
+            let k: usize = shapes.iter().map(Vec::len).sum();
+            let slots = vec![Arr::scalar(Ty::Int, unit()); k];
+            let at: Vec<usize> = (0..k).map(|j| inner.size + j).collect();
+            let mut read = reading(&lw.fresh, buf, &slots, &at, self.doubles, &vec![None; k])
+                .into_iter()
+                .map(|a| a.expr());
+            // each one's extents (a vector's length), their product its length
+            let dims: Vec<Vec<Fcl>> = shapes
+                .iter()
+                .map(|shape| read.by_ref().take(shape.len()).collect())
+                .collect();
+            let lens: Vec<Fcl> = dims.iter().map(|ds| product(ds)).collect();
             let starts = self.blocks(tys, &lens);
             for (j, &u) in us.iter().enumerate() {
                 let len = Rc::new(lens[j].clone());
                 // (of the slot, only its type and its stored count matter)
-                let mut slot = Arr::new(tys[j], vec![UNBOUNDED], |_: &Fcl| unit());
+                let mut slot = Arr::new(tys[j], shapes[j].clone(), |_: &Fcl| unit());
                 slot.run_len = Some(len.clone());
                 let mut a = read_at(&lw.fresh, buf, &slot, &starts[j], self.doubles);
                 a.run_len = Some(len);
+                if shapes[j].len() >= 2 {
+                    a.run_dims = Some(dims[j].iter().cloned().map(Rc::new).collect());
+                }
                 parts.insert(u, a);
             }
             return parts;
@@ -373,6 +392,7 @@ impl Layout {
             tys,
             others,
             inner,
+            ..
         }) = &self.unbounded
         else {
             return packed(
@@ -385,8 +405,16 @@ impl Layout {
         };
         // the others' slots, then the lengths, then the blocks, by a chain of comparisons
         let vectors = picked(parts, us);
-        let lens: Vec<Fcl> = vectors.iter().map(|a| (*length_expr(a)).clone()).collect();
+        let lens: Vec<Fcl> = vectors.iter().map(held_length).collect();
         let starts = self.blocks(tys, &lens);
+        // each one's length, or an array's extents
+        let counts: Vec<Fcl> = vectors
+            .iter()
+            .flat_map(|a| match a.shape.len() {
+                1 => vec![(*length_expr(a)).clone()],
+                _ => extents_of(a),
+            })
+            .collect();
         let (fresh, doubles) = (&lw.fresh, self.doubles);
         share(fresh, i, |i| {
             let block =
@@ -400,8 +428,8 @@ impl Layout {
                     block(j)
                 );
             }
-            for j in (0..lens.len()).rev() {
-                let len = stored_as(fresh, &Arr::scalar(Ty::Int, lens[j].clone()), i, doubles);
+            for j in (0..counts.len()).rev() {
+                let len = stored_as(fresh, &Arr::scalar(Ty::Int, counts[j].clone()), i, doubles);
                 out = fcl!("(if lti {i} {} then {len} else {out})", inner.size + j + 1);
             }
             if inner.size == 0 {
@@ -467,7 +495,7 @@ impl Layout {
         {
             // us of any lengths (the buffer takes the next state's), the others as they fit
             for &u in us {
-                if next[u].ty != parts[u].ty || next[u].shape.len() != 1 {
+                if next[u].ty != parts[u].ty || next[u].shape.len() != parts[u].shape.len() {
                     return unsupported(
                         "a power whose function changes its unbounded state's type",
                     );

@@ -139,6 +139,18 @@ pub(super) const MAX_KNOWN: usize = 4096;
 /// The largest array of fills built to find out whether a shape operator fails.
 pub(super) const MAX_FILLS: usize = 1 << 20;
 
+/// The most elements a TAIL array holds (its shape's product is an int).
+pub(super) const MOST_ELEMENTS: usize = i32::MAX as usize;
+
+/// The number of elements of shape `shape`, at most [`MOST_ELEMENTS`]: a capacity past it, of
+/// an array of unbounded extents (module `capacity`), counts as that.
+pub(super) fn elements(shape: &[usize]) -> usize {
+    shape
+        .iter()
+        .try_fold(1usize, |p, &d| p.checked_mul(d))
+        .map_or(MOST_ELEMENTS, |p| p.min(MOST_ELEMENTS))
+}
+
 impl Arr {
     /// An array with no known elements.
     pub(super) fn new(ty: Ty, shape: Vec<usize>, index: impl Fn(&Fcl) -> Fcl + 'static) -> Arr {
@@ -241,9 +253,9 @@ impl Arr {
         Some(self.range?.union(fill))
     }
 
-    /// Number of elements.
+    /// Number of elements ([`elements`] of its shape).
     pub(super) fn size(&self) -> usize {
-        self.shape.iter().product()
+        elements(&self.shape)
     }
 
     /// An array of fills of this shape and type: stands in for unknown elements where only the

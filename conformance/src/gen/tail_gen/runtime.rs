@@ -366,6 +366,13 @@ impl Gen<'_> {
             _ => {
                 let (name, v) = self.pick(|v| v.rank() >= 1)?;
                 let (t, rows) = self.count_expr(1, 4)?;
+                // at times of a range with no useful bound, though small when the program runs:
+                // an array the lowering sizes by its run-time extents alone (of unbounded
+                // extents, `compiler::tail`'s module `capacity`)
+                let t = match self.rng.chance(25) {
+                    true => format!("addi(muli(subi({t},{t}),10000000),{t})"),
+                    false => t,
+                };
                 // the columns too computed, at times: an array of run-time extents
                 let (u, cols) = match self.rng.chance(60) {
                     true => {
