@@ -26,12 +26,11 @@
 //! `extent_rows`) take it, and
 //! so does a `power`'s state (module `state`: held as an unbounded vector is, its extents
 //! where a vector's length is); any other operator (`idxassign`, …), an `if`'s state and a
-//! map with statements read its extents back ([`unbounded_extents_taken`]). An operator's
+//! map with statements read its extents back (`ops::unbounded_extents_taken`). An operator's
 //! result whose capacities pass [`MAX_CAPACITY`] is made unbounded too (`extents::by_coords`).
 
 use super::tree::{fcl, Fcl};
 use super::value::{length_expr, Arr};
-use semantics::tail::ops::prim::Prim;
 
 /// The largest capacity given to a vector whose length is a count computed on the device:
 /// beyond it the vector is [`UNBOUNDED`].
@@ -47,13 +46,19 @@ impl Arr {
     /// Whether this is a vector whose length the device computes and whose capacity is not
     /// static (the module comment).
     pub(super) fn is_unbounded(&self) -> bool {
-        self.run_len.is_some() && self.run_dims.is_none() && self.size() >= UNBOUNDED
+        self.run_dims.is_none() && self.sized_at_run_time()
     }
 
     /// Whether this is an array of run-time extents whose capacity is not static (the
     /// module comment).
     pub(super) fn has_unbounded_extents(&self) -> bool {
-        self.run_dims.is_some() && self.size() >= UNBOUNDED
+        self.run_dims.is_some() && self.sized_at_run_time()
+    }
+
+    /// Whether no static capacity sizes this array's buffers, only its run-time length: an
+    /// unbounded vector or an array of unbounded extents.
+    pub(super) fn sized_at_run_time(&self) -> bool {
+        self.run_len.is_some() && self.size() >= UNBOUNDED
     }
 
     /// This vector (static, or of run-time length) as an unbounded one of the same length
@@ -77,45 +82,8 @@ impl Arr {
     /// extents its run-time length.
     pub(super) fn stored_count(&self) -> Fcl {
         match &self.run_len {
-            Some(len) if self.size() >= UNBOUNDED => fcl!("(maxi 1 {len})"),
+            Some(len) if self.sized_at_run_time() => fcl!("(maxi 1 {len})"),
             _ => fcl!("{}", self.size().max(1)),
         }
     }
-}
-
-/// Whether operator `p` takes an array of unbounded extents as its argument (the module
-/// comment); any other operator has its extents read back first.
-pub(super) fn unbounded_extents_taken(p: Prim) -> bool {
-    use Prim as P;
-    matches!(
-        p,
-        P::Transp
-            | P::Transp2
-            | P::Vreverse
-            | P::Vrotate
-            | P::Rotate
-            | P::Drop
-            | P::Take
-            | P::Cat
-            | P::Cons
-            | P::Snoc
-            | P::ZipWith
-            | P::Each
-            | P::IdxS
-            | P::Reduce
-            | P::Scan
-            | P::Reshape
-            | P::Power
-            | P::PowerScl
-            | P::Rav
-            | P::Shape
-            | P::First
-            | P::Mem
-            | P::MemScl
-            | P::PrArrI
-            | P::PrArrB
-            | P::PrArrD
-            | P::PrArrC
-            | P::PrArrX
-    )
 }

@@ -165,7 +165,6 @@ impl Lowerer {
              let {e_at} = mini (b * 256 + t) ({n} - 1) in let {row} = {at_row} in return<thread> \
              (foldl {step} {first} (generate {folded} (fn {j} => {rest}))))))))"
         ));
-        let f = self.fresh.clone();
         if scan {
             // the elements in a's order, of a's extents
             let mut out = Arr::new(ty, a.shape.clone(), move |i: &Fcl| {
@@ -175,7 +174,7 @@ impl Lowerer {
             out.run_dims = a.run_dims.clone();
             return Ok(Val::Arr(out));
         }
-        let out = reduced_rows(&f, e, &a, outer, &last, move |row| {
+        let out = reduced_rows(&self.fresh, e, &a, outer, &last, move |row| {
             ty.load(&fcl!("(index {name} (mini {row} ({n} - 1)))"))
         });
         Ok(Val::Arr(out))

@@ -4,7 +4,6 @@
 //! the static shapes, counts and permutations the lowering needs and finds programs that
 //! certainly fail.
 
-use super::capacity::unbounded_extents_taken;
 use super::lowerer::{fails, Lowerer};
 use super::range::{self, Range};
 use super::tree::{fcl, Fcl};
@@ -85,21 +84,7 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
             P::IdxS | P::Reduce | P::Scan => return k == 2 && rows(2),
             _ => {}
         }
-        return matches!(
-            p,
-            P::First
-                | P::Rav
-                | P::Each
-                | P::ZipWith
-                | P::Shape
-                | P::Mem
-                | P::MemScl
-                | P::PrArrI
-                | P::PrArrB
-                | P::PrArrD
-                | P::PrArrC
-                | P::PrArrX
-        );
+        return reads_in_flat_order(p);
     }
     match p {
         P::Each | P::Reduce | P::Scan | P::Shape | P::First | P::Mem | P::MemScl => true,
@@ -130,6 +115,55 @@ fn takes_dynamic(p: Prim, k: usize, args: &[Val]) -> bool {
         P::Power | P::PowerScl => k == 2,
         _ => false,
     }
+}
+
+/// Whether `p` reads an array of run-time extents in flat order, as its elements are stored:
+/// maps, `rav`, `shape`, `first`, `mem` and the prints.
+fn reads_in_flat_order(p: Prim) -> bool {
+    use Prim as P;
+    matches!(
+        p,
+        P::First
+            | P::Rav
+            | P::Each
+            | P::ZipWith
+            | P::Shape
+            | P::Mem
+            | P::MemScl
+            | P::PrArrI
+            | P::PrArrB
+            | P::PrArrD
+            | P::PrArrC
+            | P::PrArrX
+    )
+}
+
+/// Whether operator `p` takes an array of unbounded extents (module `capacity`) as its
+/// argument: what reads it in flat order, the index operators of module `extents`, `reshape`,
+/// `reduce` and `scan` (module `extent_rows`) and a `power`'s state (module `state`); any
+/// other operator has its extents read back first.
+fn unbounded_extents_taken(p: Prim) -> bool {
+    use Prim as P;
+    reads_in_flat_order(p)
+        || matches!(
+            p,
+            P::Transp
+                | P::Transp2
+                | P::Vreverse
+                | P::Vrotate
+                | P::Rotate
+                | P::Drop
+                | P::Take
+                | P::Cat
+                | P::Cons
+                | P::Snoc
+                | P::IdxS
+                | P::Reduce
+                | P::Scan
+                | P::Reshape
+                | P::Power
+                | P::PowerScl
+        )
 }
 
 impl Lowerer {

@@ -211,7 +211,7 @@ impl Layout {
     /// run-time lengths.)
     pub(super) fn new(parts: &[Arr], dynamic: Vec<bool>, caps: &[Option<usize>]) -> R<Layout> {
         let unbounded: Vec<usize> = (0..parts.len())
-            .filter(|&c| parts[c].is_unbounded() || parts[c].has_unbounded_extents())
+            .filter(|&c| parts[c].sized_at_run_time())
             .collect();
         if !unbounded.is_empty() {
             return Layout::with_unbounded(parts, unbounded, dynamic, caps);
