@@ -261,3 +261,44 @@ fn a_step_that_updates_a_variables_array_and_returns_a_new_one_is_one_loop_after
     lowered_reading_nothing_back(&counted);
     agree_all(&[vec![src], counted].concat());
 }
+
+/// An `if` whose branches run statements (each a loop of 0 or 1 trip) and give an array made
+/// before it, printed in the branch (before 2026-11-30 the `if`'s location then named the
+/// branch's own print buffer, and the lowered FCL did not load), or one the branch makes;
+/// and an update through an `if` that picks one of two arrays of other extents (one of
+/// run-time extents, at a known and a computed index): seen through every name.
+#[test]
+fn an_if_gives_arrays_made_before_it_and_updates_reach_arrays_of_other_extents() {
+    // 3 when the program runs, of no bound the lowering knows
+    let n = "addi(muli(subi(0,maxi(-1,mini(0,nowi(0)))),10000000),3)";
+    let mut programs = Vec::new();
+    for cond in ["gti(n,1)", "gti(n,5)"] {
+        programs.push(format!(
+            "let n:[int]0 = {n} in let t:[int]2 = reshape([4,3],iota(12)) in \
+             let s:[int]2 = reshape([4,3],iota(5)) in \
+             let x:[int]2 = if {cond} then prArrI(t) else s in \
+             let y:[int]2 = if {cond} then s else prArrI(t) in \
+             let u:[bool]0 = idxassign([1,1],x,99) in \
+             let p:[int]2 = prArrI(t) in let q:[int]2 = prArrI(s) in prArrI(y)"
+        ));
+        programs.push(format!(
+            "let n:[int]0 = {n} in let t:[int]2 = reshape([4,3],iota(12)) in \
+             let x:[int]2 = if {cond} then let z:[int]2 = prArrI(transp(transp(t))) in z else t in \
+             let u:[bool]0 = idxassign([2,2],x,99) in let p:[int]2 = prArrI(t) in prArrI(x)"
+        ));
+        for ix in ["[1,1]", "[3,2]", "[addi(resi(3,n),1),2]", "[resi(3,n),2]"] {
+            programs.push(format!(
+                "let n:[int]0 = {n} in let a:[int]2 = reshape([n,3],iota(9)) in \
+                 let b:[int]2 = reshape([2,3],each(fn x:[int]0 => muli(x,10),iota(6))) in \
+                 let w:[int]2 = if {cond} then a else b in \
+                 let q:[bool]0 = idxassign({ix},w,77) in \
+                 let p:[int]2 = prArrI(a) in let r:[int]2 = prArrI(b) in prArrI(w)"
+            ));
+        }
+    }
+    for src in &programs {
+        let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(lowered.probes, 0, "{src}");
+    }
+    agree_all(&programs);
+}

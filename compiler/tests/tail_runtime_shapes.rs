@@ -2,11 +2,11 @@
 //! compute (most of them now: each such program lowers with no device and reads nothing back),
 //! `compress`/`replicate` by computed masks and counts, branches and effects inside functions,
 //! each checked on the TAIL oracle, the FCL oracle and OpenCL; and what a lowering without a
-//! device, or with too many values to read back, refuses.
+//! device refuses.
 
 mod support;
 
-use compiler::tail::{lower_tail, lower_tail_probing, LowerTailError, MAX_PROBES};
+use compiler::tail::{lower_tail, LowerTailError};
 use support::runtime;
 use support::tail::check_three_levels;
 
@@ -104,7 +104,7 @@ fn a_failure_behind_a_computed_size_is_the_oracles() {
 }
 
 #[test]
-fn without_a_device_computed_sizes_are_refused_and_reads_are_bounded() {
+fn without_a_device_computed_sizes_stay_on_the_device() {
     let v = data(100);
     // a count whose range bounds it stays on the device (at most 7 elements here) ...
     let src = format!("let v:[int]1 = {v} in take(reduce(maxi,0,v),v)");
@@ -124,35 +124,26 @@ fn without_a_device_computed_sizes_are_refused_and_reads_are_bounded() {
     assert_eq!(lowered.probes, 0);
     let result = lowered.result.expect("a result");
     assert!(result.dynamic && result.shape == [i32::MAX as usize, 2]);
-    // ... while what cannot take that (a map with statements) reads its extents back
-    let src = format!(
-        "let v:[int]1 = {v} in each(fn x:[int]0 => prSclI(x),reshape([muli(reduce(maxi,0,v),1000000),2],v))"
-    );
-    match lower_tail(&src) {
-        Err(LowerTailError::Unsupported(why)) => {
-            assert!(
-                why.contains("the shape of an array computed on the device"),
-                "{why}"
-            )
-        }
-        other => panic!("{other:?}"),
+    // ... and so do a map with statements over it (a loop of a trip per element, its result
+    // held at its run-time extents: before 2026-11-30 its extents were read back), an
+    // `idxassign` in it, and `nowi` of a computed argument (checked to be 0 when the program
+    // runs)
+    for body in [
+        "each(fn x:[int]0 => prSclI(x),t)",
+        "let q:[bool]0 = idxassign([1,2],t,7) in rav(t)",
+        "let q:[int]0 = nowi(resi(2,first(v))) in v",
+    ] {
+        let src = format!(
+            "let v:[int]1 = {v} in let t:[int]2 = reshape([muli(reduce(maxi,0,v),1000000),2],v) in {body}"
+        );
+        let lowered = lower_tail(&src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+        assert_eq!(lowered.probes, 0, "{src}");
     }
-    // a prober that answers counts the requests; beyond MAX_PROBES the lowering gives up
-    let many = format!(
-        "power(fn w:[int]1 => rotate(first(rav(each(fn x:[int]0 => prSclI(x),reshape([muli(first(w),nowi(0)),1],w)))),w),{},{v})",
-        MAX_PROBES + 10
-    );
-    let mut asked = 0;
-    let r = lower_tail_probing(&many, &mut |_: &compiler::tail::FclProgram| {
-        asked += 1;
-        // (each request prints the two extents, then their product)
-        Ok("[1,1,1]\n".to_string())
-    });
-    match r {
-        Err(LowerTailError::Unsupported(why)) => assert!(why.contains("more than"), "{why}"),
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(asked, MAX_PROBES);
+    // `nowi` of a computed 0 reads the clock; of a computed 1 it fails as the oracle does
+    agree_all(&[
+        format!("let v:[int]1 = {v} in let q:[int]0 = nowi(resi(2,first(v))) in prArrI(take(3,v))"),
+        format!("let v:[int]1 = {v} in let w:[int]1 = prArrI(take(2,v)) in let q:[int]0 = nowi(resi(2,addi(first(v),1))) in prArrI(take(3,v))"),
+    ]);
 }
 
 /// A filter in a `power` loop over `data(n)`: k trips, each keeping the elements not divisible
@@ -548,8 +539,8 @@ fn operators_on_arrays_of_run_time_extents_agree_without_reading_them_back() {
 /// Arrays of *unbounded extents* (module `capacity`): a `reshape` to two or more extents whose
 /// ranges give no bound on their product (before, its shape was read back, so `compile`
 /// needed a device): index operators, maps, `rav`, prints, `reduce` and `scan` (a thread per
-/// row or element) and loops over the run-time extents, nothing read back; what cannot take
-/// them (an update, a map with statements) reads the extents back, as before.
+/// row or element), loops over the run-time extents, updates, maps with statements and `if`s
+/// whose branches run statements or differ in extents: nothing read back.
 #[test]
 fn arrays_of_unbounded_extents_take_their_run_time_extents() {
     let ops = [
@@ -590,6 +581,18 @@ fn arrays_of_unbounded_extents_take_their_run_time_extents() {
         "power(fn s:[int]2 => transp(s),3,a)",
         "power(fn s:[int]3 => each(fn x:[int]0 => addi(x,1),s),n,c3)",
         "Prj(1,power(fn s:([int]2 * [int]0) => (vreverse(Prj(0,s)),addi(Prj(1,s),reduce(addi,0,rav(Prj(0,s))))),3,(r,0)))",
+        // what read the extents back before 2026-11-30: a take by a count of no bound, an
+        // update (at a known and a computed index), a map with statements, an `if` whose
+        // branches run statements or differ in extents
+        "take(addi(BIG,n),r)",
+        "take(subi(0,addi(BIG,5)),transp(a))",
+        "let q:[bool]0 = idxassign([1,2],a,99) in a",
+        "let q:[bool]0 = idxassign([n,addi(resi(3,first(v)),1)],r,99) in let z:[int]2 = prArrI(r) in transp(r)",
+        "each(fn x:[int]0 => let p:[int]0 = prSclI(x) in muli(x,3),a)",
+        "zipWith(fn x:[int]0 => fn y:[int]0 => prSclI(subi(x,y)),c3,c3)",
+        "if gti(n,2) then prArrI(a) else transp(reshape([3,2],v))",
+        "let w:[int]2 = if lti(n,3) then r else prArrI(reshape([4,3],v)) in cat(w,w)",
+        "if gti(m,n) then a else reshape([2,2],v)",
     ];
     // extents of no useful bound (their product passes any capacity), small when the
     // program runs
@@ -597,6 +600,7 @@ fn arrays_of_unbounded_extents_take_their_run_time_extents() {
     let mut programs = Vec::new();
     for (n, m) in [(2, 3), (0, 3), (3, 0), (4, 2)] {
         for op in ops {
+            let op = op.replace("BIG", big);
             programs.push(format!(
                 "let v:[int]1 = each(fn y:[int]0 => subi(muli(y,7),40),iota(13)) in \
                  let n:[int]0 = addi({big},{n}) in let m:[int]0 = addi({big},{m}) in \
@@ -608,25 +612,6 @@ fn arrays_of_unbounded_extents_take_their_run_time_extents() {
     for src in &programs {
         let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
         assert_eq!(lowered.probes, 0, "{src}");
-    }
-    // what reads the extents back: without a device, refused with the operator named
-    for (op, what) in [
-        (
-            "each(fn x:[int]0 => prSclI(x),a)",
-            "a function with statements",
-        ),
-        ("let q:[bool]0 = idxassign([1,1],a,7) in a", "idxassign"),
-    ] {
-        let src = format!(
-            "let n:[int]0 = addi({big},2) in let a:[int]2 = reshape([n,n],iota(5)) in {op}"
-        );
-        match lower_tail(&src) {
-            Err(LowerTailError::Unsupported(why)) => assert!(
-                why.contains("the shape of an array computed on the device") && why.contains(what),
-                "{src}: {why}"
-            ),
-            other => panic!("{src}: {:?}", other.map(|l| l.probes)),
-        }
     }
     agree_all(&programs);
 }

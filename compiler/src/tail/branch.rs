@@ -17,14 +17,14 @@
 
 use super::capacity::UNBOUNDED;
 use super::check::{failing, has_checks};
-use super::extents::extents_of;
+use super::extents::{by_coords, extents_of};
 use super::lowerer::Lowerer;
 use super::roll::ScopeDraws;
 use super::state::{components, rebuild, Layout};
 use super::step::Step;
 use super::tree::{fcl, fcl_stmt, int, var, Fcl};
 use super::value::Env;
-use super::value::{unsupported, Arr, Loc, Ty, Val, R};
+use super::value::{unsupported, Arr, Loc, Ty, Val, NEW, R};
 use super::{LowerTailError, RunFailure};
 use semantics::tail::syntax::Expr;
 use std::rc::Rc;
@@ -112,8 +112,16 @@ impl Lowerer {
                 .expect("a carried location");
             (lowered, left)
         };
+        // (locations from here on are made in a branch)
+        let floor = self.fresh.loc();
         let ((((ra, body_a, prints_a), a), left_a), (((rb, body_b, prints_b), b), left_b)) =
             (branch(self, run_a), branch(self, run_b));
+        // an array a branch made is a new one after the `if`: its location's array there
+        // names the branch's own buffers
+        let (ra, rb) = (
+            ra.map(|v| made_since(v, floor)),
+            rb.map(|v| made_since(v, floor)),
+        );
         let mut sites: Vec<u32> = a.run.keys().chain(b.run.keys()).copied().collect();
         sites.sort_unstable();
         sites.dedup();
@@ -164,7 +172,8 @@ impl Lowerer {
             }
             let vectors = x.shape.len() == 1 && y.shape.len() == 1;
             let same = x.shape == y.shape && !x.is_dynamic() && !y.is_dynamic();
-            if x.ty != y.ty || !(same || vectors) {
+            let tables = x.shape.len() >= 2 && x.shape.len() == y.shape.len();
+            if x.ty != y.ty || !(same || vectors || tables) {
                 return unsupported("an if whose branches are arrays of other types or ranks");
             }
             let ty = x.ty;
@@ -179,6 +188,23 @@ impl Lowerer {
                 dynamic.push(true);
                 let fill = Rc::new(move |_: &Fcl| ty.fill());
                 fills.push(Arr::dynamic(ty, UNBOUNDED, Rc::new(int(0)), fill));
+            } else if tables {
+                // arrays of one rank and other extents (static or computed): an array of
+                // unbounded extents, its extents in the state (module `capacity`), no
+                // elements first
+                let mut most: Vec<usize> = x
+                    .shape
+                    .iter()
+                    .zip(&y.shape)
+                    .map(|(a, b)| *a.max(b))
+                    .collect();
+                most[0] = UNBOUNDED;
+                let none = vec![int(0); most.len()];
+                caps.push(None);
+                dynamic.push(true);
+                fills.push(by_coords(&self.fresh, ty, most, none, int(0), move |_| {
+                    ty.fill()
+                }));
             } else {
                 caps.push(Some(x.size().max(y.size())));
                 dynamic.push(true);
@@ -302,6 +328,15 @@ fn select(cond: &Arr, x: &Arr, y: &Arr) -> Option<Arr> {
     };
     out.range = range;
     Some(out)
+}
+
+/// `v` with each array at a location made after `floor` at none ([`NEW`]).
+fn made_since(v: Val, floor: Loc) -> Val {
+    match v {
+        Val::Arr(a) if a.loc > floor => Val::Arr(Arr { loc: NEW, ..a }),
+        Val::Tuple(vs) => Val::Tuple(vs.into_iter().map(|v| made_since(v, floor)).collect()),
+        v => v,
+    }
 }
 
 #[cfg(test)]

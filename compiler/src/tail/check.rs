@@ -402,6 +402,21 @@ pub(super) fn checked_update_index(
     checked(fresh, Prim::Idxassign, span, why, &bad, x)
 }
 
+/// `nowi`'s reading `t` of the clock for an argument `x` the device computes, checked: an
+/// argument other than 0 fails as the oracle's `nowi` does, whose reason names the argument,
+/// which the check site cannot carry.
+pub(super) fn checked_clock_argument(fresh: &Fresh, span: Span, x: &Fcl, t: &Fcl) -> Fcl {
+    let why = "nowi of an argument other than 0 (computed on the device; only 0 is allowed)";
+    checked(
+        fresh,
+        Prim::Nowi,
+        span,
+        why.to_string(),
+        &fcl!("({x} != 0)"),
+        t,
+    )
+}
+
 /// The built-ins that check at run time.
 const CHECKING: [&str; 4] = ["checki", "addiChecked", "subiChecked", "muliChecked"];
 

@@ -42,7 +42,7 @@ pub(super) fn count_bound(n: &Arr) -> Option<usize> {
 
 /// The capacity of a vector of `|n|` elements: the bound [`count_bound`] gives, or
 /// [`UNBOUNDED`] where it gives none (module `capacity`).
-fn count_capacity(n: &Arr) -> usize {
+pub(super) fn count_capacity(n: &Arr) -> usize {
     count_bound(n).unwrap_or(UNBOUNDED)
 }
 

@@ -33,16 +33,6 @@ impl Lowerer {
         if self.kernel {
             return Err(why);
         }
-        // (an array of unbounded extents has its extents read back: a loop's state holds
-        // none, module `capacity`)
-        let settled = args
-            .iter()
-            .map(|a| match a.has_unbounded_extents() {
-                true => self.settle(a, "a function with statements"),
-                false => Ok((*a).clone()),
-            })
-            .collect::<R<Vec<Arr>>>()?;
-        let args: &[&Arr] = &settled.iter().collect::<Vec<&Arr>>();
         // a few known elements: the results may be known too, as the lowering computes them
         // one after another
         let small = (1..=super::apply::MAX_FOLD).contains(&args[0].size());
@@ -89,11 +79,13 @@ impl Lowerer {
         let r_ty = r.ty;
         let fill = r_ty.fill();
         let mut first = Arr::new(r_ty, shape.clone(), move |_| fill.clone());
-        // over an unbounded vector (module `capacity`): the state as long as the vector, its
-        // length in the state
-        let unbounded = args[0].is_unbounded();
+        // over an unbounded vector or an array of unbounded extents (module `capacity`): the
+        // state as long as it is, its length or extents in the state
+        let unbounded = args[0].sized_at_run_time();
+        let run_dims = args[0].run_dims.clone();
         if unbounded {
             first.run_len = run_len.clone();
+            first.run_dims = run_dims.clone();
         }
         if n == 0 {
             // no element, no application: only the result's type was needed
@@ -132,6 +124,7 @@ impl Lowerer {
         });
         if unbounded {
             next.run_len = run_len.clone();
+            next.run_dims = run_dims;
         }
         let (trips, known) = match &run_len {
             Some(len) => (self.trips_of((**len).clone()), None),

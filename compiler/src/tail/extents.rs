@@ -388,9 +388,9 @@ impl Lowerer {
                     && n.ty == Ty::Int
                     && !super::dynamic::takes_rows(args) =>
             {
-                let Some(cap) = super::counts::count_bound(n) else {
-                    return Ok(None);
-                };
+                // (a count of no useful bound: an array of unbounded extents, module
+                // `capacity`)
+                let cap = super::counts::count_capacity(n);
                 let dims = extents_of(a);
                 let (n, d0) = (n.expr(), dims[0].clone());
                 let mut out_dims = dims.clone();

@@ -285,30 +285,22 @@ impl Lowerer {
         // `location`): the same element replaced where the conditions that make it so hold
         // (none is where the index is past its shape: there the update above fails)
         for (loc, when, was) in aliases {
-            if was.run_dims.is_some() {
-                return unsupported(
-                    "idxassign of an array that an if may have given to a variable of \
-                     run-time extents",
-                );
-            }
-            // (of a vector of run-time length: within its capacity, where the condition
-            // makes it this one, whose update checked the index against the length)
             let j = match &is {
-                Some(is) => match update_position(is, &was.shape) {
+                // (of a vector of run-time length: within its capacity, where the condition
+                // makes it this one, whose update checked the index against the length)
+                Some(is) if was.run_dims.is_none() => match update_position(is, &was.shape) {
                     Ok(j) => fcl!("{j}"),
                     Err(_) => continue,
                 },
-                // (the update above checked the index against `a`'s shape, which places it
-                // in `was` alike: a vector's, by one index, or the same static shape)
-                None if was.shape.len() == 1 || (was.shape == a.shape && a.run_dims.is_none()) => {
-                    let dims: Vec<Fcl> = was.shape.iter().map(|&d| int(d as i64)).collect();
-                    super::extents::flat(&coordinates(ix), &dims)
-                }
-                None => {
-                    return unsupported(
-                        "an idxassign at a computed index of an array that an if may have \
-                         given to a variable of another shape",
-                    )
+                // the position by `was`'s own extents, static or computed: where the
+                // condition makes it this one, the update above checked the index against
+                // them (`a`'s then)
+                _ => {
+                    let cs: Vec<Fcl> = match &is {
+                        Some(is) => is.iter().map(|&k| int(k - 1)).collect(),
+                        None => coordinates(ix),
+                    };
+                    super::extents::flat(&cs, &super::extents::extents_of(&was))
                 }
             };
             let (index, vt) = (was.index.clone(), v.expr());
@@ -465,6 +457,7 @@ impl Lowerer {
             fcl!("(if {hit} then {} else {})", now(i), old(i))
         });
         guarded.run_len = was.run_len.clone();
+        guarded.run_dims = was.run_dims.clone();
         guarded.range = range.zip(was.range).map(|(a, b)| a.union(b));
         let stored = self.materialize(&guarded, what);
         self.store.update(loc, stored);

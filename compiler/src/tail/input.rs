@@ -69,14 +69,20 @@ impl Lowerer {
                 "{op} inside a function body (a host value read when `main` runs)"
             ));
         }
-        let Some(x) = x.known.as_deref() else {
-            return unsupported(format!("{op} of an argument not known at compile time"));
-        };
-        if let Err(reason) = apply(p, &[x], &mut OpEnv::default()) {
-            return Err(fails(p, op, e, reason));
+        if let Some(known) = x.known.as_deref() {
+            if let Err(reason) = apply(p, &[known], &mut OpEnv::default()) {
+                return Err(fails(p, op, e, reason));
+            }
         }
         let t = self.fresh.name("t");
         self.stmt(fcl_stmt!("{t} <- nowMs 0"));
-        Ok(Val::Arr(Arr::scalar(Ty::Int, fcl!("{t}"))))
+        let reading = match x.known {
+            Some(_) => fcl!("{t}"),
+            // an argument the device computes: checked to be 0 where the reading is used
+            None => {
+                super::check::checked_clock_argument(&self.fresh, e.span, &x.expr(), &fcl!("{t}"))
+            }
+        };
+        Ok(Val::Arr(Arr::scalar(Ty::Int, reading)))
     }
 }

@@ -140,8 +140,9 @@ fn reads_in_flat_order(p: Prim) -> bool {
 
 /// Whether operator `p` takes an array of unbounded extents (module `capacity`) as its
 /// argument: what reads it in flat order, the index operators of module `extents`, `reshape`,
-/// `reduce` and `scan` (module `extent_rows`) and a `power`'s state (module `state`); any
-/// other operator has its extents read back first.
+/// `reduce` and `scan` (module `extent_rows`), `idxassign` (at the position by its run-time
+/// extents) and a `power`'s state (module `state`); any other operator has its extents read
+/// back first.
 fn unbounded_extents_taken(p: Prim) -> bool {
     use Prim as P;
     reads_in_flat_order(p)
@@ -158,6 +159,7 @@ fn unbounded_extents_taken(p: Prim) -> bool {
                 | P::Cons
                 | P::Snoc
                 | P::IdxS
+                | P::Idxassign
                 | P::Reduce
                 | P::Scan
                 | P::Reshape
@@ -176,8 +178,20 @@ impl Lowerer {
         let keeps = matches!(p, P::Mem | P::MemScl | P::Power | P::PowerScl | P::Bench)
             || matches!(p, P::CondScl)
             || shares_argument(p);
+        let argument = args.first().cloned();
         match self.apply_prim(p, name, e, args)? {
             Val::Arr(a) if !keeps => Ok(Val::Arr(Arr { loc: NEW, ..a })),
+            // a print in a loop's step of an array made before the step: the array as it
+            // was, not as read from the step's own buffer, since an `if` may give it as the
+            // array at its location after the loop (module `location`, `Store::either`)
+            Val::Arr(a)
+                if shares_argument(p)
+                    && self.in_loop
+                    && a.loc != NEW
+                    && a.loc < self.store.floor =>
+            {
+                Ok(argument.unwrap_or(Val::Arr(a)))
+            }
             v => Ok(v),
         }
     }
@@ -559,7 +573,6 @@ fn static_arguments(p: Prim) -> &'static [(usize, &'static str)] {
         P::Transp2 => &[(0, "a transp2 permutation")],
         P::IdxS => &[(0, "an idxS dimension")],
         P::FormatI | P::FormatD => &[(0, "a formatted number (its text's length)")],
-        P::Nowi => &[(0, "a nowi argument")],
         _ => &[],
     }
 }
