@@ -172,9 +172,7 @@ impl Lowerer {
             }
             let vectors = x.shape.len() == 1 && y.shape.len() == 1;
             let same = x.shape == y.shape && !x.is_dynamic() && !y.is_dynamic();
-            // (complex tables: not yet, their condition is read back)
-            let tables =
-                x.shape.len() >= 2 && x.shape.len() == y.shape.len() && x.ty != Ty::Complex;
+            let tables = x.shape.len() >= 2 && x.shape.len() == y.shape.len();
             if x.ty != y.ty || !(same || vectors || tables) {
                 return unsupported("an if whose branches are arrays of other types or ranks");
             }
@@ -183,13 +181,6 @@ impl Lowerer {
                 caps.push(None);
                 dynamic.push(false);
                 fills.push(Arr::new(ty, x.shape.clone(), move |_: &Fcl| ty.fill()));
-            } else if x.is_unbounded() || y.is_unbounded() || ty == Ty::Complex {
-                // (at its run-time length, module `capacity`: an empty unbounded vector first;
-                // complex vectors too, which a capacity does not hold)
-                caps.push(None);
-                dynamic.push(true);
-                let fill = Rc::new(move |_: &Fcl| ty.fill());
-                fills.push(Arr::dynamic(ty, UNBOUNDED, Rc::new(int(0)), fill));
             } else if tables {
                 // arrays of one rank and other extents (static or computed): an array of
                 // unbounded extents, its extents in the state (module `capacity`), no
@@ -207,6 +198,13 @@ impl Lowerer {
                 fills.push(by_coords(&self.fresh, ty, most, none, int(0), move |_| {
                     ty.fill()
                 }));
+            } else if x.is_unbounded() || y.is_unbounded() || ty == Ty::Complex {
+                // (at its run-time length, module `capacity`: an empty unbounded vector first;
+                // complex vectors too, which a capacity does not hold)
+                caps.push(None);
+                dynamic.push(true);
+                let fill = Rc::new(move |_: &Fcl| ty.fill());
+                fills.push(Arr::dynamic(ty, UNBOUNDED, Rc::new(int(0)), fill));
             } else {
                 caps.push(Some(x.size().max(y.size())));
                 dynamic.push(true);
