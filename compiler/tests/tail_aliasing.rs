@@ -296,6 +296,19 @@ fn an_if_gives_arrays_made_before_it_and_updates_reach_arrays_of_other_extents()
             ));
         }
     }
+    // an update of an array no variable names (a new one, or through a print or an `if`
+    // that keeps a variable's location; before 2026-11-30 refused)
+    programs.push(
+        "let q:[bool]0 = idxassign([1],iota(5),3) in let r:[bool]0 = idxassign([6],iota(5),3) in 1.0"
+            .to_string(),
+    );
+    programs.push(format!(
+        "let n:[int]0 = {n} in let x:[int]1 = iota(5) in let y:[int]1 = iota(3) in \
+         let q:[bool]0 = idxassign([2],prArrI(x),30) in \
+         let r:[bool]0 = idxassign([1],if gti(n,1) then x else y,99) in \
+         let u:[bool]0 = idxassign([resi(4,n)],each(fn e:[int]0 => muli(e,2),y),7) in \
+         let p:[int]1 = prArrI(y) in prArrI(x)"
+    ));
     for src in &programs {
         let lowered = lower_tail(src).unwrap_or_else(|e| panic!("{src}: {e}"));
         assert_eq!(lowered.probes, 0, "{src}");

@@ -452,10 +452,15 @@ fn long_reductions_record_their_strategy() {
 #[test]
 fn unsupported_programs_say_why() {
     for (src, why) in [
-        // an update of an array no variable names (the oracle updates a copy no one sees)
+        // a `power` of 5000 trips that updates in place an array an `if` may have given to
+        // a variable of other extents: no loop form, and past the trips run one by one
         (
-            "let q:[bool]0 = idxassign([1],iota(5),3) in 1.0",
-            "idxassign to an expression that is not a variable",
+            "let n:[int]0 = addi(muli(subi(0,maxi(-1,mini(0,nowi(0)))),10000000),3) in \
+             let a:[int]2 = reshape([2,3],iota(6)) in let b:[int]2 = reshape([3,2],iota(6)) in \
+             let c:[int]2 = if gti(n,1) then a else b in \
+             let r:[int]2 = power(fn s:[int]2 => let u:[bool]0 = idxassign([1,1],s,addi(idxS(1,1,idxS(1,1,s)),1)) in s,5000,c) in \
+             i2d(first(rav(r)))",
+            "power whose state's length is computed on the device",
         ),
     ] {
         match lower_tail(src) {

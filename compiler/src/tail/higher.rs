@@ -14,7 +14,7 @@ use super::lowerer::{fails, Lowerer};
 use super::range::Range;
 use super::tree::{fcl, int, var, Fcl};
 use super::value::{
-    index_by_coords, known_int, known_ints, unsupported, Arr, At, Fresh, Fun, Loc, Ty, Val, R,
+    index_by_coords, known_int, known_ints, unsupported, Arr, At, Fresh, Fun, Loc, Ty, Val, NEW, R,
 };
 use super::LowerTailError;
 use semantics::tail::ops::prim::Prim;
@@ -227,15 +227,17 @@ impl Lowerer {
         }
     }
 
-    /// (3.57)/(3.58) `idxassign(is, mv, v)`: the array at the variable's location becomes a
+    /// (3.57)/(3.58) `idxassign(is, mv, v)`: the array at `mv`'s location becomes a
     /// materialized copy with element `is` replaced; later reads of every variable at that
-    /// location read the copy (module `location`).
+    /// location read the copy (module `location`). An `mv` at no location (a new array, not
+    /// a variable's) is updated all the same, its checks run, and no one reads it again.
     pub(super) fn idxassign(&mut self, name: &str, e: &Expr, args: Vec<Val>) -> R<Val> {
         let ExprKind::App { args: exprs, .. } = &e.kind else {
             return unsupported("idxassign through a function value");
         };
-        let ExprKind::Var(var) = &exprs[1].kind else {
-            return unsupported("idxassign to an expression that is not a variable");
+        let var = match &exprs[1].kind {
+            ExprKind::Var(var) => var.to_string(),
+            _ => "an array no variable names".to_string(),
         };
         if self.kernel {
             return unsupported("idxassign inside a function");
@@ -243,10 +245,13 @@ impl Lowerer {
         let (a, v) = (args[1].arr()?.clone(), args[2].arr()?.clone());
         // (an array made before a loop's step that the loop's state does not carry: the
         // loop tries again carrying it, module `carry`)
-        if !self.store.outside(a.loc, self.in_loop).is_empty() {
+        if a.loc != NEW && !self.store.outside(a.loc, self.in_loop).is_empty() {
             self.wanted.push((a.loc, a.clone()));
         }
-        let aliases = self.store.updated_with(a.loc, self.in_loop)?;
+        let aliases = match a.loc {
+            NEW => Vec::new(),
+            loc => self.store.updated_with(loc, self.in_loop)?,
+        };
         let fail = |reason| Err(fails(Prim::Idxassign, name, e, reason));
         let ix = args[0].arr()?;
         let is = ix.known.as_deref().and_then(known_ints);
@@ -279,6 +284,9 @@ impl Lowerer {
                 shape: known.shape.clone(),
                 elems: Elems::from_scalars(known.base_type(), elems.collect()),
             }));
+        }
+        if a.loc == NEW {
+            return Ok(Val::Arr(Arr::known(Array::scalar(Scalar::Bool(true)))));
         }
         self.store.update(a.loc, stored);
         // every other location that may be this one when the program runs (module
